@@ -1,0 +1,45 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode (complete concurrency checking is
+/// part of it) plus the upcoming features that make imports and existentials explicit.
+let strictSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Airframe",
+  products: [
+    .library(name: "AirframeBinding", targets: ["AirframeBinding"]),
+    .library(name: "Airframe", targets: ["Airframe"]),
+    .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
+    .executable(name: "airframe-bench", targets: ["AirframeBench"]),
+  ],
+  targets: [
+    .target(name: "AirframeBinding", swiftSettings: strictSettings),
+    .target(name: "Airframe", dependencies: ["AirframeBinding"], swiftSettings: strictSettings),
+    .target(
+      name: "AirframeTesting",
+      dependencies: ["AirframeBinding"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "AirframeBench",
+      dependencies: ["AirframeBinding"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AirframeBindingTests",
+      dependencies: ["AirframeBinding", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AirframeTestingTests",
+      dependencies: ["AirframeBinding", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+  ]
+)

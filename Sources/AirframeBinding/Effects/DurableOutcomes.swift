@@ -1,0 +1,119 @@
+// DurableOutcomes: identified effects that wait until a consumer acknowledges them.
+//
+// Guarantees
+// - Held by an owner that outlives views (a controller or the model), not by a view.
+// - On observe, every pending (unacknowledged) outcome is delivered, oldest first, before
+//   `observe` returns. Later posts are delivered to every observer as they happen.
+// - An outcome is delivered to every attaching consumer until it is acknowledged, and
+//   never again after that.
+// - Duplicate ids are ignored: posting an id that is pending or was ever acknowledged by
+//   this owner does nothing (ids are single-use; the owner remembers acknowledged ids).
+// - Posts and acknowledgements made during delivery are queued until the current pass
+//   has finished, so every observer sees the same outcomes in the same order. An outcome
+//   acknowledged earlier in a pass is still delivered to the rest of that pass's
+//   observers (they were promised it when the pass began); it is not replayed later.
+
+/// Identified effects, such as a required confirmation or navigation after a save,
+/// that are delivered until a consumer acknowledges them.
+///
+/// Unlike a replayed Boolean, an acknowledged outcome never shows up again; unlike an
+/// ``EventChannel`` event, an outcome posted while no view is attached is not lost.
+///
+/// ```swift
+/// let confirmations = DurableOutcomes<Confirmation>()
+/// confirmations.post(Confirmation(id: 1, message: "Delete 3 notes?"))
+/// let lifetime = confirmations.observe { outcome in
+///   present(outcome) { confirmations.acknowledge(outcome.id) }
+/// }
+/// ```
+@MainActor
+public final class DurableOutcomes<Outcome: Identifiable> {
+  private enum Change {
+    case post(Outcome)
+    case acknowledge(Outcome.ID)
+  }
+
+  private let observers = ObserverList<Outcome>()
+  private var pendingOutcomes: [Outcome] = []
+  private var seenIDs: Set<Outcome.ID> = []
+  private var queued: [Change] = []
+
+  /// Creates an empty set of outcomes.
+  public init() {}
+
+  /// The outcomes posted and not yet acknowledged, oldest first.
+  public var pending: [Outcome] { pendingOutcomes }
+
+  /// The number of live observers.
+  public var observerCount: Int { observers.count }
+
+  /// Replays every pending outcome, then delivers each new one.
+  ///
+  /// - Parameter observer: Called synchronously on the main actor.
+  /// - Returns: The lifetime of the observation.
+  public func observe(_ observer: @escaping (Outcome) -> Void) -> Lifetime {
+    let lifetime = observers.add(observer)
+    for outcome in pendingOutcomes where !lifetime.isCancelled {
+      observer(outcome)
+    }
+    return lifetime
+  }
+
+  /// Adds `outcome` and delivers it, unless its id was posted before.
+  ///
+  /// - Parameter outcome: The outcome.
+  /// - Returns: `false` if the id was already pending or acknowledged.
+  @discardableResult
+  public func post(_ outcome: Outcome) -> Bool {
+    guard !seenIDs.contains(outcome.id) else { return false }
+    if observers.isDelivering {
+      guard !queued.contains(where: { if case .post(let o) = $0 { o.id == outcome.id } else { false } })
+      else { return false }
+      queued.append(.post(outcome))
+      return true
+    }
+    apply(.post(outcome))
+    drainQueue()
+    return true
+  }
+
+  /// Marks the outcome with `id` handled: it is removed and never delivered again.
+  ///
+  /// - Parameter id: The id of a pending outcome.
+  /// - Returns: `false` if no outcome with that id is pending.
+  @discardableResult
+  public func acknowledge(_ id: Outcome.ID) -> Bool {
+    let isPending =
+      pendingOutcomes.contains { $0.id == id }
+      || queued.contains { if case .post(let o) = $0 { o.id == id } else { false } }
+    guard isPending else { return false }
+    if observers.isDelivering {
+      queued.append(.acknowledge(id))
+    } else {
+      apply(.acknowledge(id))
+    }
+    return true
+  }
+
+  private func apply(_ change: Change) {
+    switch change {
+    case .post(let outcome):
+      guard !seenIDs.contains(outcome.id) else { return }
+      seenIDs.insert(outcome.id)
+      pendingOutcomes.append(outcome)
+      observers.deliver(outcome)
+    case .acknowledge(let id):
+      pendingOutcomes.removeAll { $0.id == id }
+    }
+  }
+
+  private func drainQueue() {
+    var index = 0
+    while index < queued.count {
+      let next = queued[index]
+      index += 1
+      apply(next)
+    }
+    queued.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,93 @@
+// Lifetime: the token that keeps one binding alive.
+//
+// Guarantees
+// - `cancel()` is idempotent: the first call ends the binding, later calls do nothing.
+// - Releasing the last reference cancels, exactly as `cancel()` would. The deinit is
+//   isolated to the main actor: released on the main actor it cancels before the release
+//   returns; released elsewhere it cancels on the main actor's next turn.
+// - Cancelling never calls back into user code except a closure the creator of the
+//   lifetime passed to `init(onCancel:)`.
+// - Every lifetime is counted by the `BindingLedger` that was current when it was
+//   created, from creation until it is cancelled.
+
+/// A token that keeps one binding alive until it is cancelled or released.
+///
+/// Every observation, input handler and binder in Airframe returns a `Lifetime`. Keep it
+/// for as long as the connection should last: store it in the owner's ``LifetimeBag``
+/// or in a property. Dropping the last reference cancels the binding, so a forgotten
+/// token never leaves a connection running.
+///
+/// ```swift
+/// let bag = LifetimeBag()
+/// title.observe { label.text = $0 }.store(in: bag)
+/// ```
+///
+/// - Complexity: Creating and cancelling a lifetime are O(1).
+@MainActor
+public final class Lifetime {
+  /// What to tell when this lifetime ends; `nil` once cancelled.
+  private var target: (any LifetimeTarget)?
+  /// The target's handle for this lifetime (a slot index or an installation number).
+  /// Internal because a target may renumber its slots while compacting.
+  var handle: Int
+  /// The ledger that counts this lifetime while it is live.
+  private let ledger: BindingLedger
+
+  init(target: any LifetimeTarget, handle: Int) {
+    self.target = target
+    self.handle = handle
+    self.ledger = BindingLedger.current ?? BindingLedger.shared
+    ledger.lifetimeStarted()
+  }
+
+  /// Creates a lifetime that runs `onCancel` once, when it is cancelled or released.
+  ///
+  /// Use this to give a custom connection the same ownership rules as the built-in ones.
+  ///
+  /// - Parameter onCancel: Runs exactly once, on the main actor.
+  public convenience init(onCancel: @escaping @MainActor () -> Void) {
+    self.init(target: CancelAction(onCancel), handle: 0)
+  }
+
+  /// Whether the binding this lifetime kept alive has ended.
+  public var isCancelled: Bool { target == nil }
+
+  /// Ends the binding; calling it again does nothing.
+  ///
+  /// After `cancel()` returns, the binding delivers nothing more, even if it was
+  /// cancelled in the middle of a delivery pass.
+  public func cancel() {
+    guard let target else { return }
+    self.target = nil
+    ledger.lifetimeEnded()
+    target.lifetimeDidEnd(handle: handle)
+  }
+
+  /// Hands this lifetime to `bag`, which then owns it.
+  ///
+  /// - Parameter bag: The owner's bag; the lifetime ends when the bag is cancelled or
+  ///   released.
+  public func store(in bag: LifetimeBag) {
+    bag.insert(self)
+  }
+
+  isolated deinit {
+    cancel()
+  }
+}
+
+/// The object a lifetime notifies when it ends: an observer list, an input slot, or a
+/// closure.
+@MainActor
+protocol LifetimeTarget: AnyObject {
+  /// Called once, when the lifetime with this `handle` is cancelled or released.
+  func lifetimeDidEnd(handle: Int)
+}
+
+/// The target of ``Lifetime/init(onCancel:)``.
+@MainActor
+private final class CancelAction: LifetimeTarget {
+  private let action: @MainActor () -> Void
+  init(_ action: @escaping @MainActor () -> Void) { self.action = action }
+  func lifetimeDidEnd(handle: Int) { action() }
+}

@@ -1,0 +1,160 @@
+// StateSource: a current value that replays on observe and delivers each committed value.
+//
+// Guarantees
+// - Replay: `observe` calls the new observer with the stored value before returning.
+// - Delivery: each committed value is delivered synchronously, to observers in
+//   registration order, after it is stored: inside an observer, `value` is the value
+//   being delivered (never willSet-style).
+// - Duplicates: for Equatable values a write equal to the stored value is suppressed,
+//   unless the source was created with `deliversDuplicates: true` or a custom
+//   `isDuplicate` predicate decides otherwise. Non-Equatable values always deliver.
+// - Writes during delivery: a `set` called while a pass is running is queued. It is
+//   stored and delivered when the current pass has finished, in the order written, so
+//   every observer sees the same values in the same order. All queued writes have been
+//   delivered by the time the outermost `set` returns.
+// - Cancelling during delivery: an observer cancelled during a pass is not called again,
+//   not even later in that pass.
+// - Observing during delivery: an observer added during a pass is replayed the stored
+//   value (the one being delivered) and is not called again for it in that pass.
+// - Cost: observe and cancel are O(1) amortized; a write is O(observers), with no sort
+//   or search.
+// - Observation: reading `value` inside `withObservationTracking` registers the read
+//   (see StateSource+Observable.swift).
+
+import Observation
+
+/// Writable state with a stated delivery contract.
+///
+/// A state source holds one value. Observers are replayed the current value when they
+/// start and then get each committed value, synchronously, in the order they registered,
+/// after the value is stored.
+///
+/// ```swift
+/// let title = StateSource("Untitled")
+/// let lifetime = title.observe { print("title:", $0) }   // prints "title: Untitled"
+/// title.set("Groceries")                                  // prints "title: Groceries"
+/// title.set("Groceries")                                  // duplicate: prints nothing
+/// ```
+///
+/// A write made by an observer while a value is being delivered is queued and delivered
+/// after the current pass, so all observers see the same sequence of values.
+///
+/// - Complexity: ``observe(_:)`` and cancelling its lifetime are O(1) amortized;
+///   ``set(_:)`` is O(*n*) in the number of observers.
+@MainActor
+public final class StateSource<Value>: StateProjection {
+  private var stored: Value
+  private let isDuplicate: ((Value, Value) -> Bool)?
+  private let observers = ObserverList<Value>()
+  private var queued: [Value] = []
+  let registrar = ObservationRegistrar()
+  /// Set when `value` is read from outside, so writes notify Observation only for sources
+  /// that somebody may be tracking (see StateSource+Observable.swift).
+  var mayBeTracked = false
+
+  /// Creates a source that delivers every write, for values that are not `Equatable`.
+  ///
+  /// - Parameter initialValue: The value replayed to the first observer.
+  public init(_ initialValue: Value) {
+    self.stored = initialValue
+    self.isDuplicate = nil
+  }
+
+  /// Creates a source that decides with `isDuplicate` which writes to suppress.
+  ///
+  /// - Parameters:
+  ///   - initialValue: The value replayed to the first observer.
+  ///   - isDuplicate: Returns `true` when a write (second argument) should be suppressed
+  ///     because it repeats the stored value (first argument).
+  public init(_ initialValue: Value, isDuplicate: @escaping (Value, Value) -> Bool) {
+    self.stored = initialValue
+    self.isDuplicate = isDuplicate
+  }
+
+  /// The current value.
+  ///
+  /// Reading it inside `withObservationTracking` (or a SwiftUI body) registers the read,
+  /// so a later write invalidates that tracking.
+  public var value: Value {
+    mayBeTracked = true
+    registrar.access(self, keyPath: \.value)
+    return stored
+  }
+
+  /// The number of live observers.
+  public var observerCount: Int { observers.count }
+
+  /// Whether a delivery pass is running.
+  public var isDelivering: Bool { observers.isDelivering }
+
+  /// Calls `observer` with the current value now, and with each later committed value.
+  ///
+  /// - Parameter observer: Called synchronously on the main actor.
+  /// - Returns: The lifetime of the observation; cancel or release it to stop.
+  /// - Complexity: O(1) amortized.
+  public func observe(_ observer: @escaping (Value) -> Void) -> Lifetime {
+    let lifetime = observers.add(observer)
+    observer(stored)
+    return lifetime
+  }
+
+  /// Stores `newValue` and delivers it to every observer, unless it is a duplicate.
+  ///
+  /// Called during a delivery pass, the write is queued and takes effect after the pass;
+  /// until then ``value`` still returns the value being delivered.
+  ///
+  /// - Parameter newValue: The value to commit.
+  /// - Complexity: O(*n*) in the number of observers.
+  public func set(_ newValue: Value) {
+    if observers.isDelivering {
+      queued.append(newValue)
+      return
+    }
+    commit(newValue)
+    if !queued.isEmpty { drainQueue() }
+  }
+
+  /// Changes the value in place and commits the result like ``set(_:)``.
+  ///
+  /// - Parameter change: Receives a copy of the current value to modify.
+  public func update(_ change: (inout Value) -> Void) {
+    var copy = observers.isDelivering ? (queued.last ?? stored) : stored
+    change(&copy)
+    set(copy)
+  }
+
+  private func commit(_ newValue: Value) {
+    if let isDuplicate, isDuplicate(stored, newValue) { return }
+    if mayBeTracked {
+      registrar.withMutation(of: self, keyPath: \.value) { stored = newValue }
+    } else {
+      stored = newValue
+    }
+    observers.deliver(newValue)
+  }
+
+  private func drainQueue() {
+    var index = 0
+    while index < queued.count {
+      let next = queued[index]
+      index += 1
+      commit(next)
+    }
+    queued.removeAll(keepingCapacity: true)
+  }
+}
+
+extension StateSource where Value: Equatable {
+  /// Creates a source that suppresses writes equal to the stored value.
+  ///
+  /// - Parameters:
+  ///   - initialValue: The value replayed to the first observer.
+  ///   - deliversDuplicates: Pass `true` to deliver every write, equal or not.
+  public convenience init(_ initialValue: Value, deliversDuplicates: Bool = false) {
+    if deliversDuplicates {
+      self.init(initialValue, isDuplicate: { _, _ in false })
+    } else {
+      self.init(initialValue, isDuplicate: { $0 == $1 })
+    }
+  }
+}
