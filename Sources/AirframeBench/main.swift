@@ -1,1 +1,97 @@
-print("airframe-bench")
+// airframe-bench: measures AirframeBinding against hand-written and Observation
+// baselines, and prints a table (default) or JSON lines (`--json`).
+//
+// Figures: 1 fan-out and 2 single-observer writes (FanOutBenchmarks.swift), 3 subscribe +
+// cancel churn (ChurnBenchmarks.swift), 4 a derived chain (DerivedBenchmarks.swift) and
+// 5 heap bytes per subscription (MemoryBenchmarks.swift). Measurement.swift says how a
+// figure is taken. Everything runs on the main actor (top-level code is main-actor code).
+// Run it from a release build: `swift run -c release airframe-bench`.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes `text` and a newline to standard error.
+func printError(_ text: String) {
+  var line = text + "\n"
+  line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+let options: Options
+do {
+  options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  printError("airframe-bench: \(error.message)\n\n\(Options.usage)")
+  exit(2)
+}
+if options.help {
+  print(Options.usage)
+  exit(0)
+}
+
+#if DEBUG
+  let build = "debug"
+#else
+  let build = "release"
+#endif
+
+var scale = options.quick ? Scale.quick : Scale.full
+if let repetitions = options.repetitions {
+  scale.repetitions = repetitions
+  scale.budgetSeconds = nil
+}
+let reporter = Reporter(json: options.json)
+let sink = Sink()
+reporter.header(
+  repetitions: scale.repetitions, budgetSeconds: scale.budgetSeconds, quick: options.quick,
+  build: build)
+
+let start = ContinuousClock.now
+if options.selects("fan-out") {
+  reporter.emit(
+    writeDeliveryFigure(
+      number: 1,
+      benchmark: "fan-out",
+      title: "fan-out: 1 source, \(grouped(scale.fanOutObservers)) observers,"
+        + " \(grouped(scale.fanOutWrites)) writes (ns per delivery)",
+      observers: scale.fanOutObservers,
+      writes: scale.fanOutWrites,
+      scale: scale,
+      sink: sink))
+}
+if options.selects("single-observer") {
+  reporter.emit(
+    writeDeliveryFigure(
+      number: 2,
+      benchmark: "single-observer",
+      title: "single observer: \(grouped(scale.singleWrites)) writes (ns per write)",
+      observers: 1,
+      writes: scale.singleWrites,
+      scale: scale,
+      sink: sink))
+}
+if options.selects("churn", "churn-1k", "churn-100k") {
+  reporter.emit(churnFigure(number: 3, scale: scale, sink: sink))
+}
+if options.selects("derived-chain") {
+  reporter.emit(derivedChainFigure(number: 4, scale: scale, sink: sink))
+}
+if options.selects("memory") {
+  if let figure = memoryFigure(number: 5, scale: scale, sink: sink) {
+    reporter.emit(figure)
+  } else {
+    printError("airframe-bench: memory figure skipped: mallinfo2 is not available here")
+  }
+}
+let elapsed = ContinuousClock.now - start
+
+// Consume the sink, so that no observer's work is dead code. JSON mode keeps stdout to
+// the JSON lines and reports on standard error.
+let summary = "checksum \(sink.checksum) over \(grouped(sink.count)) deliveries; took \(elapsed)"
+if options.json {
+  printError("airframe-bench: " + summary)
+} else {
+  print("\n" + summary)
+}

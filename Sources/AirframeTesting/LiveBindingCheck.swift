@@ -56,6 +56,7 @@ public enum LiveBindingCheck {
   ///
   /// - Parameters:
   ///   - name: A name for the ledger, shown in failures.
+  ///   - sourceLocation: Where to report a failure; the caller's location by default.
   ///   - body: The code to check.
   /// - Returns: What `body` returns.
   public static func run<Result>(
@@ -73,7 +74,9 @@ public enum LiveBindingCheck {
   ///
   /// Gives pending main-actor work a bounded number of turns to finish first.
   ///
-  /// - Parameter ledger: The ledger a test ran under.
+  /// - Parameters:
+  ///   - ledger: The ledger a test ran under.
+  ///   - sourceLocation: Where to report a failure; the caller's location by default.
   public static func verify(
     _ ledger: BindingLedger,
     sourceLocation: SourceLocation = #_sourceLocation

@@ -18,24 +18,25 @@ public import AirframeBinding
 /// ```
 @MainActor
 public final class ValueRecorder<Value> {
+  /// Holds the values; the observer closure captures it instead of the recorder, so the
+  /// recorder is not kept alive by its own observation.
+  @MainActor
+  private final class Storage {
+    var values: [Value] = []
+  }
+
+  private let storage = Storage()
+  private let lifetime: Lifetime
+
   /// Every delivered value, oldest first.
-  public private(set) var values: [Value] = []
-  private var lifetime: Lifetime?
+  public var values: [Value] { storage.values }
 
   /// Starts recording whatever `subscribe` delivers to the observer it is given.
   ///
   /// - Parameter subscribe: Registers the recorder's observer and returns its lifetime.
   public init(subscribe: (@escaping (Value) -> Void) -> Lifetime) {
-    var recorded: [Value] = []
-    var recorder: ValueRecorder<Value>?
-    lifetime = nil
-    let lifetime = subscribe { value in
-      if let recorder { recorder.values.append(value) } else { recorded.append(value) }
-    }
-    values = recorded
-    self.lifetime = lifetime
-    recorder = self
-    _ = recorder
+    let storage = storage
+    lifetime = subscribe { storage.values.append($0) }
   }
 
   /// Records a state projection: its replay, then every later value.
@@ -64,14 +65,14 @@ public final class ValueRecorder<Value> {
   public var last: Value? { values.last }
 
   /// Forgets the values recorded so far; recording continues.
-  public func removeAll() { values.removeAll() }
+  public func removeAll() { storage.values.removeAll() }
 
   /// Whether the recorder is still recording.
-  public var isRecording: Bool { !(lifetime?.isCancelled ?? true) }
+  public var isRecording: Bool { !lifetime.isCancelled }
 
   /// Stops recording.
   public func cancel() {
-    lifetime?.cancel()
+    lifetime.cancel()
   }
 
   /// Waits, a bounded number of main-actor turns, until `condition` holds for the values.

@@ -67,7 +67,8 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   public func post(_ outcome: Outcome) -> Bool {
     guard !seenIDs.contains(outcome.id) else { return false }
     if observers.isDelivering {
-      guard !queued.contains(where: { if case .post(let o) = $0 { o.id == outcome.id } else { false } })
+      guard
+        !queued.contains(where: { if case .post(let o) = $0 { o.id == outcome.id } else { false } })
       else { return false }
       queued.append(.post(outcome))
       return true

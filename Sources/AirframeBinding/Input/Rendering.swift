@@ -23,6 +23,7 @@ public enum Rendering {
   ///
   /// - Parameter body: Pushes state into controls.
   /// - Returns: What `body` returns.
+  @discardableResult
   public static func perform<Result>(_ body: () throws -> Result) rethrows -> Result {
     depth += 1
     defer { depth -= 1 }

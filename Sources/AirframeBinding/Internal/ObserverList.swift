@@ -9,8 +9,9 @@
 //   they make up half the list and no pass is running. Nothing is sorted or searched.
 // - Observers are called with no lock held; the list is main-actor state.
 // - The list never retains the lifetimes of its observers, so releasing a lifetime
-//   ends the observation. Each lifetime retains the list, so a source stays alive while
-//   anything observes it.
+//   ends the observation. Each lifetime retains the list (not the source that owns it),
+//   so observing never keeps a source alive, and cancelling after the source is gone is
+//   safe.
 // - A pass cannot start inside another pass of the same list; owners queue instead.
 
 /// An append-only, hole-tolerant list of observers with O(1) add and remove.

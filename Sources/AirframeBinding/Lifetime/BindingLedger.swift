@@ -58,7 +58,9 @@ public final class BindingLedger {
   /// Runs `body` with this ledger as the current one, so that it counts what `body`
   /// creates, including inside tasks that `body` starts.
   ///
-  /// - Parameter body: The work to count.
+  /// - Parameters:
+  ///   - body: The work to count.
+  ///   - isolation: The actor `body` runs on; the caller's, by default.
   /// - Returns: What `body` returns.
   public func withCurrent<Result>(
     _ body: () async throws -> Result,

@@ -27,8 +27,9 @@
 public final class Lifetime {
   /// What to tell when this lifetime ends; `nil` once cancelled.
   private var target: (any LifetimeTarget)?
-  /// The target's handle for this lifetime (a slot index or an installation number).
-  /// Internal because a target may renumber its slots while compacting.
+  /// The target's handle for this lifetime: a slot index or an installation number.
+  ///
+  /// Internal and mutable because a target may renumber its slots while compacting.
   var handle: Int
   /// The ledger that counts this lifetime while it is live.
   private let ledger: BindingLedger

@@ -147,14 +147,17 @@ public final class StateSource<Value>: StateProjection {
 extension StateSource where Value: Equatable {
   /// Creates a source that suppresses writes equal to the stored value.
   ///
+  /// - Parameter initialValue: The value replayed to the first observer.
+  public convenience init(_ initialValue: Value) {
+    self.init(initialValue, isDuplicate: { $0 == $1 })
+  }
+
+  /// Creates a source that suppresses equal writes unless told to deliver them.
+  ///
   /// - Parameters:
   ///   - initialValue: The value replayed to the first observer.
   ///   - deliversDuplicates: Pass `true` to deliver every write, equal or not.
-  public convenience init(_ initialValue: Value, deliversDuplicates: Bool = false) {
-    if deliversDuplicates {
-      self.init(initialValue, isDuplicate: { _, _ in false })
-    } else {
-      self.init(initialValue, isDuplicate: { $0 == $1 })
-    }
+  public convenience init(_ initialValue: Value, deliversDuplicates: Bool) {
+    self.init(initialValue, isDuplicate: { deliversDuplicates ? false : $0 == $1 })
   }
 }

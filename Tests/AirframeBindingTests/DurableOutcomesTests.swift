@@ -1,0 +1,97 @@
+import AirframeBinding
+import AirframeTesting
+import Testing
+
+struct Confirmation: Identifiable, Equatable {
+  let id: Int
+  let message: String
+}
+
+@Suite(.noLiveBindings)
+@MainActor
+struct DurableOutcomesTests {
+  @Test func pendingOutcomesAreDeliveredOnObserveOldestFirst() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "one"))
+    outcomes.post(Confirmation(id: 2, message: "two"))
+    let recorder = ValueRecorder(outcomes)
+    #expect(recorder.values.map(\.id) == [1, 2])
+    outcomes.post(Confirmation(id: 3, message: "three"))
+    #expect(recorder.values.map(\.id) == [1, 2, 3])
+  }
+
+  @Test func everyAttachingConsumerGetsAnOutcomeUntilItIsAcknowledged() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "Delete?"))
+    let first = ValueRecorder(outcomes)
+    first.cancel()
+    let second = ValueRecorder(outcomes)
+    #expect(second.values.map(\.id) == [1])
+    #expect(outcomes.acknowledge(1))
+    second.cancel()
+    let third = ValueRecorder(outcomes)
+    #expect(third.values.isEmpty)
+    #expect(outcomes.pending.isEmpty)
+    third.cancel()
+  }
+
+  @Test func acknowledgedOutcomesAreNeverDeliveredAgain() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "Delete?"))
+    #expect(outcomes.acknowledge(1))
+    #expect(!outcomes.acknowledge(1))
+    #expect(!outcomes.post(Confirmation(id: 1, message: "Delete again?")))
+    let recorder = ValueRecorder(outcomes)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func duplicateIdsAreIgnored() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    let recorder = ValueRecorder(outcomes)
+    #expect(outcomes.post(Confirmation(id: 7, message: "first")))
+    #expect(!outcomes.post(Confirmation(id: 7, message: "second")))
+    #expect(recorder.values == [Confirmation(id: 7, message: "first")])
+    #expect(outcomes.pending.count == 1)
+  }
+
+  @Test func postDuringDeliveryIsQueuedAndSeenByEveryObserverInOrder() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    var first: [Int] = []
+    let chaining = outcomes.observe { outcome in
+      first.append(outcome.id)
+      if outcome.id == 1 { outcomes.post(Confirmation(id: 2, message: "follow-up")) }
+    }
+    let second = ValueRecorder(outcomes)
+    outcomes.post(Confirmation(id: 1, message: "start"))
+    #expect(first == [1, 2])
+    #expect(second.values.map(\.id) == [1, 2])
+    chaining.cancel()
+  }
+
+  @Test func acknowledgementDuringDeliveryTakesEffectAfterThePass() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    let acknowledging = outcomes.observe { outcomes.acknowledge($0.id) }
+    let other = ValueRecorder(outcomes)
+    outcomes.post(Confirmation(id: 1, message: "handled by the first observer"))
+    #expect(other.values.map(\.id) == [1])
+    #expect(outcomes.pending.isEmpty)
+    acknowledging.cancel()
+    other.cancel()
+    let late = ValueRecorder(outcomes)
+    #expect(late.values.isEmpty)
+  }
+
+  @Test func acknowledgingDuringReplayStopsNothingElse() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "a"))
+    outcomes.post(Confirmation(id: 2, message: "b"))
+    var seen: [Int] = []
+    let lifetime = outcomes.observe { outcome in
+      seen.append(outcome.id)
+      outcomes.acknowledge(outcome.id)
+    }
+    #expect(seen == [1, 2])
+    #expect(outcomes.pending.isEmpty)
+    lifetime.cancel()
+  }
+}

@@ -1,0 +1,200 @@
+// The fallible asynchronous catalog: zones loaded through an injected service that two
+// screens share, with loading, failure, refresh and stale completions made explicit.
+
+import AirframeBinding
+import AirframeTesting
+import Testing
+
+/// What one catalog screen shows.
+struct CatalogDisplay: Equatable {
+  var status: String
+  var rows: [ZoneRow]
+}
+
+/// The injected service: one fetch shared by every screen that asks at the same time.
+@MainActor
+final class ZoneCatalogService {
+  let gate = Gate<[ZoneChoice]>()
+  let fetch: SharedOperation<[ZoneChoice]>
+  /// Set by the fetch if it saw its task cancelled when it finished.
+  let cancellation = CancellationProbe()
+
+  init() {
+    let gate = gate
+    let cancellation = cancellation
+    fetch = SharedOperation {
+      let zones = try await gate.wait()
+      await cancellation.record(Task.isCancelled)
+      return zones
+    }
+  }
+}
+
+actor CancellationProbe {
+  private(set) var sawCancellation: [Bool] = []
+  func record(_ cancelled: Bool) { sawCancellation.append(cancelled) }
+}
+
+/// One screen's model: the async zones, a selection, and the rows to display.
+@MainActor
+final class CatalogScreenModel {
+  let zones = AsyncProjection<[ZoneChoice]>()
+  let selectedID = StateSource<String?>(nil)
+  let display: DerivedState<CatalogDisplay>
+  private let service: ZoneCatalogService
+
+  init(service: ZoneCatalogService) {
+    self.service = service
+    display = DerivedState(combining: zones, selectedID) { phase, selectedID in
+      let rows = (phase.latestValue ?? []).map {
+        ZoneRow(id: $0.id, text: $0.title, isSelected: $0.id == selectedID)
+      }
+      switch phase {
+      case .idle: return CatalogDisplay(status: "idle", rows: rows)
+      case .loading: return CatalogDisplay(status: "loading", rows: rows)
+      case .loaded: return CatalogDisplay(status: "ready", rows: rows)
+      case .failed(let error, _):
+        return CatalogDisplay(
+          status: "failed: \((error as? TestFailure)?.message ?? "?")", rows: rows)
+      }
+    }
+  }
+
+  func refresh() {
+    let fetch = service.fetch
+    zones.load { try await fetch.value() }
+  }
+
+  /// Selects a zone the catalog has loaded; anything else is rejected.
+  @discardableResult
+  func select(_ id: String) -> Bool {
+    guard zones.value.latestValue?.contains(where: { $0.id == id }) == true else { return false }
+    selectedID.set(id)
+    return true
+  }
+}
+
+/// A screen: a list bound to its model.
+@MainActor
+final class CatalogScreen {
+  let list = ListControl<ZoneRow>()
+  let status = LabelControl()
+  let binder = Binder()
+
+  func bind(to model: CatalogScreenModel) {
+    binder.bind { connect in
+      connect.render(model.display) { [list, status] display in
+        status.render(display.status)
+        list.render(display.rows)
+      }
+      connect.forward(list.selection) { [weak model] in model?.select($0) }
+    }
+  }
+}
+
+@Suite(.noLiveBindings)
+@MainActor
+struct AsyncCatalogTests {
+  let zones = [ZoneChoice(id: "a", title: "Amman"), ZoneChoice(id: "b", title: "Berlin")]
+
+  @Test func loadingThenLoaded() async {
+    let service = ZoneCatalogService()
+    let model = CatalogScreenModel(service: service)
+    let screen = CatalogScreen()
+    screen.bind(to: model)
+    #expect(screen.status.text == "idle")
+    model.refresh()
+    #expect(screen.status.text == "loading")
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(returning: zones)
+    #expect(await eventually { screen.status.text == "ready" })
+    #expect(screen.list.rows.map(\.id) == ["a", "b"])
+    screen.binder.cancel()
+  }
+
+  @Test func failureIsShownAndKeepsNothingHalfLoaded() async {
+    let service = ZoneCatalogService()
+    let model = CatalogScreenModel(service: service)
+    let screen = CatalogScreen()
+    screen.bind(to: model)
+    model.refresh()
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(with: .failure(TestFailure(message: "offline")))
+    #expect(await eventually { screen.status.text == "failed: offline" })
+    #expect(screen.list.rows.isEmpty)
+    screen.list.userSelects("a")
+    #expect(model.selectedID.value == nil)
+    screen.binder.cancel()
+  }
+
+  @Test func previousRowsAndSelectionStayVisibleDuringRefreshAndAfterAFailedRefresh() async {
+    let service = ZoneCatalogService()
+    let model = CatalogScreenModel(service: service)
+    let screen = CatalogScreen()
+    screen.bind(to: model)
+    model.refresh()
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(returning: zones)
+    #expect(await eventually { screen.status.text == "ready" })
+    screen.list.userSelects("b")
+
+    model.refresh()
+    #expect(screen.status.text == "loading")
+    #expect(screen.list.rows.map(\.isSelected) == [false, true])
+
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(with: .failure(TestFailure(message: "timeout")))
+    #expect(await eventually { screen.status.text == "failed: timeout" })
+    #expect(screen.list.rows.map(\.id) == ["a", "b"])
+    #expect(screen.list.rows.map(\.isSelected) == [false, true])
+    screen.binder.cancel()
+  }
+
+  @Test func aStaleCompletionIsRejectedEvenWhenItsWorkIgnoresCancellation() async {
+    let projection = AsyncProjection<String>()
+    let recorder = ValueRecorder(projection)
+    let slow = Gate<String>()
+    let fast = Gate<String>()
+    let first = projection.load { try await slow.wait() }
+    let second = projection.load { try await fast.wait() }
+    #expect(first != second)
+    #expect(projection.currentRequest == second)
+    #expect(await slow.waitForWaiters(1))
+    #expect(await fast.waitForWaiters(1))
+
+    await fast.open(returning: "fresh")
+    #expect(await eventually { projection.value.latestValue == "fresh" })
+    await slow.open(returning: "stale")
+    #expect(await eventually { projection.droppedCompletionCount == 1 })
+    #expect(projection.value.latestValue == "fresh")
+    #expect(recorder.values.compactMap(\.latestValue) == ["fresh"])
+  }
+
+  @Test func cancellingOneScreensBinderStopsItsUpdatesButNotTheSharedLoad() async {
+    let service = ZoneCatalogService()
+    var leftModel: CatalogScreenModel? = CatalogScreenModel(service: service)
+    let rightModel = CatalogScreenModel(service: service)
+    let left = CatalogScreen()
+    let right = CatalogScreen()
+    left.bind(to: leftModel!)
+    right.bind(to: rightModel)
+    leftModel?.refresh()
+    rightModel.refresh()
+    #expect(await eventually { service.fetch.waiterCount == 2 })
+    #expect(service.fetch.startCount == 1)
+
+    // The left screen goes away: its binder is cancelled and its model released.
+    left.binder.cancel()
+    leftModel = nil
+    #expect(await eventually { service.fetch.waiterCount == 1 })
+    #expect(service.fetch.isRunning)
+
+    await service.gate.open(returning: zones)
+    #expect(await eventually { right.status.text == "ready" })
+    #expect(right.list.rows.map(\.id) == ["a", "b"])
+    #expect(left.status.text == "loading")
+    #expect(left.list.rows.isEmpty)
+    #expect(await service.cancellation.sawCancellation == [false])
+    right.binder.cancel()
+  }
+}
