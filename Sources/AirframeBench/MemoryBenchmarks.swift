@@ -8,8 +8,9 @@
 // fresh source (or model), reserves the array that keeps the lifetimes beforehand so the
 // array is not counted, reads the heap, creates `memorySubscriptions` live subscriptions,
 // reads the heap again and divides the difference by the count. The observer list's own
-// growth is counted:
-// it is part of what a subscription costs. Subjects:
+// growth is counted: it is part of what a subscription costs (its slot array grows by
+// doubling, so the figure depends on where the count falls between two capacities).
+// Subjects:
 // - `StateSource<Int>` with an observer closure that captures nothing (it adds to a
 //   static counter), so the closure itself needs no heap context;
 // - `StateSource<Int>` with an observer closure capturing one class reference (Swift

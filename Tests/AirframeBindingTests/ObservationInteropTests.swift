@@ -79,6 +79,17 @@ struct ObservationInteropTests {
     #expect(changes.value == 1)
   }
 
+  @Test func aDerivedRecomputeDoesNotRegisterItsInputsWithAnEnclosingScope() {
+    let source = StateSource(1)
+    let doubled = source.map { $0 * 2 }
+    let changes = ChangeCounter()
+    // The write makes `doubled` re-read `source` while this tracking scope is active.
+    withObservationTracking { source.set(2) } onChange: { changes.record() }
+    #expect(doubled.value == 4)
+    source.set(3)
+    #expect(changes.value == 0)
+  }
+
   @Test func observationsSequenceSeesCommittedValues() async {
     let source = StateSource(0)
     let values = Observations { source.value }

@@ -27,7 +27,7 @@ public final class BindingLedger {
   /// The ledger that new lifetimes and echoes are counted by in the current task.
   @TaskLocal public static var current: BindingLedger?
 
-  /// The ledger that counts everything created outside a ``withCurrent(_:)`` scope.
+  /// The ledger that counts everything created outside a ``withCurrent(_:isolation:)`` scope.
   public static let shared = BindingLedger(name: "shared")
 
   /// A name for messages and the binding-graph description.

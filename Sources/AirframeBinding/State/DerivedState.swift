@@ -17,8 +17,8 @@
 
 /// A value computed from one or more projections and cached until an input changes.
 ///
-/// Create one with ``StateProjection/map(_:)``, ``StateProjection/removingDuplicates(by:)``
-/// or ``init(combining:transform:)``:
+/// Create one with `map(_:)` or ``StateProjection/removingDuplicates(by:)`` on any
+/// projection, or with `init(combining:transform:)` for several inputs:
 ///
 /// ```swift
 /// let count = StateSource(3)
@@ -62,8 +62,10 @@ public final class DerivedState<Value>: StateProjection {
     transform: @escaping (repeat (each Input).Value) -> Value,
     isDuplicate: ((Value, Value) -> Bool)?
   ) {
-    self.init(initialValue: transform(repeat (each inputs).value), isDuplicate: isDuplicate)
-    let recompute: () -> Value = { transform(repeat (each inputs).value) }
+    let recompute: () -> Value = {
+      UntrackedReads.perform { transform(repeat (each inputs).value) }
+    }
+    self.init(initialValue: recompute(), isDuplicate: isDuplicate)
     var replaying = true
     for input in repeat each inputs {
       let lifetime = input.observe { [weak self] _ in

@@ -76,8 +76,10 @@ public final class StateSource<Value>: StateProjection {
   /// Reading it inside `withObservationTracking` (or a SwiftUI body) registers the read,
   /// so a later write invalidates that tracking.
   public var value: Value {
-    mayBeTracked = true
-    registrar.access(self, keyPath: \.value)
+    if UntrackedReads.depth == 0 {
+      mayBeTracked = true
+      registrar.access(self, keyPath: \.value)
+    }
     return stored
   }
 
