@@ -84,7 +84,11 @@ struct ObservationInteropTests {
     let doubled = source.map { $0 * 2 }
     let changes = ChangeCounter()
     // The write makes `doubled` re-read `source` while this tracking scope is active.
-    withObservationTracking { source.set(2) } onChange: { changes.record() }
+    withObservationTracking {
+      source.set(2)
+    } onChange: {
+      changes.record()
+    }
     #expect(doubled.value == 4)
     source.set(3)
     #expect(changes.value == 0)

@@ -72,6 +72,34 @@ struct StateSourceTests {
     #expect(source.observerCount == 0)
   }
 
+  @Test func massCancellationDuringAPassCompactsAfterThePassInOrder() {
+    let source = StateSource(0)
+    var calls: [Int] = []
+    var lifetimes: [Lifetime] = []
+    lifetimes.append(
+      source.observe { value in
+        guard value == 1 else { return }
+        for index in 1..<100 where !index.isMultiple(of: 3) { lifetimes[index].cancel() }
+      })
+    for index in 1..<100 {
+      lifetimes.append(source.observe { _ in calls.append(index) })
+    }
+    let survivors = Array(stride(from: 3, to: 100, by: 3))
+    calls.removeAll()
+    source.set(1)
+    #expect(calls == survivors)
+    calls.removeAll()
+    source.set(2)
+    #expect(calls == survivors)
+    lifetimes[3].cancel()
+    lifetimes[99].cancel()
+    calls.removeAll()
+    source.set(3)
+    #expect(calls == survivors.filter { $0 != 3 && $0 != 99 })
+    for lifetime in lifetimes { lifetime.cancel() }
+    #expect(source.observerCount == 0)
+  }
+
   @Test func equatableDuplicatesAreSuppressed() {
     let source = StateSource(1)
     let recorder = ValueRecorder(source)

@@ -23,10 +23,21 @@
 /// first.cancel()                        // does nothing: `second` stays installed
 /// ```
 @MainActor
-public final class InputSlot<Input>: LifetimeTarget {
-  private var handler: ((Input) -> Void)?
-  private weak var owner: Lifetime?
-  private var installation = 0
+public final class InputSlot<Input> {
+  /// The installed handler and its owner's token; the lifetime target of every token.
+  private final class Installation: LifetimeTarget {
+    var handler: ((Input) -> Void)?
+    weak var owner: Lifetime?
+    var number = 0
+
+    override func lifetimeDidEnd(handle: Int) {
+      guard handle == number else { return }
+      handler = nil
+      owner = nil
+    }
+  }
+
+  private let installation = Installation()
 
   /// The number of times an installed handler was replaced by a new one.
   public private(set) var replacementCount = 0
@@ -38,18 +49,18 @@ public final class InputSlot<Input>: LifetimeTarget {
   public init() {}
 
   /// Whether a handler is installed.
-  public var isOccupied: Bool { handler != nil }
+  public var isOccupied: Bool { installation.handler != nil }
 
   /// Installs `handler`, replacing and cancelling any handler installed before.
   ///
   /// - Parameter handler: Receives each user input.
   /// - Returns: The installer's token; cancelling it removes this handler only.
   public func install(_ handler: @escaping (Input) -> Void) -> Lifetime {
-    let previous = owner
-    installation += 1
-    self.handler = handler
-    let lifetime = Lifetime(target: self, handle: installation)
-    owner = lifetime
+    let previous = installation.owner
+    installation.number += 1
+    installation.handler = handler
+    let lifetime = Lifetime(target: installation, handle: installation.number)
+    installation.owner = lifetime
     if let previous {
       replacementCount += 1
       previous.cancel()
@@ -70,14 +81,8 @@ public final class InputSlot<Input>: LifetimeTarget {
         description: "\(Input.self) input \(input)")
       return false
     }
-    guard let handler else { return false }
+    guard let handler = installation.handler else { return false }
     handler(input)
     return true
-  }
-
-  func lifetimeDidEnd(handle: Int) {
-    guard handle == installation else { return }
-    handler = nil
-    owner = nil
   }
 }

@@ -15,50 +15,70 @@
 // - A pass cannot start inside another pass of the same list; owners queue instead.
 
 /// An append-only, hole-tolerant list of observers with O(1) add and remove.
+///
+/// The delivery path is inlinable so that it is specialized for each element type in the
+/// module that uses it; the bookkeeping (removal, compaction) is not.
+@usableFromInline
 @MainActor
 final class ObserverList<Element>: LifetimeTarget {
-  private struct Slot {
-    var observer: ((Element) -> Void)?
-    /// Unretained: the lifetime removes its slot before it is destroyed.
-    var lifetime: Unmanaged<Lifetime>?
-  }
+  /// The observers in registration order; `nil` marks a hole left by a cancellation.
+  ///
+  /// Accesses never overlap a call into user code (each one copies out one closure), so
+  /// the run-time exclusivity check is skipped.
+  @exclusivity(unchecked) @usableFromInline
+  var observers: ContiguousArray<((Element) -> Void)?> = []
+  /// The lifetime of each slot, unretained.
+  ///
+  /// A lifetime removes its slot before it is destroyed. Read only when compacting.
+  @usableFromInline
+  var lifetimes: ContiguousArray<Unmanaged<Lifetime>?> = []
+  @usableFromInline
+  var holes = 0
+  @exclusivity(unchecked) @usableFromInline
+  var isDelivering = false
 
-  private var slots: ContiguousArray<Slot> = []
-  private var holes = 0
-  private(set) var isDelivering = false
+  @usableFromInline
+  override init() {}
 
   /// The number of live observers.
-  var count: Int { slots.count - holes }
+  @usableFromInline
+  var count: Int { observers.count - holes }
 
   /// Registers `observer` after every existing observer.
+  @inlinable
   func add(_ observer: @escaping (Element) -> Void) -> Lifetime {
-    let lifetime = Lifetime(target: self, handle: slots.count)
-    slots.append(Slot(observer: observer, lifetime: Unmanaged.passUnretained(lifetime)))
+    let lifetime = Lifetime(target: self, handle: observers.count)
+    observers.append(observer)
+    lifetimes.append(Unmanaged.passUnretained(lifetime))
     return lifetime
   }
 
   /// Calls every observer present when the pass begins, in registration order.
+  @inlinable
   func deliver(_ element: Element) {
     precondition(!isDelivering, "ObserverList.deliver re-entered; owners must queue")
     isDelivering = true
-    let end = slots.count
+    let end = observers.count
     var index = 0
     while index < end {
-      if let observer = slots[index].observer {
+      if let observer = observers[index] {
         observer(element)
       }
       index += 1
     }
     isDelivering = false
-    compactIfNeeded()
+    if holes > 0 { compactIfNeeded() }
   }
 
-  func lifetimeDidEnd(handle: Int) {
-    slots[handle] = Slot(observer: nil, lifetime: nil)
-    if handle == slots.count - 1, !isDelivering {
-      slots.removeLast()
-      while let last = slots.last, last.observer == nil {
-        slots.removeLast()
+  override func lifetimeDidEnd(handle: Int) {
+    observers[handle] = nil
+    lifetimes[handle] = nil
+    if handle == observers.count - 1, !isDelivering {
+      observers.removeLast()
+      lifetimes.removeLast()
+      while let last = observers.last, last == nil {
+        observers.removeLast()
+        lifetimes.removeLast()
         holes -= 1
       }
     } else {
@@ -67,16 +87,18 @@ final class ObserverList<Element>: LifetimeTarget {
     }
   }
 
-  private func compactIfNeeded() {
-    guard !isDelivering, holes > 16, holes * 2 >= slots.count else { return }
+  @usableFromInline
+  func compactIfNeeded() {
+    guard !isDelivering, holes > 16, holes * 2 >= observers.count else { return }
     var kept = 0
-    for index in slots.indices where slots[index].observer != nil {
-      let slot = slots[index]
-      slot.lifetime?._withUnsafeGuaranteedRef { $0.handle = kept }
-      slots[kept] = slot
+    for index in observers.indices where observers[index] != nil {
+      lifetimes[index]?._withUnsafeGuaranteedRef { $0.handle = kept }
+      observers[kept] = observers[index]
+      lifetimes[kept] = lifetimes[index]
       kept += 1
     }
-    slots.removeLast(slots.count - kept)
+    observers.removeLast(observers.count - kept)
+    lifetimes.removeLast(lifetimes.count - kept)
     holes = 0
   }
 }

@@ -26,7 +26,9 @@
 @MainActor
 public final class Lifetime {
   /// What to tell when this lifetime ends; `nil` once cancelled.
-  private var target: (any LifetimeTarget)?
+  ///
+  /// A class reference, not a protocol existential, keeps a lifetime at 40 bytes.
+  private var target: LifetimeTarget?
   /// The target's handle for this lifetime: a slot index or an installation number.
   ///
   /// Internal and mutable because a target may renumber its slots while compacting.
@@ -34,7 +36,8 @@ public final class Lifetime {
   /// The ledger that counts this lifetime while it is live.
   private let ledger: BindingLedger
 
-  init(target: any LifetimeTarget, handle: Int) {
+  @usableFromInline
+  init(target: LifetimeTarget, handle: Int) {
     self.target = target
     self.handle = handle
     self.ledger = BindingLedger.current ?? BindingLedger.shared
@@ -77,12 +80,18 @@ public final class Lifetime {
   }
 }
 
-/// The object a lifetime notifies when it ends: an observer list, an input slot, or a
-/// closure.
+/// The object a lifetime notifies when it ends.
+///
+/// An observer list, an input slot's installation, or a closure; subclasses override
+/// ``lifetimeDidEnd(handle:)``.
+@usableFromInline
 @MainActor
-protocol LifetimeTarget: AnyObject {
+class LifetimeTarget {
+  @usableFromInline
+  init() {}
+
   /// Called once, when the lifetime with this `handle` is cancelled or released.
-  func lifetimeDidEnd(handle: Int)
+  func lifetimeDidEnd(handle: Int) {}
 }
 
 /// The target of ``Lifetime/init(onCancel:)``.
@@ -90,5 +99,5 @@ protocol LifetimeTarget: AnyObject {
 private final class CancelAction: LifetimeTarget {
   private let action: @MainActor () -> Void
   init(_ action: @escaping @MainActor () -> Void) { self.action = action }
-  func lifetimeDidEnd(handle: Int) { action() }
+  override func lifetimeDidEnd(handle: Int) { action() }
 }

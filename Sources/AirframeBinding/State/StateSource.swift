@@ -43,14 +43,27 @@ import Observation
 ///   ``set(_:)`` is O(*n*) in the number of observers.
 @MainActor
 public final class StateSource<Value>: StateProjection {
-  private var stored: Value
-  private let isDuplicate: ((Value, Value) -> Bool)?
-  private let observers = ObserverList<Value>()
-  private var queued: [Value] = []
-  let registrar = ObservationRegistrar()
+  // The hot paths (`observe`, `set`, `commit`) are inlinable so that they are specialized
+  // for each `Value` where they are used; the rare paths (queueing, Observation) are not.
+  @exclusivity(unchecked) @usableFromInline
+  var stored: Value
+  @usableFromInline
+  let isDuplicate: ((Value, Value) -> Bool)?
+  @usableFromInline
+  let observers = ObserverList<Value>()
+  @usableFromInline
+  var queued: [Value] = []
+  /// Whether `queued` holds writes; a stored flag keeps the write path free of generic
+  /// collection calls.
+  @exclusivity(unchecked) @usableFromInline
+  var hasQueuedWrites = false
   /// Set when `value` is read from outside, so writes notify Observation only for sources
   /// that somebody may be tracking (see StateSource+Observable.swift).
+  @exclusivity(unchecked) @usableFromInline
   var mayBeTracked = false
+  let registrar = ObservationRegistrar()
+  /// Built once: forming `\.value` in generic code costs a run-time key-path lookup.
+  let valueKeyPath: KeyPath<StateSource<Value>, Value> = \.value
 
   /// Creates a source that delivers every write, for values that are not `Equatable`.
   ///
@@ -78,7 +91,7 @@ public final class StateSource<Value>: StateProjection {
   public var value: Value {
     if UntrackedReads.depth == 0 {
       mayBeTracked = true
-      registrar.access(self, keyPath: \.value)
+      registrar.access(self, keyPath: valueKeyPath)
     }
     return stored
   }
@@ -94,6 +107,7 @@ public final class StateSource<Value>: StateProjection {
   /// - Parameter observer: Called synchronously on the main actor.
   /// - Returns: The lifetime of the observation; cancel or release it to stop.
   /// - Complexity: O(1) amortized.
+  @inlinable
   public func observe(_ observer: @escaping (Value) -> Void) -> Lifetime {
     let lifetime = observers.add(observer)
     observer(stored)
@@ -107,13 +121,14 @@ public final class StateSource<Value>: StateProjection {
   ///
   /// - Parameter newValue: The value to commit.
   /// - Complexity: O(*n*) in the number of observers.
+  @inlinable
   public func set(_ newValue: Value) {
     if observers.isDelivering {
-      queued.append(newValue)
+      enqueue(newValue)
       return
     }
     commit(newValue)
-    if !queued.isEmpty { drainQueue() }
+    if hasQueuedWrites { drainQueue() }
   }
 
   /// Changes the value in place and commits the result like ``set(_:)``.
@@ -125,17 +140,32 @@ public final class StateSource<Value>: StateProjection {
     set(copy)
   }
 
-  private func commit(_ newValue: Value) {
+  @inlinable
+  func commit(_ newValue: Value) {
     if let isDuplicate, isDuplicate(stored, newValue) { return }
     if mayBeTracked {
-      registrar.withMutation(of: self, keyPath: \.value) { stored = newValue }
+      storeNotifyingObservation(newValue)
     } else {
       stored = newValue
     }
     observers.deliver(newValue)
   }
 
-  private func drainQueue() {
+  @usableFromInline
+  func storeNotifyingObservation(_ newValue: Value) {
+    registrar.willSet(self, keyPath: valueKeyPath)
+    stored = newValue
+    registrar.didSet(self, keyPath: valueKeyPath)
+  }
+
+  @usableFromInline
+  func enqueue(_ newValue: Value) {
+    queued.append(newValue)
+    hasQueuedWrites = true
+  }
+
+  @usableFromInline
+  func drainQueue() {
     var index = 0
     while index < queued.count {
       let next = queued[index]
@@ -143,6 +173,7 @@ public final class StateSource<Value>: StateProjection {
       commit(next)
     }
     queued.removeAll(keepingCapacity: true)
+    hasQueuedWrites = false
   }
 }
 
@@ -150,6 +181,7 @@ extension StateSource where Value: Equatable {
   /// Creates a source that suppresses writes equal to the stored value.
   ///
   /// - Parameter initialValue: The value replayed to the first observer.
+  @inlinable
   public convenience init(_ initialValue: Value) {
     self.init(initialValue, isDuplicate: { $0 == $1 })
   }
@@ -159,6 +191,7 @@ extension StateSource where Value: Equatable {
   /// - Parameters:
   ///   - initialValue: The value replayed to the first observer.
   ///   - deliversDuplicates: Pass `true` to deliver every write, equal or not.
+  @inlinable
   public convenience init(_ initialValue: Value, deliversDuplicates: Bool) {
     self.init(initialValue, isDuplicate: { deliversDuplicates ? false : $0 == $1 })
   }
