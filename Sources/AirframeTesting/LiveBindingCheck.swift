@@ -81,9 +81,14 @@ public enum LiveBindingCheck {
     _ ledger: BindingLedger,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async {
+    // Deinits of lifetimes released off the main actor run on one of its later turns.
     var turns = 0
-    while ledger.liveCount > 0, turns < 100 {
-      await Task.yield()
+    while ledger.liveCount > 0, turns < 200 {
+      if turns < 100 {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
       turns += 1
     }
     if ledger.liveCount != 0 {

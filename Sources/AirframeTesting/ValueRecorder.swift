@@ -75,23 +75,32 @@ public final class ValueRecorder<Value> {
     lifetime.cancel()
   }
 
-  /// Waits, a bounded number of main-actor turns, until `condition` holds for the values.
+  /// Waits until `condition` holds for the recorded values, for at most `timeout`.
   ///
   /// Use it for deliveries scheduled on the main actor (such as
-  /// ``ObservationProjection``'s re-reads); it never waits on the clock.
+  /// ``ObservationProjection``'s re-reads). It checks on every main-actor turn; the
+  /// timeout only keeps a broken test from hanging.
   ///
   /// - Parameters:
-  ///   - turns: The most main-actor turns to yield before giving up.
+  ///   - timeout: The longest to wait.
   ///   - condition: The state to wait for.
-  /// - Returns: Whether `condition` held before the turns ran out.
+  /// - Returns: Whether `condition` held before the timeout.
   @discardableResult
   public func waitUntil(
-    turns: Int = 1_000,
+    timeout: Duration = .seconds(20),
     _ condition: ([Value]) -> Bool
   ) async -> Bool {
-    for _ in 0..<turns {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var turns = 0
+    while clock.now < deadline {
       if condition(values) { return true }
-      await Task.yield()
+      turns += 1
+      if turns < 100 {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
     }
     return condition(values)
   }

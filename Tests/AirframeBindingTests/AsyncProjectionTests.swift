@@ -2,7 +2,7 @@ import AirframeBinding
 import AirframeTesting
 import Testing
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncProjectionTests {
   func describe(_ phase: AsyncPhase<Int>) -> String {

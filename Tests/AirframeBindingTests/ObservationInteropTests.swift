@@ -18,7 +18,7 @@ final class CounterModel {
   var unrelated = 0
 }
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct ObservationInteropTests {
   @Test func readingAStateSourceInsideTrackingRegistersIt() {

@@ -2,7 +2,7 @@ import AirframeBinding
 import AirframeTesting
 import Testing
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct SharedOperationTests {
   @Test func concurrentConsumersShareOneRun() async throws {

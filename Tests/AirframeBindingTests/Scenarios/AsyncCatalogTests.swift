@@ -92,7 +92,7 @@ final class CatalogScreen {
   }
 }
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncCatalogTests {
   let zones = [ZoneChoice(id: "a", title: "Amman"), ZoneChoice(id: "b", title: "Berlin")]

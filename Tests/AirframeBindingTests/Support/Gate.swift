@@ -8,6 +8,8 @@ actor Gate<Value: Sendable> {
   private var waiters: [CheckedContinuation<Result<Value, any Error>, Never>] = []
   /// Results opened while nobody waited, handed to the next waiters in order.
   private var unclaimed: [Result<Value, any Error>] = []
+  /// Callers of `waitForWaiters`, resumed when enough waiters have arrived.
+  private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private(set) var arrivals = 0
 
   /// Suspends until `open` is called (or returns a result opened earlier); ignores
@@ -15,7 +17,10 @@ actor Gate<Value: Sendable> {
   func wait() async throws -> Value {
     arrivals += 1
     if !unclaimed.isEmpty { return try unclaimed.removeFirst().get() }
-    let result = await withCheckedContinuation { waiters.append($0) }
+    let result = await withCheckedContinuation {
+      waiters.append($0)
+      resumeWatchers()
+    }
     return try result.get()
   }
 
@@ -34,13 +39,18 @@ actor Gate<Value: Sendable> {
 
   var waiterCount: Int { waiters.count }
 
-  /// Waits (bounded number of turns) until `count` callers are waiting.
+  /// Suspends until at least `count` callers are waiting at the gate.
   func waitForWaiters(_ count: Int) async -> Bool {
-    for _ in 0..<10_000 {
-      if waiters.count >= count { return true }
-      await Task.yield()
+    if waiters.count < count {
+      await withCheckedContinuation { watchers.append((count, $0)) }
     }
     return waiters.count >= count
+  }
+
+  private func resumeWatchers() {
+    let ready = watchers.filter { $0.count <= waiters.count }
+    watchers.removeAll { $0.count <= waiters.count }
+    for watcher in ready { watcher.continuation.resume() }
   }
 }
 
@@ -48,22 +58,32 @@ struct TestFailure: Error, Equatable {
   let message: String
 }
 
-/// Yields the main actor a bounded number of turns until `condition` holds.
+/// Waits until `condition` holds, checking on each main-actor turn, for at most
+/// `timeout`; returns whether it held.
+///
+/// The bound only keeps a broken test from hanging; nothing asserts how long it took.
 @MainActor
-func eventually(turns: Int = 10_000, _ condition: () -> Bool) async -> Bool {
-  for _ in 0..<turns {
-    if condition() { return true }
-    await Task.yield()
-  }
-  return condition()
+func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+  await eventuallyAsync(timeout: timeout) { condition() }
 }
 
-/// Yields a bounded number of turns until the asynchronous `condition` holds.
+/// Waits until the asynchronous `condition` holds, for at most `timeout`.
 @MainActor
-func eventuallyAsync(turns: Int = 10_000, _ condition: () async -> Bool) async -> Bool {
-  for _ in 0..<turns {
+func eventuallyAsync(
+  timeout: Duration = .seconds(20),
+  _ condition: () async -> Bool
+) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  var turns = 0
+  while clock.now < deadline {
     if await condition() { return true }
-    await Task.yield()
+    turns += 1
+    if turns < 100 {
+      await Task.yield()
+    } else {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
   }
   return await condition()
 }
