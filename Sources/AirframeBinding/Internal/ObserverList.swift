@@ -21,12 +21,27 @@
 @usableFromInline
 @MainActor
 final class ObserverList<Element>: LifetimeTarget {
-  /// The observers in registration order; `nil` marks a hole left by a cancellation.
+  /// One observer closure, stored at the abstraction of `add`'s parameter.
+  ///
+  /// An array of bare closures stores them at maximal abstraction
+  /// (`(@in_guaranteed Element) -> @out ()`), so every `add` wrapped the closure in a
+  /// heap-allocated reabstraction thunk.
+  @usableFromInline
+  struct Slot {
+    /// `nil` marks a hole left by a cancellation.
+    @usableFromInline
+    var call: ((Element) -> Void)?
+
+    @inlinable
+    init(_ call: ((Element) -> Void)?) { self.call = call }
+  }
+
+  /// The observers in registration order.
   ///
   /// Accesses never overlap a call into user code (each one copies out one closure), so
   /// the run-time exclusivity check is skipped.
   @exclusivity(unchecked) @usableFromInline
-  var observers: ContiguousArray<((Element) -> Void)?> = []
+  var observers: ContiguousArray<Slot> = []
   /// The lifetime of each slot, unretained.
   ///
   /// A lifetime removes its slot before it is destroyed. Read only when compacting.
@@ -48,7 +63,7 @@ final class ObserverList<Element>: LifetimeTarget {
   @inlinable
   func add(_ observer: @escaping (Element) -> Void) -> Lifetime {
     let lifetime = Lifetime(target: self, handle: observers.count)
-    observers.append(observer)
+    observers.append(Slot(observer))
     lifetimes.append(Unmanaged.passUnretained(lifetime))
     return lifetime
   }
@@ -61,7 +76,7 @@ final class ObserverList<Element>: LifetimeTarget {
     let end = observers.count
     var index = 0
     while index < end {
-      if let observer = observers[index] {
+      if let observer = observers[index].call {
         observer(element)
       }
       index += 1
@@ -71,12 +86,12 @@ final class ObserverList<Element>: LifetimeTarget {
   }
 
   override func lifetimeDidEnd(handle: Int) {
-    observers[handle] = nil
+    observers[handle].call = nil
     lifetimes[handle] = nil
     if handle == observers.count - 1, !isDelivering {
       observers.removeLast()
       lifetimes.removeLast()
-      while let last = observers.last, last == nil {
+      while let last = observers.last, last.call == nil {
         observers.removeLast()
         lifetimes.removeLast()
         holes -= 1
@@ -91,7 +106,7 @@ final class ObserverList<Element>: LifetimeTarget {
   func compactIfNeeded() {
     guard !isDelivering, holes > 16, holes * 2 >= observers.count else { return }
     var kept = 0
-    for index in observers.indices where observers[index] != nil {
+    for index in observers.indices where observers[index].call != nil {
       lifetimes[index]?._withUnsafeGuaranteedRef { $0.handle = kept }
       observers[kept] = observers[index]
       lifetimes[kept] = lifetimes[index]
