@@ -37,6 +37,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "AirframeTests",
+      dependencies: ["Airframe", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "AirframeTestingTests",
       dependencies: ["AirframeBinding", "AirframeTesting"],
       swiftSettings: strictSettings

@@ -1,0 +1,99 @@
+/// The ids of one entity kind that a commit inserted, updated and removed.
+///
+/// The three sets are disjoint and describe the net effect of the whole write: an entity
+/// inserted and then updated in one write is only inserted; inserted and then removed, it
+/// does not appear at all; updated and then removed, it is only removed.
+public struct EntityChanges<ID: Hashable>: Equatable {
+  /// Ids of entities that did not exist before the write.
+  public internal(set) var inserted: Set<ID> = []
+  /// Ids of entities that existed before and after the write and changed.
+  public internal(set) var updated: Set<ID> = []
+  /// Ids of entities that existed before the write and no longer do.
+  public internal(set) var removed: Set<ID> = []
+
+  /// Creates a description of changes.
+  ///
+  /// - Parameters:
+  ///   - inserted: Ids of inserted entities.
+  ///   - updated: Ids of updated entities.
+  ///   - removed: Ids of removed entities.
+  public init(inserted: Set<ID> = [], updated: Set<ID> = [], removed: Set<ID> = []) {
+    self.inserted = inserted
+    self.updated = updated
+    self.removed = removed
+  }
+
+  /// Whether nothing changed.
+  public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && removed.isEmpty }
+
+  mutating func recordInsert(_ id: ID) {
+    if removed.remove(id) != nil {
+      updated.insert(id)
+    } else {
+      inserted.insert(id)
+    }
+  }
+
+  mutating func recordUpdate(_ id: ID) {
+    if !inserted.contains(id) { updated.insert(id) }
+  }
+
+  mutating func recordRemove(_ id: ID) {
+    if inserted.remove(id) == nil {
+      updated.remove(id)
+      removed.insert(id)
+    }
+  }
+}
+
+extension EntityChanges: Sendable where ID: Sendable {}
+
+/// What one commit changed: entity ids per table, and which other values changed.
+///
+/// Read the changes of one table with ``changes(in:)``:
+///
+/// ```swift
+/// model.observeCommits { commit in
+///   let notes = commit.changes.changes(in: \.notes)
+///   for id in notes.updated { refreshRow(id) }
+/// }
+/// ```
+public struct ChangeSet<State> {
+  private var tables: [AnyKeyPath: Any] = [:]
+  private var values: Set<AnyKeyPath> = []
+
+  init() {}
+
+  /// The changes made to the table at `table`.
+  ///
+  /// - Parameter table: The key path of an ``EntityTable`` in the state.
+  /// - Returns: The table's changes; empty if the commit did not touch it.
+  public func changes<Element>(
+    in table: KeyPath<State, EntityTable<Element>>
+  ) -> EntityChanges<Element.ID> {
+    tables[table] as? EntityChanges<Element.ID> ?? EntityChanges()
+  }
+
+  /// Whether the value at `keyPath` (not an entity table) was changed.
+  ///
+  /// - Parameter keyPath: A key path set through ``Transaction/set(_:to:)``.
+  /// - Returns: `true` if the commit set it to a different value.
+  public func changed(_ keyPath: PartialKeyPath<State>) -> Bool { values.contains(keyPath) }
+
+  /// Whether the commit changed nothing.
+  public var isEmpty: Bool { values.isEmpty && tables.isEmpty }
+
+  /// The key paths of the tables this commit touched.
+  public var changedTables: [AnyKeyPath] { Array(tables.keys) }
+
+  mutating func modify<Element>(
+    _ table: KeyPath<State, EntityTable<Element>>,
+    _ change: (inout EntityChanges<Element.ID>) -> Void
+  ) {
+    var current = changes(in: table)
+    change(&current)
+    tables[table] = current.isEmpty ? nil : current
+  }
+
+  mutating func recordValue(_ keyPath: PartialKeyPath<State>) { values.insert(keyPath) }
+}

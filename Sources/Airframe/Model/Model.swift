@@ -1,0 +1,131 @@
+// Model: one home for application state, one write path, one change notification.
+//
+// Guarantees
+// - `state` changes only inside `write(_:)`. The body changes a copy through a
+//   `Transaction`; the copy replaces the state only after the storage hook succeeded.
+// - All or nothing: if the body throws or the storage hook throws, the state, the revision
+//   and the storage are exactly as before, and nothing is posted.
+// - A write that changes nothing is not a commit: no storage call, no new revision, no
+//   notification.
+// - Each commit, in order: the storage hook persists it; the state is replaced; the
+//   revision goes up by one; exactly one notification carrying the change set and the new
+//   revision is delivered, synchronously, to every commit observer in registration order,
+//   including the one whose gesture caused the write.
+// - Re-entrancy rule: rejected. A write started inside a write's body, inside the storage
+//   hook, or while a commit notification is being delivered throws
+//   `ModelError.reentrantWrite` and changes nothing. An observer that must write in
+//   response schedules the write (for example in a main-actor task), so every observer has
+//   seen commit N before commit N + 1 exists.
+// - The model is main-actor isolated: work on another executor reaches it only by
+//   returning to the main actor with `await`.
+
+/// One committed write: the new revision, what changed, and the state after it.
+public struct Commit<State> {
+  /// The model's revision after this commit; the first commit is revision 1.
+  public let revision: Int
+  /// What the commit changed.
+  public let changes: ChangeSet<State>
+  /// The state after the commit.
+  public let state: State
+}
+
+extension Commit: Sendable where State: Sendable {}
+
+/// Persists commits inside a model's write funnel.
+///
+/// A conformer must make a commit durable before returning, or throw and leave storage as
+/// it was: the model applies the commit only after ``persist(_:)`` returns.
+@MainActor
+public protocol ModelStorage<State>: AnyObject {
+  /// The model state this storage persists.
+  associatedtype State
+
+  /// Makes `commit` durable, or throws and changes nothing.
+  ///
+  /// - Parameter commit: The commit about to be applied.
+  /// - Throws: Any error; the model then reports ``ModelError/storageFailed(_:)`` and keeps
+  ///   its state.
+  func persist(_ commit: Commit<State>) throws
+}
+
+/// The single home of an app's state, changed only through ``write(_:)``.
+///
+/// ```swift
+/// struct Library { var notes = EntityTable<Note>() }
+/// let model = Model(Library())
+/// let lifetime = model.observeCommits { commit in
+///   print(commit.revision, commit.changes.changes(in: \.notes).inserted)
+/// }
+/// try model.write { try $0.insert(Note(id: 1, title: "Groceries"), into: \.notes) }
+/// // prints: 1 [1]
+/// ```
+@MainActor
+public final class Model<State> {
+  /// The current state; read freely, change only through ``write(_:)``.
+  public private(set) var state: State
+  /// The number of commits so far.
+  public private(set) var revision = 0
+
+  private let storage: (any ModelStorage<State>)?
+  private let commits = EventChannel<Commit<State>>()
+  private var isWriting = false
+  private var isPosting = false
+
+  /// Creates a model.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state at revision 0.
+  ///   - storage: Persists each commit inside the funnel; `nil` keeps state in memory only.
+  public init(_ initialState: State, storage: (any ModelStorage<State>)? = nil) {
+    self.state = initialState
+    self.storage = storage
+  }
+
+  /// Whether a write or a commit notification is in progress (a write now would be
+  /// rejected).
+  public var isBusy: Bool { isWriting || isPosting }
+
+  /// Changes the state through one transaction, persists it, then notifies observers once.
+  ///
+  /// - Parameter body: Makes the changes; throwing discards all of them.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``ModelError/reentrantWrite`` if another write or a notification is running;
+  ///   ``ModelError/storageFailed(_:)`` if persisting failed; any error `body` throws. In
+  ///   every case the state is unchanged.
+  @discardableResult
+  public func write<Result>(_ body: (inout Transaction<State>) throws -> Result) throws -> Result {
+    guard !isBusy else { throw ModelError.reentrantWrite }
+    isWriting = true
+    var transaction = Transaction(state: state)
+    let result: Result
+    let commit: Commit<State>
+    do {
+      defer { isWriting = false }
+      result = try body(&transaction)
+      guard !transaction.changes.isEmpty else { return result }
+      commit = Commit(
+        revision: revision + 1, changes: transaction.changes, state: transaction.state)
+      do {
+        try storage?.persist(commit)
+      } catch {
+        throw ModelError.storageFailed(String(describing: error))
+      }
+    }
+    state = commit.state
+    revision = commit.revision
+    isPosting = true
+    defer { isPosting = false }
+    commits.send(commit)
+    return result
+  }
+
+  /// Calls `observer` with every later commit; nothing is replayed.
+  ///
+  /// Use ``state`` and ``revision`` for the current values when starting to observe.
+  ///
+  /// - Parameter observer: Called synchronously after each commit, on the main actor.
+  /// - Returns: The lifetime of the observation.
+  public func observeCommits(_ observer: @escaping (Commit<State>) -> Void) -> Lifetime {
+    commits.observe(observer)
+  }
+}

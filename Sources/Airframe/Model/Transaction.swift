@@ -1,0 +1,103 @@
+// Transaction: the only way to change a model's state, available inside `Model.write`.
+//
+// Guarantees
+// - Every change goes through a method that records it in the commit's change set, so the
+//   change set always describes exactly what the write changed.
+// - An update that leaves an entity equal to its old value records nothing.
+// - A method that fails (duplicate or missing id) throws and changes nothing; if the
+//   write's body lets the error escape, the whole write is discarded.
+
+/// The changes of one write, made to a copy of the state and committed all at once.
+///
+/// ```swift
+/// try model.write { transaction in
+///   try transaction.insert(note, into: \.notes)
+///   try transaction.update(note.notebookID, in: \.notebooks) { $0.noteCount += 1 }
+/// }
+/// ```
+public struct Transaction<State> {
+  /// The state as the write has changed it so far.
+  public private(set) var state: State
+  /// What the write has changed so far.
+  public private(set) var changes = ChangeSet<State>()
+
+  init(state: State) {
+    self.state = state
+  }
+
+  /// Adds `element` to the table at `table`.
+  ///
+  /// - Parameters:
+  ///   - element: A new entity.
+  ///   - table: The table's key path in the state.
+  /// - Throws: ``ModelError/duplicateID(table:id:)`` if the id exists.
+  public mutating func insert<Element>(
+    _ element: Element,
+    into table: WritableKeyPath<State, EntityTable<Element>>
+  ) throws(ModelError) {
+    guard !state[keyPath: table].contains(element.id) else {
+      throw .duplicateID(table: Self.name(of: table), id: "\(element.id)")
+    }
+    state[keyPath: table].store(element)
+    changes.modify(table) { $0.recordInsert(element.id) }
+  }
+
+  /// Changes the entity with `id` in place.
+  ///
+  /// - Parameters:
+  ///   - id: The entity's id.
+  ///   - table: The table's key path in the state.
+  ///   - change: Modifies the entity; it must keep the id.
+  /// - Throws: ``ModelError/missingID(table:id:)`` if no entity has `id`.
+  public mutating func update<Element>(
+    _ id: Element.ID,
+    in table: WritableKeyPath<State, EntityTable<Element>>,
+    _ change: (inout Element) -> Void
+  ) throws(ModelError) {
+    guard let old = state[keyPath: table][id] else {
+      throw .missingID(table: Self.name(of: table), id: "\(id)")
+    }
+    var new = old
+    change(&new)
+    precondition(new.id == id, "An update must not change an entity's id")
+    guard new != old else { return }
+    state[keyPath: table].store(new)
+    changes.modify(table) { $0.recordUpdate(id) }
+  }
+
+  /// Removes the entity with `id`.
+  ///
+  /// - Parameters:
+  ///   - id: The entity's id.
+  ///   - table: The table's key path in the state.
+  /// - Returns: The removed entity.
+  /// - Throws: ``ModelError/missingID(table:id:)`` if no entity has `id`.
+  @discardableResult
+  public mutating func remove<Element>(
+    _ id: Element.ID,
+    from table: WritableKeyPath<State, EntityTable<Element>>
+  ) throws(ModelError) -> Element {
+    guard let removed = state[keyPath: table].removeValue(for: id) else {
+      throw .missingID(table: Self.name(of: table), id: "\(id)")
+    }
+    changes.modify(table) { $0.recordRemove(id) }
+    return removed
+  }
+
+  /// Sets a value that is not an entity table, such as a sync status.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value's key path in the state.
+  ///   - value: The new value; an equal value records nothing.
+  public mutating func set<Value: Equatable>(
+    _ keyPath: WritableKeyPath<State, Value>, to value: Value
+  ) {
+    guard state[keyPath: keyPath] != value else { return }
+    state[keyPath: keyPath] = value
+    changes.recordValue(keyPath)
+  }
+
+  private static func name(of table: AnyKeyPath) -> String {
+    "\(table)".split(separator: ".").last.map(String.init) ?? "\(table)"
+  }
+}

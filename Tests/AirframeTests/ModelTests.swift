@@ -1,0 +1,245 @@
+import Airframe
+import AirframeTesting
+import Testing
+
+struct Note: Identifiable, Equatable, Sendable {
+  let id: Int
+  var title: String
+}
+
+struct Library: Equatable, Sendable {
+  var notes = EntityTable<Note>()
+  var syncStatus = "idle"
+}
+
+/// Records what the funnel persisted; can be told to fail.
+@MainActor
+final class RecordingStorage: ModelStorage {
+  struct Failure: Error, CustomStringConvertible {
+    var description: String { "disk full" }
+  }
+
+  var persisted: [Commit<Library>] = []
+  var fails = false
+  var stateSeenWhilePersisting: [Library] = []
+  weak var model: Model<Library>?
+  var writeAttemptWhilePersisting: (any Error)?
+
+  func persist(_ commit: Commit<Library>) throws {
+    if let model {
+      stateSeenWhilePersisting.append(model.state)
+      do { try model.write { $0.set(\.syncStatus, to: "nested") } } catch {
+        writeAttemptWhilePersisting = error
+      }
+    }
+    if fails { throw Failure() }
+    persisted.append(commit)
+  }
+}
+
+@Suite(.noLiveBindings)
+@MainActor
+struct ModelTests {
+  @Test func aCommitChangesStateAndPostsOneNotificationWithItsChanges() throws {
+    let model = Model(Library())
+    let commits = ValueRecorder(subscribe: model.observeCommits)
+    try model.write { transaction in
+      try transaction.insert(Note(id: 1, title: "Groceries"), into: \.notes)
+      try transaction.insert(Note(id: 2, title: "Books"), into: \.notes)
+      transaction.set(\.syncStatus, to: "dirty")
+    }
+    #expect(model.revision == 1)
+    #expect(model.state.notes.count == 2)
+    #expect(commits.values.count == 1)
+    let commit = try #require(commits.values.first)
+    #expect(commit.revision == 1)
+    #expect(commit.changes.changes(in: \.notes) == EntityChanges(inserted: [1, 2]))
+    #expect(commit.changes.changed(\.syncStatus))
+    #expect(commit.state == model.state)
+  }
+
+  @Test func theWriterLearnsOfItsChangeTheSameWayAsEveryObserver() throws {
+    let model = Model(Library())
+    var order: [String] = []
+    let first = model.observeCommits { _ in order.append("list") }
+    let second = model.observeCommits { _ in order.append("editor (the writer)") }
+    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    order.append("write returned")
+    #expect(order == ["list", "editor (the writer)", "write returned"])
+    first.cancel()
+    second.cancel()
+  }
+
+  @Test func aWriteThatChangesNothingIsNotACommit() throws {
+    let storage = RecordingStorage()
+    let model = Model(Library(notes: EntityTable([Note(id: 1, title: "a")])), storage: storage)
+    let commits = ValueRecorder(subscribe: model.observeCommits)
+    try model.write { transaction in
+      try transaction.update(1, in: \.notes) { $0.title = "a" }
+      transaction.set(\.syncStatus, to: "idle")
+    }
+    #expect(model.revision == 0)
+    #expect(commits.values.isEmpty)
+    #expect(storage.persisted.isEmpty)
+  }
+
+  @Test func aThrowingBodyChangesNothing() {
+    let storage = RecordingStorage()
+    let model = Model(Library(), storage: storage)
+    let commits = ValueRecorder(subscribe: model.observeCommits)
+    #expect(throws: ModelError.duplicateID(table: "notes", id: "1")) {
+      try model.write { transaction in
+        try transaction.insert(Note(id: 1, title: "a"), into: \.notes)
+        try transaction.insert(Note(id: 1, title: "again"), into: \.notes)
+      }
+    }
+    #expect(model.state == Library())
+    #expect(model.revision == 0)
+    #expect(commits.values.isEmpty)
+    #expect(storage.persisted.isEmpty)
+  }
+
+  @Test func aStorageFailureLeavesTheStateExactlyAsBefore() throws {
+    let storage = RecordingStorage()
+    let model = Model(Library(), storage: storage)
+    try model.write { try $0.insert(Note(id: 1, title: "kept"), into: \.notes) }
+    let before = model.state
+    let commits = ValueRecorder(subscribe: model.observeCommits)
+    storage.fails = true
+    #expect(throws: ModelError.storageFailed("disk full")) {
+      try model.write { try $0.update(1, in: \.notes) { $0.title = "lost" } }
+    }
+    #expect(model.state == before)
+    #expect(model.revision == 1)
+    #expect(commits.values.isEmpty)
+    #expect(storage.persisted.map(\.revision) == [1])
+  }
+
+  @Test func storageRunsInsideTheFunnelBeforeTheStateChanges() throws {
+    let storage = RecordingStorage()
+    let model = Model(Library(), storage: storage)
+    storage.model = model
+    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    #expect(storage.stateSeenWhilePersisting == [Library()])
+    #expect(storage.writeAttemptWhilePersisting as? ModelError == .reentrantWrite)
+    #expect(storage.persisted.first?.state == model.state)
+    #expect(model.state.syncStatus == "idle")
+  }
+
+  @Test func aWriteFromACommitObserverIsRejectedAndChangesNothing() throws {
+    let model = Model(Library())
+    var rejection: (any Error)?
+    let observer = model.observeCommits { _ in
+      do { try model.write { $0.set(\.syncStatus, to: "from observer") } } catch {
+        rejection = error
+      }
+    }
+    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    #expect(rejection as? ModelError == .reentrantWrite)
+    #expect(model.state.syncStatus == "idle")
+    #expect(model.revision == 1)
+    observer.cancel()
+  }
+
+  @Test func aWriteInsideAWriteIsRejected() throws {
+    let model = Model(Library())
+    var inner: (any Error)?
+    try model.write { transaction in
+      do { try model.write { $0.set(\.syncStatus, to: "inner") } } catch { inner = error }
+      transaction.set(\.syncStatus, to: "outer")
+    }
+    #expect(inner as? ModelError == .reentrantWrite)
+    #expect(model.state.syncStatus == "outer")
+    #expect(!model.isBusy)
+  }
+
+  @Test func anObserverSchedulesItsFollowUpWriteOnTheMainActor() async throws {
+    let model = Model(Library())
+    let observer = model.observeCommits { commit in
+      guard commit.changes.changes(in: \.notes).inserted.contains(1) else { return }
+      Task { @MainActor in try model.write { $0.set(\.syncStatus, to: "dirty") } }
+    }
+    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    for _ in 0..<1_000 where model.revision < 2 { await Task.yield() }
+    #expect(model.revision == 2)
+    #expect(model.state.syncStatus == "dirty")
+    observer.cancel()
+  }
+
+  @Test func backgroundWorkReachesTheModelByReturningToTheMainActor() async throws {
+    let model = Model(Library())
+    let title = await Task.detached { "computed off the main actor".uppercased() }.value
+    try model.write { try $0.insert(Note(id: 9, title: title), into: \.notes) }
+    #expect(model.state.notes[9]?.title == "COMPUTED OFF THE MAIN ACTOR")
+  }
+
+  @Test func missingIdsAreRejected() {
+    let model = Model(Library())
+    #expect(throws: ModelError.missingID(table: "notes", id: "4")) {
+      try model.write { try $0.update(4, in: \.notes) { $0.title = "x" } }
+    }
+    #expect(throws: ModelError.missingID(table: "notes", id: "4")) {
+      try model.write { try $0.remove(4, from: \.notes) }
+    }
+    #expect(
+      ModelError.missingID(table: "notes", id: "4").description == "notes has no item with id 4.")
+  }
+}
+
+@Suite(.noLiveBindings)
+@MainActor
+struct ChangeSetTests {
+  func changes(
+    startingWith notes: [Note],
+    _ body: (inout Transaction<Library>) throws -> Void
+  ) throws -> EntityChanges<Int> {
+    let model = Model(Library(notes: EntityTable(notes)))
+    var captured = EntityChanges<Int>()
+    let observer = model.observeCommits { captured = $0.changes.changes(in: \.notes) }
+    try model.write(body)
+    observer.cancel()
+    return captured
+  }
+
+  @Test func insertThenUpdateIsAnInsert() throws {
+    let result = try changes(startingWith: []) {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+      try $0.update(1, in: \.notes) { $0.title = "b" }
+    }
+    #expect(result == EntityChanges(inserted: [1]))
+  }
+
+  @Test func insertThenRemoveIsNothing() throws {
+    let model = Model(Library())
+    try model.write {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+      try $0.remove(1, from: \.notes)
+    }
+    #expect(model.revision == 0)
+  }
+
+  @Test func updateThenRemoveIsARemoval() throws {
+    let result = try changes(startingWith: [Note(id: 1, title: "a")]) {
+      try $0.update(1, in: \.notes) { $0.title = "b" }
+      try $0.remove(1, from: \.notes)
+    }
+    #expect(result == EntityChanges(removed: [1]))
+  }
+
+  @Test func removeThenInsertIsAnUpdate() throws {
+    let result = try changes(startingWith: [Note(id: 1, title: "a")]) {
+      try $0.remove(1, from: \.notes)
+      try $0.insert(Note(id: 1, title: "b"), into: \.notes)
+    }
+    #expect(result == EntityChanges(updated: [1]))
+  }
+
+  @Test func untouchedTablesReportNoChanges() throws {
+    let model = Model(Library())
+    var touched: [AnyKeyPath] = []
+    let observer = model.observeCommits { touched = $0.changes.changedTables }
+    try model.write { $0.set(\.syncStatus, to: "syncing") }
+    #expect(touched.isEmpty)
+    observer.cancel()
+  }
+}
