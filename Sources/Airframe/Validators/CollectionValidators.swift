@@ -1,0 +1,63 @@
+/// Requires a value that no other member of a collection already has.
+///
+/// ```swift
+/// let unique = UniqueWithin(field: "notebook title", existing: titles) { $0.lowercased() }
+/// unique.issues(in: "Work")   // an issue if "work" is taken, ignoring case
+/// ```
+public struct UniqueWithin<Value, Key: Hashable & Sendable>: Validator {
+  /// The field name used in the message.
+  public let field: String
+  private let existingKeys: Set<Key>
+  private let key: @Sendable (Value) -> Key
+
+  /// Creates the rule.
+  ///
+  /// - Parameters:
+  ///   - field: The field name used in the message.
+  ///   - existing: The values already taken.
+  ///   - key: What makes two values the same, such as a lowercased title.
+  public init(
+    field: String,
+    existing: some Sequence<Value>,
+    key: @escaping @Sendable (Value) -> Key
+  ) {
+    self.field = field
+    self.key = key
+    self.existingKeys = Set(existing.map(key))
+  }
+
+  /// An issue if `value`'s key is already taken.
+  ///
+  /// - Parameter value: The value to check.
+  /// - Returns: One issue, or none.
+  public func issues(in value: Value) -> [ValidationIssue] {
+    guard existingKeys.contains(key(value)) else { return [] }
+    return [ValidationIssue(field: field, message: "A \(field) \"\(value)\" already exists.")]
+  }
+}
+
+/// Requires an id that exists, for actions that name an entity.
+public struct ExistingID<ID: Hashable & Sendable>: Validator {
+  /// The field name used in the message, such as `"notebook"`.
+  public let field: String
+  private let ids: Set<ID>
+
+  /// Creates the rule.
+  ///
+  /// - Parameters:
+  ///   - field: The field name used in the message.
+  ///   - ids: The ids that exist.
+  public init(field: String, ids: some Sequence<ID>) {
+    self.field = field
+    self.ids = Set(ids)
+  }
+
+  /// An issue if `value` is not one of the existing ids.
+  ///
+  /// - Parameter value: The id to check.
+  /// - Returns: One issue, or none.
+  public func issues(in value: ID) -> [ValidationIssue] {
+    ids.contains(value)
+      ? [] : [ValidationIssue(field: field, message: "There is no \(field) with id \(value).")]
+  }
+}

@@ -1,0 +1,71 @@
+import Airframe
+import AirframeTesting
+import Testing
+
+@Suite(.noLiveBindings)
+struct ValidatorTests {
+  @Test(arguments: ["", " ", "\t\n", "\u{00A0}\u{3000}"])
+  func nonEmptyTextRejectsBlankText(_ text: String) {
+    #expect(
+      NonEmptyText(field: "title").issues(in: text) == [
+        ValidationIssue(field: "title", message: "The title must not be empty.")
+      ])
+  }
+
+  @Test(arguments: ["a", " Groceries ", "🍎"])
+  func nonEmptyTextAcceptsText(_ text: String) {
+    #expect(NonEmptyText(field: "title").issues(in: text).isEmpty)
+  }
+
+  @Test func maximumLengthCountsCharactersAsAPersonDoes() {
+    let rule = MaximumLength(field: "title", limit: 3)
+    #expect(rule.issues(in: "abc").isEmpty)
+    #expect(rule.issues(in: "🇩🇪🇫🇷🇯🇵").isEmpty)  // three flags, twelve scalars
+    #expect(rule.issues(in: "abcd").map(\.message) == ["The title must be at most 3 characters."])
+  }
+
+  @Test func maximumLengthRejectsAOneMebibyteString() {
+    let huge = String(repeating: "x", count: 1 << 20)
+    #expect(MaximumLength(field: "body", limit: 100_000).issues(in: huge).count == 1)
+  }
+
+  @Test(arguments: ["a\u{1B}[2J", "tab\there", "line\nbreak", "nul\u{0}", "del\u{7F}"])
+  func noControlCharactersRejectsControlAndEscapeCharacters(_ text: String) {
+    #expect(NoControlCharacters(field: "title").issues(in: text).count == 1)
+  }
+
+  @Test func noControlCharactersAcceptsOrdinaryAndSQLSpecialText() {
+    #expect(NoControlCharacters(field: "title").issues(in: "It's 100% done; -- \"quoted\"").isEmpty)
+  }
+
+  @Test func uniqueWithinUsesTheKey() {
+    let rule = UniqueWithin(field: "notebook title", existing: ["Work", "Home"]) {
+      $0.lowercased()
+    }
+    #expect(rule.issues(in: "Travel").isEmpty)
+    #expect(rule.issues(in: "WORK").map(\.message) == ["A notebook title \"WORK\" already exists."])
+  }
+
+  @Test func existingIDRejectsUnknownIds() {
+    let rule = ExistingID(field: "notebook", ids: [1, 2])
+    #expect(rule.issues(in: 2).isEmpty)
+    #expect(rule.issues(in: 7).map(\.message) == ["There is no notebook with id 7."])
+  }
+
+  @Test func aListOfValidatorsCollectsEveryFailureInOrder() {
+    let validators = [
+      AnyValidator(NonEmptyText(field: "title")),
+      AnyValidator(MaximumLength(field: "title", limit: 2)),
+      AnyValidator(NoControlCharacters(field: "title")),
+    ]
+    let result = validate("a\u{1B}c", using: validators)
+    #expect(!result.isValid)
+    #expect(
+      result.issues.map(\.message) == [
+        "The title must be at most 2 characters.",
+        "The title must not contain control characters.",
+      ])
+    #expect(result.summary == "The title must be at most 2 characters.")
+    #expect(validate("ok", using: validators).isValid)
+  }
+}
