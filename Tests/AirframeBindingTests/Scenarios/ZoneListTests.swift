@@ -70,57 +70,57 @@ final class ZoneAdapter {
 struct ZoneListTests {
   let choices = [ZoneChoice(id: "a", title: "Amman"), ZoneChoice(id: "b", title: "Berlin")]
 
-  @Test func initialReplayRendersTheRows() {
-    let model = ZoneModel(choices: choices, selectedID: "a")
-    let adapter = ZoneAdapter(model: model)
+  /// A zone list bound to a fresh model through its adapter; the caller cancels `binder`.
+  @MainActor
+  struct Fixture {
+    let model: ZoneModel
+    let adapter: ZoneAdapter
     let list = ListControl<ZoneRow>()
     let binder = Binder()
-    adapter.bind(binder, to: list)
+  }
+
+  func boundList() -> Fixture {
+    let model = ZoneModel(choices: choices, selectedID: "a")
+    let fixture = Fixture(model: model, adapter: ZoneAdapter(model: model))
+    fixture.adapter.bind(fixture.binder, to: fixture.list)
+    return fixture
+  }
+
+  @Test func initialReplayRendersTheRows() {
+    let zones = boundList()
     #expect(
-      list.rows == [
+      zones.list.rows == [
         ZoneRow(id: "a", text: "Amman", isSelected: true),
         ZoneRow(id: "b", text: "Berlin", isSelected: false),
       ])
-    binder.cancel()
+    zones.binder.cancel()
   }
 
   @Test func userSelectionReachesTheModelAndComesBackAsRenderedRows() {
-    let model = ZoneModel(choices: choices, selectedID: "a")
-    let adapter = ZoneAdapter(model: model)
-    let list = ListControl<ZoneRow>()
-    let binder = Binder()
-    adapter.bind(binder, to: list)
-    list.userSelects("b")
-    #expect(model.state.value.selectedID == "b")
-    #expect(list.rows.map(\.isSelected) == [false, true])
-    binder.cancel()
+    let zones = boundList()
+    zones.list.userSelects("b")
+    #expect(zones.model.state.value.selectedID == "b")
+    #expect(zones.list.rows.map(\.isSelected) == [false, true])
+    zones.binder.cancel()
   }
 
   @Test func unknownIdIsRejectedAndNothingIsRendered() {
-    let model = ZoneModel(choices: choices, selectedID: "a")
-    let adapter = ZoneAdapter(model: model)
-    let list = ListControl<ZoneRow>()
-    let binder = Binder()
-    adapter.bind(binder, to: list)
-    let rendersBefore = list.renderCount
-    list.userSelects("unknown")
-    #expect(model.state.value.selectedID == "a")
-    #expect(list.renderCount == rendersBefore)
-    binder.cancel()
+    let zones = boundList()
+    let rendersBefore = zones.list.renderCount
+    zones.list.userSelects("unknown")
+    #expect(zones.model.state.value.selectedID == "a")
+    #expect(zones.list.renderCount == rendersBefore)
+    zones.binder.cancel()
   }
 
   @Test func afterCancelNeitherObservationNorInputForwardingWorks() {
-    let model = ZoneModel(choices: choices, selectedID: "a")
-    let adapter = ZoneAdapter(model: model)
-    let list = ListControl<ZoneRow>()
-    let binder = Binder()
-    adapter.bind(binder, to: list)
-    list.userSelects("b")
-    binder.cancel()
-    let frozen = list.rows
-    model.select("a")
-    #expect(list.rows == frozen)
-    #expect(!list.userSelects("b"))
-    #expect(model.state.value.selectedID == "a")
+    let zones = boundList()
+    zones.list.userSelects("b")
+    zones.binder.cancel()
+    let frozen = zones.list.rows
+    zones.model.select("a")
+    #expect(zones.list.rows == frozen)
+    #expect(!zones.list.userSelects("b"))
+    #expect(zones.model.state.value.selectedID == "a")
   }
 }
