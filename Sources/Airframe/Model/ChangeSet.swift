@@ -48,6 +48,17 @@ public struct EntityChanges<ID: Hashable>: Equatable {
 
 extension EntityChanges: Sendable where ID: Sendable {}
 
+/// Counts of an `EntityChanges` whose id type is not known statically.
+protocol EntityChangeCounts {
+  var counts: (inserted: Int, updated: Int, removed: Int) { get }
+}
+
+extension EntityChanges: EntityChangeCounts {
+  var counts: (inserted: Int, updated: Int, removed: Int) {
+    (inserted.count, updated.count, removed.count)
+  }
+}
+
 /// What one commit changed: entity ids per table, and which other values changed.
 ///
 /// Read the changes of one table with ``changes(in:)``:
@@ -93,6 +104,21 @@ public struct ChangeSet<State> {
     var current = changes(in: table)
     change(&current)
     tables[table] = current.isEmpty ? nil : current
+  }
+
+  /// A short description such as `notes +1 ~0 -0, syncStatus`, sorted by name.
+  var summary: String {
+    let tableParts = tables.compactMap { keyPath, changes -> String? in
+      guard let counts = (changes as? any EntityChangeCounts)?.counts else { return nil }
+      return "\(Self.name(of: keyPath)) +\(counts.inserted) ~\(counts.updated) -\(counts.removed)"
+    }
+    let valueParts = values.map { Self.name(of: $0) }
+    return (tableParts.sorted() + valueParts.sorted()).joined(separator: ", ")
+  }
+
+  /// The last component of a key path's description, such as `notes` for `\Library.notes`.
+  static func name(of keyPath: AnyKeyPath) -> String {
+    "\(keyPath)".split(separator: ".").last.map(String.init) ?? "\(keyPath)"
   }
 
   mutating func recordValue(_ keyPath: PartialKeyPath<State>) { values.insert(keyPath) }

@@ -98,6 +98,6 @@ public struct Transaction<State> {
   }
 
   private static func name(of table: AnyKeyPath) -> String {
-    "\(table)".split(separator: ".").last.map(String.init) ?? "\(table)"
+    ChangeSet<State>.name(of: table)
   }
 }

@@ -1,0 +1,47 @@
+// ActionLog: what every dispatched action did, for debugging and tests.
+//
+// Guarantees
+// - One entry per dispatch, undo and redo, in order, including refused and failed ones.
+// - Bounded: past `limit` entries the oldest are dropped.
+
+/// One line of the action log.
+public struct ActionLogEntry: Sendable, CustomStringConvertible {
+  /// The action's name, prefixed with "Undo " or "Redo " for history steps.
+  public let name: String
+  /// The validation result the action had.
+  public let validation: ValidationResult
+  /// What happened.
+  public let outcome: ActionOutcome
+  /// How long validation, the write and delivery took.
+  public let duration: Duration
+  /// Inserted, updated and removed counts per changed table, and changed values.
+  public let changeSummary: String
+
+  /// A readable line, such as `Rename Note: Done (revision 3). notes +0 ~1 -0 [0.1 ms]`.
+  public var description: String {
+    let summary = changeSummary.isEmpty ? "" : " \(changeSummary)"
+    return "\(name): \(outcome)\(summary) [\(duration)]"
+  }
+}
+
+/// The most recent dispatched actions with their outcomes.
+@MainActor
+public final class ActionLog {
+  /// The entries, oldest first.
+  public private(set) var entries: [ActionLogEntry] = []
+  /// The largest number of entries kept.
+  public let limit: Int
+
+  /// Creates an empty log.
+  ///
+  /// - Parameter limit: The largest number of entries kept.
+  public init(limit: Int = 1_000) { self.limit = limit }
+
+  func append(_ entry: ActionLogEntry) {
+    entries.append(entry)
+    if entries.count > limit { entries.removeFirst(entries.count - limit) }
+  }
+
+  /// Forgets every entry.
+  public func removeAll() { entries.removeAll() }
+}

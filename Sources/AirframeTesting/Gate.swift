@@ -1,0 +1,88 @@
+// Gate: asynchronous work that finishes only when the test says so.
+//
+// Guarantees
+// - `wait()` returns only after `open`, with the result it was opened with; a result opened
+//   while nobody waits goes to the next waiter.
+// - `waitForWaiters(_:)` resumes as soon as enough callers are waiting; it never polls.
+
+/// A point where asynchronous work waits until the test opens it.
+///
+/// Put a gate inside a fake service to suspend work at an `await` for exactly as long as
+/// the test wants, without clocks or sleeps:
+///
+/// ```swift
+/// let gate = Gate<[Zone]>()
+/// let service = FakeCatalog { try await gate.wait() }
+/// screen.refresh()                              // suspends inside the service
+/// #expect(await gate.waitForWaiters(1))
+/// await gate.open(returning: zones)             // now it completes
+/// ```
+///
+/// `wait()` deliberately ignores task cancellation, like work that cannot be stopped
+/// (a network call without cancellation support): it returns only when opened. That makes
+/// it the tool for proving that a cancelled or superseded result is never published.
+public actor Gate<Value: Sendable> {
+  /// Creates a closed gate.
+  public init() {}
+
+  private var waiters: [CheckedContinuation<Result<Value, any Error>, Never>] = []
+  /// Results opened while nobody waited, handed to the next waiters in order.
+  private var unclaimed: [Result<Value, any Error>] = []
+  /// Callers of `waitForWaiters`, resumed when enough waiters have arrived.
+  private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  /// The number of calls to ``wait()`` so far.
+  public private(set) var arrivals = 0
+
+  /// Suspends until `open` is called (or returns a result opened earlier); ignores
+  /// cancellation.
+  ///
+  /// - Returns: The value the gate was opened with.
+  /// - Throws: The error the gate was opened with.
+  public func wait() async throws -> Value {
+    arrivals += 1
+    if !unclaimed.isEmpty { return try unclaimed.removeFirst().get() }
+    let result = await withCheckedContinuation {
+      waiters.append($0)
+      resumeWatchers()
+    }
+    return try result.get()
+  }
+
+  /// Resumes every waiter with `result`, or keeps it for the next waiter if none waits.
+  ///
+  /// - Parameter result: What every waiter receives.
+  public func open(with result: Result<Value, any Error>) {
+    guard !waiters.isEmpty else {
+      unclaimed.append(result)
+      return
+    }
+    let resuming = waiters
+    waiters = []
+    for waiter in resuming { waiter.resume(returning: result) }
+  }
+
+  /// Resumes every waiter with `value`, or keeps it for the next waiter if none waits.
+  ///
+  /// - Parameter value: What every waiter returns.
+  public func open(returning value: Value) { open(with: .success(value)) }
+
+  /// The number of callers waiting now.
+  public var waiterCount: Int { waiters.count }
+
+  /// Suspends until at least `count` callers are waiting at the gate.
+  ///
+  /// - Parameter count: The number of waiters to wait for.
+  /// - Returns: `true` once that many are waiting.
+  public func waitForWaiters(_ count: Int) async -> Bool {
+    if waiters.count < count {
+      await withCheckedContinuation { watchers.append((count, $0)) }
+    }
+    return waiters.count >= count
+  }
+
+  private func resumeWatchers() {
+    let ready = watchers.filter { $0.count <= waiters.count }
+    watchers.removeAll { $0.count <= waiters.count }
+    for watcher in ready { watcher.continuation.resume() }
+  }
+}

@@ -1,0 +1,182 @@
+import Airframe
+import AirframeTesting
+import Testing
+
+@Suite(.noLiveBindings)
+@MainActor
+struct ActionControllerTests {
+  @Test func availabilityIsSharedStateThatFollowsCommitsAndViewState() {
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([Note(id: 1, title: "a")]))))
+    let selection = StateSource<Int?>(nil)
+    let rename = ActionController<Library, String>(dispatcher: dispatcher) { state in
+      guard let id = selection.value else { return .disabled("Select a note to rename.") }
+      return state.notes.contains(id) ? .enabled : .disabled("The selected note is gone.")
+    } makeAction: { title in
+      RenameNote(id: selection.value ?? -1, title: title)
+    }
+    let menu = ValueRecorder(rename.availability)
+    let toolbar = ValueRecorder(rename.availability)
+    #expect(menu.last?.reason == "Select a note to rename.")
+    #expect(
+      rename.trigger("b")
+        == .invalid(
+          ValidationResult([ValidationIssue(field: "command", message: "Select a note to rename.")])
+        ))
+
+    selection.set(1)
+    rename.refreshAvailability()
+    #expect(menu.last?.isEnabled == true)
+    #expect(rename.trigger("b").isCommitted)
+    #expect(dispatcher.model.state.notes[1]?.title == "b")
+
+    dispatcher.dispatch(DeleteNote(id: 1))
+    #expect(menu.last?.reason == "The selected note is gone.")
+    #expect(toolbar.values == menu.values)
+    rename.cancel()
+  }
+
+  @Test func isExecutingIsTrueOnlyDuringTheDispatch() {
+    let dispatcher = ActionDispatcher(model: Model(Library()))
+    var executingDuringCommit: Bool?
+    var controller: ActionController<Library, Note>?
+    let observer = dispatcher.model.observeCommits { _ in
+      executingDuringCommit = controller?.isExecuting.value
+    }
+    controller = ActionController(dispatcher: dispatcher) { _ in
+      .enabled
+    } makeAction: {
+      AddNote(note: $0)
+    }
+    controller?.trigger(Note(id: 1, title: "a"))
+    #expect(executingDuringCommit == true)
+    #expect(controller?.isExecuting.value == false)
+    observer.cancel()
+    controller?.cancel()
+  }
+}
+
+/// A fake service: each call waits at its own gate, so a test decides when it returns.
+final class SlowTitles: Sendable {
+  let gates: [Gate<String>]
+  init(count: Int) { gates = (0..<count).map { _ in Gate<String>() } }
+  func title(_ index: Int) async throws -> String { try await gates[index].wait() }
+}
+
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@MainActor
+struct AsyncActionControllerTests {
+  func makeController(
+    _ policy: ReentrancyPolicy,
+    service: SlowTitles
+  ) -> (ActionDispatcher<Library>, AsyncActionController<Library, Int, String>) {
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([Note(id: 1, title: "start")]))))
+    let controller = AsyncActionController<Library, Int, String>(
+      dispatcher: dispatcher, policy: policy,
+      work: { index in try await service.title(index) },
+      makeAction: { RenameNote(id: 1, title: $0) })
+    return (dispatcher, controller)
+  }
+
+  @Test func rejectWhileRunningRefusesASecondTriggerUntilTheFirstFinishes() async {
+    let service = SlowTitles(count: 2)
+    let (dispatcher, controller) = makeController(.rejectWhileRunning, service: service)
+    let first = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    #expect(controller.isExecuting.value)
+    #expect(controller.availability.value.reason == "Already running.")
+    #expect(await controller.trigger(1).value == .rejected("Already running."))
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value.isCommitted)
+    #expect(dispatcher.model.state.notes[1]?.title == "first")
+    #expect(!controller.isExecuting.value)
+    #expect(controller.availability.value.isEnabled)
+    controller.invalidate()
+  }
+
+  @Test func cancelPreviousNeverCommitsTheSupersededResult() async {
+    let service = SlowTitles(count: 2)
+    let (dispatcher, controller) = makeController(.cancelPrevious, service: service)
+    let first = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    let second = controller.trigger(1)
+    #expect(await service.gates[1].waitForWaiters(1))
+    await service.gates[1].open(returning: "second")
+    #expect(await second.value.isCommitted)
+    // The first run ignored cancellation and returns late: its result is dropped.
+    await service.gates[0].open(returning: "first, late")
+    #expect(await first.value == .superseded)
+    #expect(dispatcher.model.state.notes[1]?.title == "second")
+    #expect(dispatcher.model.revision == 1)
+    controller.invalidate()
+  }
+
+  @Test func queueRunsTriggersOneAfterAnotherInOrder() async {
+    let service = SlowTitles(count: 2)
+    let (dispatcher, controller) = makeController(.queue, service: service)
+    let first = controller.trigger(0)
+    let second = controller.trigger(1)
+    #expect(await service.gates[0].waitForWaiters(1))
+    #expect(await service.gates[1].waiterCount == 0)
+    await service.gates[1].open(returning: "second")  // kept until the second run asks
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value == .committed(revision: 1))
+    #expect(await second.value == .committed(revision: 2))
+    #expect(dispatcher.model.state.notes[1]?.title == "second")
+    #expect(dispatcher.log.entries.map(\.name) == ["Rename Note", "Rename Note"])
+    controller.invalidate()
+  }
+
+  @Test func allowConcurrentCommitsEachResultAsItFinishes() async {
+    let service = SlowTitles(count: 2)
+    let (dispatcher, controller) = makeController(.allowConcurrent, service: service)
+    let first = controller.trigger(0)
+    let second = controller.trigger(1)
+    #expect(await service.gates[0].waitForWaiters(1))
+    #expect(await service.gates[1].waitForWaiters(1))
+    #expect(controller.runningCount == 2)
+    await service.gates[1].open(returning: "second")
+    #expect(await second.value == .committed(revision: 1))
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value == .committed(revision: 2))
+    #expect(dispatcher.model.state.notes[1]?.title == "first")
+    controller.invalidate()
+  }
+
+  @Test func aCancelledRunNeverCommitsEvenIfItsWorkReturns() async {
+    let service = SlowTitles(count: 1)
+    let (dispatcher, controller) = makeController(.allowConcurrent, service: service)
+    let run = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    controller.cancel()
+    await service.gates[0].open(returning: "too late")
+    #expect(await run.value == .cancelled)
+    #expect(dispatcher.model.revision == 0)
+    #expect(!controller.isExecuting.value)
+    controller.invalidate()
+  }
+
+  @Test func aFailedRunReportsTheErrorAndCommitsNothing() async {
+    struct Offline: Error, CustomStringConvertible {
+      var description: String { "offline" }
+    }
+    let service = SlowTitles(count: 1)
+    let (dispatcher, controller) = makeController(.rejectWhileRunning, service: service)
+    let run = controller.trigger(0)
+    await service.gates[0].open(with: .failure(Offline()))
+    #expect(await run.value == .failed("offline"))
+    #expect(dispatcher.model.revision == 0)
+    controller.invalidate()
+  }
+
+  @Test func anInvalidResultIsRefusedByValidationAfterTheAwait() async {
+    let service = SlowTitles(count: 1)
+    let (dispatcher, controller) = makeController(.rejectWhileRunning, service: service)
+    let run = controller.trigger(0)
+    await service.gates[0].open(returning: "   ")
+    #expect(await run.value.description == "The title must not be empty.")
+    #expect(dispatcher.model.state.notes[1]?.title == "start")
+    controller.invalidate()
+  }
+}
