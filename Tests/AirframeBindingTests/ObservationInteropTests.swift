@@ -145,6 +145,23 @@ struct ObservationInteropTests {
     #expect(await recorder.waitUntil { $0.last == 4 })
   }
 
+  @Test func withAManualSchedulerRereadsRunOnlyWhenDrained() {
+    let model = CounterModel()
+    let scheduler = ManualScheduler()
+    let count = ObservationProjection(scheduler: scheduler) { model.count }
+    let recorder = ValueRecorder(count)
+    model.count = 1
+    model.count = 2
+    #expect(scheduler.pendingCount == 1)
+    #expect(recorder.values == [0])
+    #expect(scheduler.drain() == 1)
+    #expect(recorder.values == [0, 2])
+    model.count = 3
+    #expect(scheduler.drain() == 1)
+    #expect(scheduler.drain() == 0)
+    #expect(recorder.values == [0, 2, 3])
+  }
+
   @Test func unrelatedPropertiesDoNotTriggerAReread() async {
     let model = CounterModel()
     let count = ObservationProjection { model.count }

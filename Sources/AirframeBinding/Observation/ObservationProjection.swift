@@ -4,10 +4,10 @@
 // - Replay: the read runs once at creation, inside `withObservationTracking`; observing
 //   replays the value it produced, synchronously.
 // - Scheduling: Observation reports a change before the new value is stored (willSet),
-//   possibly on another thread. The projection therefore re-reads later: it schedules
-//   one main-actor task, which runs the read again under fresh tracking (the re-tracking
-//   loop) and delivers the result. Several changes before that task runs coalesce into
-//   one re-read, which sees the latest state.
+//   possibly on another thread. The projection therefore re-reads later: it hands one job
+//   to its `DeliveryScheduler` (by default a main-actor task), which runs the read again
+//   under fresh tracking (the re-tracking loop) and delivers the result. Several changes
+//   before that job runs coalesce into one re-read, which sees the latest state.
 // - Delivery: after the re-read, synchronously on the main actor, in registration order,
 //   like `StateSource`; equal values are suppressed when `Value` is Equatable.
 // - Lifetime: releasing the projection stops the loop: a pending re-read does nothing
@@ -36,23 +36,34 @@ public final class ObservationProjection<Value>: StateProjection {
   private let read: @MainActor () -> Value
   private let output: StateSource<Value>
   private let reference: WeakReference
+  private let scheduler: any DeliveryScheduler
 
   /// The number of re-reads performed after a change was reported.
   public private(set) var rereadCount = 0
 
-  private init(read: @escaping @MainActor () -> Value, output: (Value) -> StateSource<Value>) {
+  private init(
+    read: @escaping @MainActor () -> Value,
+    scheduler: any DeliveryScheduler,
+    output: (Value) -> StateSource<Value>
+  ) {
     let reference = WeakReference()
     self.read = read
     self.reference = reference
-    self.output = output(Self.trackedRead(read, reference: reference))
+    self.scheduler = scheduler
+    self.output = output(Self.trackedRead(read, reference: reference, scheduler: scheduler))
     reference.projection = self
   }
 
   /// Creates a projection of what `read` returns; every write is delivered.
   ///
-  /// - Parameter read: Reads `@Observable` state; runs now and after each change.
-  public convenience init(_ read: @escaping @MainActor () -> Value) {
-    self.init(read: read, output: { StateSource($0) })
+  /// - Parameters:
+  ///   - scheduler: Where re-reads run; a main-actor task per change by default.
+  ///   - read: Reads `@Observable` state; runs now and after each change.
+  public convenience init(
+    scheduler: any DeliveryScheduler = .mainActor,
+    _ read: @escaping @MainActor () -> Value
+  ) {
+    self.init(read: read, scheduler: scheduler, output: { StateSource($0) })
   }
 
   /// The value of the latest read.
@@ -69,26 +80,32 @@ public final class ObservationProjection<Value>: StateProjection {
   /// Runs `read` under tracking; the first change schedules one re-read on the main actor.
   private static func trackedRead(
     _ read: @MainActor () -> Value,
-    reference: WeakReference
+    reference: WeakReference,
+    scheduler: any DeliveryScheduler
   ) -> Value {
     withObservationTracking {
       read()
     } onChange: {
-      Task { @MainActor in reference.projection?.reread() }
+      scheduler.schedule { reference.projection?.reread() }
     }
   }
 
   private func reread() {
     rereadCount += 1
-    output.set(Self.trackedRead(read, reference: reference))
+    output.set(Self.trackedRead(read, reference: reference, scheduler: scheduler))
   }
 }
 
 extension ObservationProjection where Value: Equatable {
   /// Creates a projection of what `read` returns; equal values are not delivered again.
   ///
-  /// - Parameter read: Reads `@Observable` state; runs now and after each change.
-  public convenience init(_ read: @escaping @MainActor () -> Value) {
-    self.init(read: read, output: { StateSource($0) })
+  /// - Parameters:
+  ///   - scheduler: Where re-reads run; a main-actor task per change by default.
+  ///   - read: Reads `@Observable` state; runs now and after each change.
+  public convenience init(
+    scheduler: any DeliveryScheduler = .mainActor,
+    _ read: @escaping @MainActor () -> Value
+  ) {
+    self.init(read: read, scheduler: scheduler, output: { StateSource($0) })
   }
 }
