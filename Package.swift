@@ -23,7 +23,7 @@ let package = Package(
     .target(name: "Airframe", dependencies: ["AirframeBinding"], swiftSettings: strictSettings),
     .target(
       name: "AirframeTesting",
-      dependencies: ["AirframeBinding"],
+      dependencies: ["AirframeBinding", "Airframe"],
       swiftSettings: strictSettings
     ),
     .executableTarget(

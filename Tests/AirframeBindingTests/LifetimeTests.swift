@@ -113,3 +113,44 @@ struct LifetimeTests {
     #expect(ledger.liveCount == 0)
   }
 }
+
+@Suite(.noLiveBindings)
+@MainActor
+struct BindingGraphTests {
+  @Test func theGraphListsEachSourceWithItsOwners() async {
+    let ledger = BindingLedger(name: "graph")
+    ledger.recordsGraph = true
+    await ledger.withCurrent {
+      let title = StateSource("Groceries")
+      title.label = "note title"
+      let toasts = EventChannel<String>()
+      toasts.label = "toasts"
+      let list = LifetimeBag(label: "NoteListScreen")
+      let editor = Binder(label: "EditorScreen")
+      title.observe { _ in }.store(in: list)
+      title.observe { _ in }.store(in: list)
+      editor.bind { connect in connect.render(title) { _ in } }
+      let loose = toasts.observe { _ in }
+      #expect(
+        ledger.graphDescription == """
+          note title [String] ← EditorScreen ×1, NoteListScreen ×2
+          toasts [String] ← (no owner) ×1
+          """)
+      list.cancelAll()
+      editor.cancel()
+      loose.cancel()
+      #expect(ledger.graphDescription.isEmpty)
+    }
+  }
+
+  @Test func nothingIsRecordedUnlessAsked() async {
+    let ledger = BindingLedger(name: "quiet")
+    await ledger.withCurrent {
+      let source = StateSource(1)
+      let lifetime = source.observe { _ in }
+      #expect(ledger.graphDescription.isEmpty)
+      #expect(ledger.liveCount == 1)
+      lifetime.cancel()
+    }
+  }
+}

@@ -97,6 +97,9 @@ public struct ChangeSet<State> {
   /// The key paths of the tables this commit touched.
   public var changedTables: [AnyKeyPath] { Array(tables.keys) }
 
+  /// The key paths of the values (not tables) this commit changed.
+  public var changedValues: [AnyKeyPath] { Array(values) }
+
   mutating func modify<Element>(
     _ table: KeyPath<State, EntityTable<Element>>,
     _ change: (inout EntityChanges<Element.ID>) -> Void

@@ -23,10 +23,14 @@
 /// ```
 @MainActor
 public final class Binder {
-  private let connections = LifetimeBag()
+  private let connections: LifetimeBag
 
   /// Creates a binder with no connections.
-  public init() {}
+  ///
+  /// - Parameter label: The binder's name in the binding graph, such as `"title field"`.
+  public init(label: String? = nil) {
+    connections = LifetimeBag(label: label)
+  }
 
   /// Whether any connection is live.
   public var isBound: Bool { connections.liveCount > 0 }

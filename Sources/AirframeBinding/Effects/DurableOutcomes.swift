@@ -44,6 +44,12 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   /// The outcomes posted and not yet acknowledged, oldest first.
   public var pending: [Outcome] { pendingOutcomes }
 
+  /// The name of this source in the binding graph (see `BindingLedger.graphDescription`).
+  public var label: String? {
+    get { observers.label }
+    set { observers.label = newValue }
+  }
+
   /// The number of live observers.
   public var observerCount: Int { observers.count }
 

@@ -35,6 +35,12 @@ public final class EventChannel<Event> {
   /// Creates a channel with no observers.
   public init() {}
 
+  /// The name of this source in the binding graph (see `BindingLedger.graphDescription`).
+  public var label: String? {
+    get { observers.label }
+    set { observers.label = newValue }
+  }
+
   /// The number of live observers.
   public var observerCount: Int { observers.count }
 

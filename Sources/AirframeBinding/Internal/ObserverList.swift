@@ -52,8 +52,13 @@ final class ObserverList<Element>: LifetimeTarget {
   @exclusivity(unchecked) @usableFromInline
   var isDelivering = false
 
+  /// The owner's name for the binding graph, such as `title`.
+  var label: String?
+
   @usableFromInline
   override init() {}
+
+  override var graphLabel: String { "\(label ?? "unlabeled") [\(Element.self)]" }
 
   /// The number of live observers.
   @usableFromInline

@@ -69,13 +69,53 @@ public final class BindingLedger {
     try await BindingLedger.$current.withValue(self, operation: body, isolation: isolation)
   }
 
-  func lifetimeStarted() {
-    liveCount += 1
-    createdCount += 1
+  /// Whether lifetimes created under this ledger are recorded for ``graphDescription``.
+  ///
+  /// Off by default: recording costs a dictionary entry per live binding.
+  public var recordsGraph = false
+
+  private struct Edge {
+    var source: String
+    var owner: String?
   }
 
-  func lifetimeEnded() {
+  private var edges: [ObjectIdentifier: Edge] = [:]
+
+  func lifetimeStarted(_ lifetime: Lifetime, target: LifetimeTarget) {
+    liveCount += 1
+    createdCount += 1
+    if recordsGraph {
+      edges[ObjectIdentifier(lifetime)] = Edge(source: target.graphLabel, owner: nil)
+    }
+  }
+
+  func lifetime(_ lifetime: Lifetime, isOwnedBy owner: String?) {
+    guard recordsGraph, let owner else { return }
+    edges[ObjectIdentifier(lifetime)]?.owner = owner
+  }
+
+  func lifetimeEnded(_ lifetime: Lifetime) {
     liveCount -= 1
+    if recordsGraph { edges[ObjectIdentifier(lifetime)] = nil }
+  }
+
+  /// A readable description of the live bindings recorded while ``recordsGraph`` was on:
+  /// each observed source, and which owners hold how many bindings to it.
+  ///
+  /// ```
+  /// note title [String] ← EditorScreen ×1, NoteListScreen ×2
+  /// selection [Optional<Int>] ← (no owner) ×1
+  /// ```
+  public var graphDescription: String {
+    var bySource: [String: [String: Int]] = [:]
+    for edge in edges.values {
+      bySource[edge.source, default: [:]][edge.owner ?? "(no owner)", default: 0] += 1
+    }
+    return bySource.keys.sorted().map { source in
+      let owners = bySource[source, default: [:]].sorted { $0.key < $1.key }
+        .map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+      return "\(source) ← \(owners)"
+    }.joined(separator: "\n")
   }
 
   func echoCaught(description: @autoclosure () -> String) {

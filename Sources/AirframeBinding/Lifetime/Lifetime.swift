@@ -34,14 +34,14 @@ public final class Lifetime {
   /// Internal and mutable because a target may renumber its slots while compacting.
   var handle: Int
   /// The ledger that counts this lifetime while it is live.
-  private let ledger: BindingLedger
+  let ledger: BindingLedger
 
   @usableFromInline
   init(target: LifetimeTarget, handle: Int) {
     self.target = target
     self.handle = handle
     self.ledger = BindingLedger.current ?? BindingLedger.shared
-    ledger.lifetimeStarted()
+    ledger.lifetimeStarted(self, target: target)
   }
 
   /// Creates a lifetime that runs `onCancel` once, when it is cancelled or released.
@@ -63,7 +63,7 @@ public final class Lifetime {
   public func cancel() {
     guard let target else { return }
     self.target = nil
-    ledger.lifetimeEnded()
+    ledger.lifetimeEnded(self)
     target.lifetimeDidEnd(handle: handle)
   }
 
@@ -92,6 +92,9 @@ class LifetimeTarget {
 
   /// Called once, when the lifetime with this `handle` is cancelled or released.
   func lifetimeDidEnd(handle: Int) {}
+
+  /// What the binding graph calls the source a lifetime observes.
+  var graphLabel: String { "\(type(of: self))" }
 }
 
 /// The target of ``Lifetime/init(onCancel:)``.
@@ -100,4 +103,5 @@ private final class CancelAction: LifetimeTarget {
   private let action: @MainActor () -> Void
   init(_ action: @escaping @MainActor () -> Void) { self.action = action }
   override func lifetimeDidEnd(handle: Int) { action() }
+  override var graphLabel: String { "custom lifetime" }
 }

@@ -25,8 +25,15 @@ public final class LifetimeBag {
   private var lifetimes: [Lifetime] = []
   private var isClosed = false
 
+  /// The owner's name in the binding graph, such as `"NoteListScreen"`.
+  public var label: String?
+
   /// Creates an empty bag.
-  public init() {}
+  ///
+  /// - Parameter label: The owner's name in the binding graph.
+  public init(label: String? = nil) {
+    self.label = label
+  }
 
   /// The number of lifetimes in the bag that have not been cancelled.
   public var liveCount: Int { lifetimes.reduce(0) { $0 + ($1.isCancelled ? 0 : 1) } }
@@ -40,6 +47,7 @@ public final class LifetimeBag {
       return
     }
     lifetimes.append(lifetime)
+    lifetime.ledger.lifetime(lifetime, isOwnedBy: label)
   }
 
   /// Cancels every lifetime in the bag and empties it; the bag stays usable.

@@ -96,6 +96,12 @@ public final class StateSource<Value>: StateProjection {
     return stored
   }
 
+  /// The name of this source in the binding graph (see `BindingLedger.graphDescription`).
+  public var label: String? {
+    get { observers.label }
+    set { observers.label = newValue }
+  }
+
   /// The number of live observers.
   public var observerCount: Int { observers.count }
 
