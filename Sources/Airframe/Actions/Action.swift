@@ -18,7 +18,7 @@
 ///   var name: String { "Rename Note" }
 ///
 ///   func validate(in state: Library) -> ValidationResult {
-///     validate(title, using: [AnyValidator(NonEmptyText(field: "title"))])
+///     Airframe.validate(title, using: [AnyValidator(NonEmptyText(field: "title"))])
 ///   }
 ///
 ///   func perform(in transaction: inout Transaction<Library>) throws -> any Action<Library> {
