@@ -28,7 +28,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "AirframeBench",
-      dependencies: ["AirframeBinding"],
+      dependencies: ["AirframeBinding", "Airframe"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -75,6 +75,7 @@ struct Options {
 /// The names `--filter` matches against: benchmark groups and the figures they print.
 let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
+  "view-state",
 ]
 
 /// The operation counts of one run of the suite.

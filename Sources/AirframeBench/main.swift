@@ -85,6 +85,9 @@ if options.selects("memory") {
     printError("airframe-bench: memory figure skipped: mallinfo2 is not available here")
   }
 }
+if options.selects("view-state") {
+  reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
+}
 let elapsed = ContinuousClock.now - start
 
 // Consume the sink, so that no observer's work is dead code. JSON mode keeps stdout to

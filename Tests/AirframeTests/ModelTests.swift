@@ -22,12 +22,14 @@ final class RecordingStorage: ModelStorage {
   var persisted: [Commit<Library>] = []
   var fails = false
   var stateSeenWhilePersisting: [Library] = []
+  var revisionSeenWhilePersisting: [Int] = []
   weak var model: Model<Library>?
   var writeAttemptWhilePersisting: (any Error)?
 
   func persist(_ commit: Commit<Library>) throws {
     if let model {
       stateSeenWhilePersisting.append(model.state)
+      revisionSeenWhilePersisting.append(model.revision)
       do { try model.write { $0.set(\.syncStatus, to: "nested") } } catch {
         writeAttemptWhilePersisting = error
       }
@@ -115,15 +117,49 @@ struct ModelTests {
     #expect(storage.persisted.map(\.revision) == [1])
   }
 
-  @Test func storageRunsInsideTheFunnelBeforeTheStateChanges() throws {
+  @Test func storageRunsInsideTheFunnelBeforeTheCommitIsPosted() throws {
     let storage = RecordingStorage()
     let model = Model(Library(), storage: storage)
     storage.model = model
+    var postedWhilePersisting = false
+    let observer = model.observeCommits { _ in
+      postedWhilePersisting = storage.persisted.isEmpty
+    }
     try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
-    #expect(storage.stateSeenWhilePersisting == [Library()])
+    // Inside the funnel the state reads its own writes; the revision and the notification
+    // come only after storage succeeded.
+    #expect(storage.stateSeenWhilePersisting == [model.state])
+    #expect(storage.revisionSeenWhilePersisting == [0])
+    #expect(!postedWhilePersisting)
     #expect(storage.writeAttemptWhilePersisting as? ModelError == .reentrantWrite)
     #expect(storage.persisted.first?.state == model.state)
     #expect(model.state.syncStatus == "idle")
+    observer.cancel()
+  }
+
+  @Test func aFailedWriteRevertsEveryKindOfChangeInPlace() throws {
+    let start = Library(
+      notes: EntityTable([Note(id: 1, title: "one"), Note(id: 2, title: "two")]),
+      syncStatus: "idle")
+    let storage = RecordingStorage()
+    let model = Model(start, storage: storage)
+    storage.fails = true
+    #expect(throws: ModelError.storageFailed("disk full")) {
+      try model.write { transaction in
+        try transaction.update(1, in: \.notes) { $0.title = "changed" }
+        try transaction.remove(2, from: \.notes)
+        try transaction.insert(Note(id: 3, title: "three"), into: \.notes)
+        try transaction.insert(Note(id: 2, title: "two again"), into: \.notes)
+        transaction.set(\.syncStatus, to: "dirty")
+        transaction.set(\.syncStatus, to: "dirtier")
+      }
+    }
+    #expect(model.state == start)
+    #expect(model.revision == 0)
+    storage.fails = false
+    try model.write { try $0.update(1, in: \.notes) { $0.title = "after" } }
+    #expect(model.state.notes[1]?.title == "after")
+    #expect(model.state.notes.count == 2)
   }
 
   @Test func aWriteFromACommitObserverIsRejectedAndChangesNothing() throws {

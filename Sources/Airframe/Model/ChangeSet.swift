@@ -48,15 +48,19 @@ public struct EntityChanges<ID: Hashable>: Equatable {
 
 extension EntityChanges: Sendable where ID: Sendable {}
 
-/// Counts of an `EntityChanges` whose id type is not known statically.
+/// Counts of a table's changes whose id type is not known statically.
 protocol EntityChangeCounts {
   var counts: (inserted: Int, updated: Int, removed: Int) { get }
+  var isEmpty: Bool { get }
 }
 
-extension EntityChanges: EntityChangeCounts {
+/// One table's changes in a change set, grown in place by the transaction.
+final class TableChanges<ID: Hashable>: EntityChangeCounts {
+  var changes = EntityChanges<ID>()
   var counts: (inserted: Int, updated: Int, removed: Int) {
-    (inserted.count, updated.count, removed.count)
+    (changes.inserted.count, changes.updated.count, changes.removed.count)
   }
+  var isEmpty: Bool { changes.isEmpty }
 }
 
 /// What one commit changed: entity ids per table, and which other values changed.
@@ -70,7 +74,11 @@ extension EntityChanges: EntityChangeCounts {
 /// }
 /// ```
 public struct ChangeSet<State> {
-  private var tables: [AnyKeyPath: Any] = [:]
+  /// The changes of each table, boxed so a write can grow them in place.
+  ///
+  /// A value stored as `Any` would be copied, whole, on every change. Only a transaction
+  /// mutates the boxes, before its commit is posted; a posted change set is never mutated.
+  private var tables: [AnyKeyPath: AnyObject] = [:]
   private var values: Set<AnyKeyPath> = []
 
   init() {}
@@ -82,7 +90,7 @@ public struct ChangeSet<State> {
   public func changes<Element>(
     in table: KeyPath<State, EntityTable<Element>>
   ) -> EntityChanges<Element.ID> {
-    tables[table] as? EntityChanges<Element.ID> ?? EntityChanges()
+    (tables[table] as? TableChanges<Element.ID>)?.changes ?? EntityChanges()
   }
 
   /// Whether the value at `keyPath` (not an entity table) was changed.
@@ -92,10 +100,16 @@ public struct ChangeSet<State> {
   public func changed(_ keyPath: PartialKeyPath<State>) -> Bool { values.contains(keyPath) }
 
   /// Whether the commit changed nothing.
-  public var isEmpty: Bool { values.isEmpty && tables.isEmpty }
+  public var isEmpty: Bool {
+    values.isEmpty && tables.values.allSatisfy { ($0 as? any EntityChangeCounts)?.isEmpty ?? true }
+  }
 
-  /// The key paths of the tables this commit touched.
-  public var changedTables: [AnyKeyPath] { Array(tables.keys) }
+  /// The key paths of the tables this commit changed.
+  public var changedTables: [AnyKeyPath] {
+    tables.compactMap { key, box in
+      (box as? any EntityChangeCounts)?.isEmpty == false ? key : nil
+    }
+  }
 
   /// The key paths of the values (not tables) this commit changed.
   public var changedValues: [AnyKeyPath] { Array(values) }
@@ -104,15 +118,20 @@ public struct ChangeSet<State> {
     _ table: KeyPath<State, EntityTable<Element>>,
     _ change: (inout EntityChanges<Element.ID>) -> Void
   ) {
-    var current = changes(in: table)
-    change(&current)
-    tables[table] = current.isEmpty ? nil : current
+    if let box = tables[table] as? TableChanges<Element.ID> {
+      change(&box.changes)
+    } else {
+      let box = TableChanges<Element.ID>()
+      change(&box.changes)
+      tables[table] = box
+    }
   }
 
   /// A short description such as `notes +1 ~0 -0, syncStatus`, sorted by name.
   var summary: String {
-    let tableParts = tables.compactMap { keyPath, changes -> String? in
-      guard let counts = (changes as? any EntityChangeCounts)?.counts else { return nil }
+    let tableParts = tables.compactMap { keyPath, box -> String? in
+      guard let box = box as? any EntityChangeCounts, !box.isEmpty else { return nil }
+      let counts = box.counts
       return "\(Self.name(of: keyPath)) +\(counts.inserted) ~\(counts.updated) -\(counts.removed)"
     }
     let valueParts = values.map { Self.name(of: $0) }

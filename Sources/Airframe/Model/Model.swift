@@ -1,8 +1,10 @@
 // Model: one home for application state, one write path, one change notification.
 //
 // Guarantees
-// - `state` changes only inside `write(_:)`. The body changes a copy through a
-//   `Transaction`; the copy replaces the state only after the storage hook succeeded.
+// - `state` changes only inside `write(_:)`. The body changes the state in place through a
+//   `Transaction` (no table is copied); if the body or the storage hook fails, the
+//   transaction's log reverts every change before the write returns. While a write runs,
+//   `state` shows its changes so far, as a database transaction reads its own writes.
 // - All or nothing: if the body throws or the storage hook throws, the state, the revision
 //   and the storage are exactly as before, and nothing is posted.
 // - A write that changes nothing is not a commit: no storage call, no new revision, no
@@ -26,6 +28,9 @@ public struct Commit<State> {
   /// What the commit changed.
   public let changes: ChangeSet<State>
   /// The state after the commit.
+  ///
+  /// Keeping a commit keeps its state alive: the model's next write then copies each table
+  /// it changes instead of changing it in place. Keep the ids and values you need instead.
   public let state: State
 }
 
@@ -62,10 +67,22 @@ public protocol ModelStorage<State>: AnyObject {
 @MainActor
 public final class Model<State> {
   /// The current state; read freely, change only through ``write(_:)``.
-  public private(set) var state: State
+  ///
+  /// While a write is running (in its body or its storage hook), this is the state with the
+  /// write's changes so far.
+  public var state: State {
+    if let inFlight { return inFlight.state }
+    guard let storedState else { preconditionFailure("Model state missing outside a write") }
+    return storedState
+  }
+
   /// The number of commits so far.
   public private(set) var revision = 0
 
+  /// Optional only so a write can take the state out and change it in place, uniquely
+  /// referenced; `nil` exactly while `inFlight` holds it.
+  private var storedState: State?
+  private var inFlight: TransactionStorage<State>?
   private let storage: (any ModelStorage<State>)?
   private let commits = EventChannel<Commit<State>>()
   private var isWriting = false
@@ -77,7 +94,7 @@ public final class Model<State> {
   ///   - initialState: The state at revision 0.
   ///   - storage: Persists each commit inside the funnel; `nil` keeps state in memory only.
   public init(_ initialState: State, storage: (any ModelStorage<State>)? = nil) {
-    self.state = initialState
+    self.storedState = initialState
     self.storage = storage
   }
 
@@ -96,22 +113,30 @@ public final class Model<State> {
   public func write<Result>(_ body: (inout Transaction<State>) throws -> Result) throws -> Result {
     guard !isBusy else { throw ModelError.reentrantWrite }
     isWriting = true
-    var transaction = Transaction(state: state)
+    let inFlight = TransactionStorage(state: takeStoredState())
+    self.inFlight = inFlight
+    var transaction = Transaction(storage: inFlight)
     let result: Result
     let commit: Commit<State>
     do {
-      defer { isWriting = false }
       result = try body(&transaction)
-      guard !transaction.changes.isEmpty else { return result }
-      commit = Commit(
-        revision: revision + 1, changes: transaction.changes, state: transaction.state)
+      if inFlight.changes.isEmpty {
+        inFlight.rollBack()
+        finishWrite(inFlight)
+        return result
+      }
+      commit = Commit(revision: revision + 1, changes: inFlight.changes, state: inFlight.state)
       do {
         try storage?.persist(commit)
       } catch {
         throw ModelError.storageFailed(String(describing: error))
       }
+    } catch {
+      inFlight.rollBack()
+      finishWrite(inFlight)
+      throw error
     }
-    state = commit.state
+    finishWrite(inFlight)
     revision = commit.revision
     isPosting = true
     defer { isPosting = false }
@@ -127,5 +152,19 @@ public final class Model<State> {
   /// - Returns: The lifetime of the observation.
   public func observeCommits(_ observer: @escaping (Commit<State>) -> Void) -> Lifetime {
     commits.observe(observer)
+  }
+
+  /// Moves the state out, leaving `storedState` empty, so the write's changes do not copy.
+  private func takeStoredState() -> State {
+    defer { storedState = nil }
+    guard let storedState else { preconditionFailure("Model state missing outside a write") }
+    return storedState
+  }
+
+  /// Puts the state back: after the commit, before observers are told; or after a rollback.
+  private func finishWrite(_ inFlight: TransactionStorage<State>) {
+    storedState = inFlight.state
+    self.inFlight = nil
+    isWriting = false
   }
 }

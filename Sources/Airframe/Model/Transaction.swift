@@ -6,6 +6,9 @@
 // - An update that leaves an entity equal to its old value records nothing.
 // - A method that fails (duplicate or missing id) throws and changes nothing; if the
 //   write's body lets the error escape, the whole write is discarded.
+// - Changes are made in place on the model's state (no copy of its tables); each one also
+//   records how to revert it, and a discarded write is reverted from that log, newest
+//   first, so the state ends exactly as it was.
 
 /// The changes of one write, made to a copy of the state and committed all at once.
 ///
@@ -16,14 +19,17 @@
 /// }
 /// ```
 public struct Transaction<State> {
-  /// The state as the write has changed it so far.
-  public private(set) var state: State
-  /// What the write has changed so far.
-  public private(set) var changes = ChangeSet<State>()
+  let storage: TransactionStorage<State>
 
-  init(state: State) {
-    self.state = state
+  init(storage: TransactionStorage<State>) {
+    self.storage = storage
   }
+
+  /// The state as the write has changed it so far.
+  public var state: State { storage.state }
+
+  /// What the write has changed so far.
+  public var changes: ChangeSet<State> { storage.changes }
 
   /// Adds `element` to the table at `table`.
   ///
@@ -35,11 +41,13 @@ public struct Transaction<State> {
     _ element: Element,
     into table: WritableKeyPath<State, EntityTable<Element>>
   ) throws(ModelError) {
-    guard !state[keyPath: table].contains(element.id) else {
+    guard !storage.state[keyPath: table].contains(element.id) else {
       throw .duplicateID(table: Self.name(of: table), id: "\(element.id)")
     }
-    state[keyPath: table].store(element)
-    changes.modify(table) { $0.recordInsert(element.id) }
+    storage.state[keyPath: table].store(element)
+    storage.changes.modify(table) { $0.recordInsert(element.id) }
+    let id = element.id
+    storage.undoLog.append { _ = $0[keyPath: table].removeValue(for: id) }
   }
 
   /// Changes the entity with `id` in place.
@@ -54,15 +62,16 @@ public struct Transaction<State> {
     in table: WritableKeyPath<State, EntityTable<Element>>,
     _ change: (inout Element) -> Void
   ) throws(ModelError) {
-    guard let old = state[keyPath: table][id] else {
+    guard let old = storage.state[keyPath: table][id] else {
       throw .missingID(table: Self.name(of: table), id: "\(id)")
     }
     var new = old
     change(&new)
     precondition(new.id == id, "An update must not change an entity's id")
     guard new != old else { return }
-    state[keyPath: table].store(new)
-    changes.modify(table) { $0.recordUpdate(id) }
+    storage.state[keyPath: table].store(new)
+    storage.changes.modify(table) { $0.recordUpdate(id) }
+    storage.undoLog.append { $0[keyPath: table].store(old) }
   }
 
   /// Removes the entity with `id`.
@@ -77,10 +86,11 @@ public struct Transaction<State> {
     _ id: Element.ID,
     from table: WritableKeyPath<State, EntityTable<Element>>
   ) throws(ModelError) -> Element {
-    guard let removed = state[keyPath: table].removeValue(for: id) else {
+    guard let removed = storage.state[keyPath: table].removeValue(for: id) else {
       throw .missingID(table: Self.name(of: table), id: "\(id)")
     }
-    changes.modify(table) { $0.recordRemove(id) }
+    storage.changes.modify(table) { $0.recordRemove(id) }
+    storage.undoLog.append { $0[keyPath: table].store(removed) }
     return removed
   }
 
@@ -92,12 +102,30 @@ public struct Transaction<State> {
   public mutating func set<Value: Equatable>(
     _ keyPath: WritableKeyPath<State, Value>, to value: Value
   ) {
-    guard state[keyPath: keyPath] != value else { return }
-    state[keyPath: keyPath] = value
-    changes.recordValue(keyPath)
+    let old = storage.state[keyPath: keyPath]
+    guard old != value else { return }
+    storage.state[keyPath: keyPath] = value
+    storage.changes.recordValue(keyPath)
+    storage.undoLog.append { $0[keyPath: keyPath] = old }
   }
 
   private static func name(of table: AnyKeyPath) -> String {
     ChangeSet<State>.name(of: table)
+  }
+}
+
+/// The state a write is changing in place, its change set, and how to revert it.
+final class TransactionStorage<State> {
+  var state: State
+  var changes = ChangeSet<State>()
+  /// How to revert each change, oldest first.
+  var undoLog: [(inout State) -> Void] = []
+
+  init(state: State) { self.state = state }
+
+  /// Reverts every change, newest first; afterwards `state` equals the state before.
+  func rollBack() {
+    for revert in undoLog.reversed() { revert(&state) }
+    undoLog.removeAll()
   }
 }

@@ -1,0 +1,358 @@
+// ListLens: a View State Controller that presents one entity table as a sorted, filtered
+// list and keeps it current from the model's change sets.
+//
+// Guarantees
+// - A lens is a lens: it reads the model (its state at creation or reload, and each
+//   commit) and never writes it. It holds only view state: the order, the filter and the
+//   selection.
+// - Incremental: a commit that changes k rows of an n-row table costs O(k log n)
+//   comparisons plus moves inside bounded chunks (see SortedRows.swift); rows the commit
+//   did not name are never visited, projected, filtered or compared again. Only a commit
+//   naming more than an eighth of the table (and at least 1,024 ids) is applied as a
+//   reload, because re-sorting is then cheaper.
+// - Changing view state (`order`, `filter`) or calling `reload()` recomputes the whole
+//   list from the model's current state and publishes a `.reloaded` update.
+// - Delivery: the lens observes commits synchronously, so when `Model.write` returns the
+//   lens shows the new revision and has published its update. A commit that changes no
+//   listed row publishes nothing. Every published update is delivered (no duplicate
+//   suppression), then the selection is cleared (and published) if its row left the list.
+// - A commit the lens already shows (a reload during that commit's delivery read the new
+//   state) is skipped, so no change is applied twice.
+// - Lifetime: the lens's commit observation ends when `cancel()` is called or the lens is
+//   released; the model does not keep the lens alive.
+// - Observation: reading `revision`, `count`, `rows`, `row(at:)`, `index(of:)` or `row(for:)`
+//   inside `withObservationTracking` (or a SwiftUI body) registers the read, and every
+//   published update fires it (see ListLens+Observable.swift).
+
+import Observation
+
+/// A sorted, filtered, selectable list of one entity table, updated row by row from the
+/// model's commits.
+///
+/// A list lens is a View State Controller: it observes a ``Model`` and presents one
+/// ``EntityTable`` as rows in a chosen ``ListOrder``, restricted by a ``ListFilter``, with
+/// an optional selection. It never changes the model. After each commit it applies only
+/// the changed ids and publishes a small ``ListUpdate`` through ``updates``; a table view
+/// applies the update and reads rows through ``row(at:)``.
+///
+/// ```swift
+/// let lens = ListLens(
+///   model: model, table: \.notes,
+///   row: { NoteRow($0) },
+///   order: .by(\.isPinned, .descending).then(\.modified, .descending))
+/// lens.filter = .search("grocer", in: \.title)   // reloads
+/// lens.updates.observe { update in table.apply(update) }.store(in: bag)
+/// try model.write { try $0.update(7, in: \.notes) { $0.title = "Groceries" } }
+/// // The lens moved row 7 and published one update before `write` returned.
+/// ```
+///
+/// In SwiftUI the lens is `Observable`: a body that reads ``count`` or ``row(at:)`` is
+/// re-evaluated after every published update.
+///
+/// - Complexity: With *n* rows, a commit naming *k* ids costs O(*k* log *n*) comparisons;
+///   ``row(at:)`` and ``count`` are O(log *n*) and O(1); ``index(of:)`` is O(log *n*).
+@MainActor
+public final class ListLens<State, Element: Identifiable & Equatable, Row: Identifiable>
+where Row.ID == Element.ID, Element.ID: Comparable {
+  /// The id of a row, which is the id of the entity it shows.
+  public typealias ID = Element.ID
+
+  /// The sort order; setting it reloads the list.
+  public var order: ListOrder<Row> {
+    didSet { reload() }
+  }
+
+  /// Which rows are shown; setting it reloads the list.
+  public var filter: ListFilter<Row> {
+    didSet { reload() }
+  }
+
+  private let model: Model<State>
+  private let table: KeyPath<State, EntityTable<Element>>
+  private let project: (Element) -> Row
+  private let chunkCapacity: Int
+  private var storage: SortedRows<Row>
+  private var rowsByID: [ID: Row] = [:]
+  /// The revision of the latest published update.
+  private var shownRevision: Int
+  /// The latest commit the rows reflect, published or not.
+  private var appliedRevision: Int
+  private var selectedID: ID?
+  private var commitLifetime: Lifetime?
+  private let output: StateSource<ListUpdate<ID>>
+  private let selectionSource = StateSource<ID?>(nil)
+  let registrar = ObservationRegistrar()
+  /// Set once an accessor was read, so updates notify Observation only when somebody may
+  /// be tracking.
+  var mayBeTracked = false
+  let revisionKeyPath: KeyPath<ListLens, Int> = \.revision
+
+  /// Creates a lens over the table at `table`, showing each entity through `row`.
+  ///
+  /// - Parameters:
+  ///   - model: The model to observe; the lens never writes it.
+  ///   - table: The key path of the entity table to list.
+  ///   - row: Projects an entity to the row the list shows; it must keep the entity's id.
+  ///   - order: The initial sort order; the lens breaks ties by id.
+  ///   - filter: The initial filter; every row by default.
+  public convenience init(
+    model: Model<State>,
+    table: KeyPath<State, EntityTable<Element>>,
+    row: @escaping (Element) -> Row,
+    order: ListOrder<Row>,
+    filter: ListFilter<Row> = .all
+  ) {
+    self.init(
+      model: model, table: table, row: row, order: order, filter: filter, chunkCapacity: 512)
+  }
+
+  init(
+    model: Model<State>,
+    table: KeyPath<State, EntityTable<Element>>,
+    row: @escaping (Element) -> Row,
+    order: ListOrder<Row>,
+    filter: ListFilter<Row>,
+    chunkCapacity: Int
+  ) {
+    self.model = model
+    self.table = table
+    self.project = row
+    self.order = order
+    self.filter = filter
+    self.chunkCapacity = chunkCapacity
+    self.storage = SortedRows(sorted: [], chunkCapacity: chunkCapacity) { _, _ in 0 }
+    self.shownRevision = model.revision
+    self.appliedRevision = model.revision
+    self.output = StateSource(
+      ListUpdate(revision: model.revision, kind: .reloaded, count: 0), deliversDuplicates: true)
+    rebuild(from: model.state, revision: model.revision)
+    output.set(ListUpdate(revision: model.revision, kind: .reloaded, count: storage.count))
+    commitLifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
+  }
+
+  // MARK: - Reading rows
+
+  /// The model revision of the latest published update.
+  ///
+  /// A commit that changes no listed row leaves it (and the rows) as they are.
+  public var revision: Int {
+    trackAccess()
+    return shownRevision
+  }
+
+  /// The number of rows.
+  public var count: Int {
+    trackAccess()
+    return storage.count
+  }
+
+  /// The row at `index`.
+  ///
+  /// - Parameter index: A position in `0..<count`.
+  /// - Returns: The row shown there.
+  /// - Complexity: O(log *n*).
+  public func row(at index: Int) -> Row {
+    trackAccess()
+    return storage.row(at: index)
+  }
+
+  /// The position of the row with `id`, or `nil` if it is not listed.
+  ///
+  /// - Parameter id: An entity id.
+  /// - Returns: Its index in `0..<count`, or `nil`.
+  /// - Complexity: O(log *n*).
+  public func index(of id: ID) -> Int? {
+    trackAccess()
+    guard let row = rowsByID[id] else { return nil }
+    return storage.index(of: row)
+  }
+
+  /// The listed row with `id`, or `nil` if it is not listed.
+  ///
+  /// - Parameter id: An entity id.
+  /// - Returns: The row, or `nil`.
+  /// - Complexity: O(1) on average.
+  public func row(for id: ID) -> Row? {
+    trackAccess()
+    return rowsByID[id]
+  }
+
+  /// Every row, in order, as a new array.
+  ///
+  /// - Complexity: O(*n*); prefer ``row(at:)`` for large lists.
+  public var rows: [Row] {
+    trackAccess()
+    return storage.allRows
+  }
+
+  /// The latest update, replayed to each new observer and then published after every
+  /// commit that changes the list and every reload.
+  public var updates: some StateProjection<ListUpdate<ID>> { output }
+
+  // MARK: - Selection
+
+  /// The selected row's id, or `nil`; published whenever it changes.
+  public var selection: some StateProjection<ID?> { selectionSource }
+
+  /// Selects the listed row with `id`, or clears the selection with `nil`.
+  ///
+  /// - Parameter id: A listed row's id, or `nil`.
+  /// - Returns: `false`, leaving the selection unchanged, if no listed row has `id`.
+  @discardableResult
+  public func select(_ id: ID?) -> Bool {
+    if let id, rowsByID[id] == nil { return false }
+    setSelection(id)
+    return true
+  }
+
+  // MARK: - Lifetime
+
+  /// Whether the lens still observes the model's commits.
+  public var isObserving: Bool { commitLifetime != nil }
+
+  /// Stops observing the model; the rows stay as they are.
+  ///
+  /// Calling it again does nothing.
+  public func cancel() {
+    commitLifetime?.cancel()
+    commitLifetime = nil
+  }
+
+  // MARK: - Updating
+
+  /// Recomputes the whole list from the model's current state and publishes a reload.
+  ///
+  /// - Complexity: O(*n* log *n*) in the number of entities.
+  public func reload() {
+    rebuild(from: model.state, revision: model.revision)
+    publish(ListUpdate(revision: shownRevision, kind: .reloaded, count: storage.count))
+  }
+
+  private func rebuild(from state: State, revision: Int) {
+    let elements = state[keyPath: table]
+    var rows: [Row] = []
+    rows.reserveCapacity(elements.count)
+    if let isIncluded = filter.isIncluded {
+      for element in elements.elements {
+        let row = project(element)
+        if isIncluded(row) { rows.append(row) }
+      }
+    } else {
+      for element in elements.elements { rows.append(project(element)) }
+    }
+    let compare = Self.totalOrder(order)
+    rows.sort { compare($0, $1) < 0 }
+    storage = SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
+    rowsByID = Dictionary(minimumCapacity: rows.count)
+    for row in rows { rowsByID[row.id] = row }
+    shownRevision = revision
+    appliedRevision = revision
+  }
+
+  private func apply(_ commit: Commit<State>) {
+    guard commitLifetime != nil, commit.revision > appliedRevision else { return }
+    appliedRevision = commit.revision
+    let changes = commit.changes.changes(in: table)
+    guard !changes.isEmpty else { return }
+    let elements = commit.state[keyPath: table]
+    let named = changes.inserted.count + changes.updated.count + changes.removed.count
+    if named >= 1_024, named > elements.count / 8 {
+      rebuild(from: commit.state, revision: commit.revision)
+      publish(ListUpdate(revision: commit.revision, kind: .reloaded, count: storage.count))
+      return
+    }
+    var update = applyIncrementally(changes, elements: elements)
+    guard update.changedRowCount > 0 else { return }
+    update.revision = commit.revision
+    shownRevision = commit.revision
+    publish(update)
+  }
+
+  /// Removes the old rows of the changed ids, inserts their new rows, and describes it.
+  private func applyIncrementally(
+    _ changes: EntityChanges<ID>, elements: EntityTable<Element>
+  ) -> ListUpdate<ID> {
+    var leaving: [Row] = []
+    var arriving: [Row] = []
+    for id in changes.removed {
+      if let old = rowsByID.removeValue(forKey: id) { leaving.append(old) }
+    }
+    let isIncluded = filter.isIncluded
+    for ids in [changes.updated, changes.inserted] {
+      for id in ids {
+        if let old = rowsByID.removeValue(forKey: id) { leaving.append(old) }
+        guard let element = elements[id] else { continue }
+        let row = project(element)
+        if isIncluded?(row) ?? true {
+          rowsByID[id] = row
+          arriving.append(row)
+        }
+      }
+    }
+    // Removing in descending order keeps each returned index an old index; inserting in
+    // ascending order keeps each returned index a final index.
+    let compare = storage.compare
+    if leaving.count > 1 { leaving.sort { compare($0, $1) > 0 } }
+    if arriving.count > 1 { arriving.sort { compare($0, $1) < 0 } }
+    var departed: [ListRowChange<ID>] = []
+    departed.reserveCapacity(leaving.count)
+    for row in leaving {
+      departed.append(ListRowChange(id: row.id, from: storage.remove(row), to: nil))
+    }
+    var landed: [ListRowChange<ID>] = []
+    landed.reserveCapacity(arriving.count)
+    for row in arriving {
+      landed.append(ListRowChange(id: row.id, from: nil, to: storage.insert(row)))
+    }
+    var update = ListUpdate<ID>(revision: 0, kind: .changed, count: storage.count)
+    departed.reverse()
+    update.describe(departed: departed, landed: landed)
+    return update
+  }
+
+  private func publish(_ update: ListUpdate<ID>) {
+    notifyObservation()
+    output.set(update)
+    if let selectedID, rowsByID[selectedID] == nil { setSelection(nil) }
+  }
+
+  private func setSelection(_ id: ID?) {
+    guard id != selectedID else { return }
+    selectedID = id
+    selectionSource.set(id)
+  }
+
+  /// Whether the storage and the id index agree and hold their invariants; for tests.
+  func storageInvariantsHold() -> Bool {
+    storage.checkInvariants() && rowsByID.count == storage.count
+      && rowsByID.allSatisfy { storage.index(of: $0.value) != nil }
+  }
+
+  /// The lens's order: `order`'s keys, then ids.
+  private static func totalOrder(_ order: ListOrder<Row>) -> (Row, Row) -> Int {
+    let compare = order.compare
+    return { first, second in
+      let result = compare(first, second)
+      if result != 0 { return result }
+      return first.id < second.id ? -1 : (first.id == second.id ? 0 : 1)
+    }
+  }
+}
+
+extension ListLens where Row == Element {
+  /// Creates a lens whose rows are the entities themselves.
+  ///
+  /// - Parameters:
+  ///   - model: The model to observe; the lens never writes it.
+  ///   - table: The key path of the entity table to list.
+  ///   - order: The initial sort order; the lens breaks ties by id.
+  ///   - filter: The initial filter; every entity by default.
+  public convenience init(
+    model: Model<State>,
+    table: KeyPath<State, EntityTable<Element>>,
+    order: ListOrder<Element>,
+    filter: ListFilter<Element> = .all
+  ) {
+    self.init(model: model, table: table, row: { $0 }, order: order, filter: filter)
+  }
+}
