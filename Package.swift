@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "AirframeBinding", targets: ["AirframeBinding"]),
     .library(name: "Airframe", targets: ["Airframe"]),
     .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
+    .library(name: "NotesCore", targets: ["NotesCore"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
   ],
   targets: [
@@ -26,6 +27,7 @@ let package = Package(
       dependencies: ["AirframeBinding", "Airframe"],
       swiftSettings: strictSettings
     ),
+    .target(name: "NotesCore", dependencies: ["Airframe"], swiftSettings: strictSettings),
     .executableTarget(
       name: "AirframeBench",
       dependencies: ["AirframeBinding", "Airframe"],
@@ -39,6 +41,11 @@ let package = Package(
     .testTarget(
       name: "AirframeTests",
       dependencies: ["Airframe", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NotesCoreTests",
+      dependencies: ["NotesCore", "AirframeTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(

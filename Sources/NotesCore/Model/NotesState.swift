@@ -1,0 +1,37 @@
+public import Airframe
+
+/// All application state of the Notes app: the single value its `Model` holds.
+///
+/// View state (selection, sort order, search text) is not here; it lives in the view-state
+/// controller of each presentation.
+public struct NotesState: Equatable, Sendable {
+  /// Every notebook.
+  public var notebooks = EntityTable<Notebook>()
+  /// Every note.
+  public var notes = EntityTable<Note>()
+  /// Synchronization status.
+  public var sync = SyncStatus.idle(lastSynced: nil)
+  /// The largest id ever given to a notebook or a note; new ids are larger.
+  public var lastAssignedID: Int64 = 0
+
+  /// Creates a state.
+  ///
+  /// - Parameters:
+  ///   - notebooks: The notebooks.
+  ///   - notes: The notes.
+  ///   - sync: The sync status.
+  ///   - lastAssignedID: The largest id already used; computed from the entities if `nil`.
+  public init(
+    notebooks: [Notebook] = [],
+    notes: [Note] = [],
+    sync: SyncStatus = .idle(lastSynced: nil),
+    lastAssignedID: Int64? = nil
+  ) {
+    self.notebooks = EntityTable(notebooks)
+    self.notes = EntityTable(notes)
+    self.sync = sync
+    let largest = max(
+      notebooks.map(\.id.rawValue).max() ?? 0, notes.map(\.id.rawValue).max() ?? 0)
+    self.lastAssignedID = max(lastAssignedID ?? 0, largest)
+  }
+}
