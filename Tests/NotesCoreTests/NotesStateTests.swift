@@ -1,6 +1,6 @@
+import AirframeTesting
 import Foundation
 import NotesCore
-import AirframeTesting
 import Testing
 
 @Suite(.noLiveBindings)
