@@ -1,0 +1,304 @@
+// Actions on notes. Each validates with NotesRules, performs through the transaction, and
+// returns its exact inverse. Edits (rename, body, move, pin) share one inverse,
+// `RestoreNoteFields`, which puts every field back, the modification date included.
+
+public import Airframe
+public import Foundation
+
+/// Creates a note in a notebook with the next free id.
+public struct CreateNote: Action {
+  /// The notebook to create it in.
+  public let notebookID: NotebookID
+  /// The title, before normalization.
+  public let title: String
+  /// The text.
+  public let body: String
+  /// The creation time.
+  public let now: Date
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - notebookID: The notebook to create it in.
+  ///   - title: The title, before normalization.
+  ///   - body: The text.
+  ///   - now: The creation time.
+  public init(notebookID: NotebookID, title: String, body: String = "", now: Date) {
+    self.notebookID = notebookID
+    self.title = title
+    self.body = body
+    self.now = now
+  }
+
+  /// "New Note".
+  public var name: String { "New Note" }
+
+  /// The notebook must exist; the title and body must be valid.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(
+      NotesRules.notebookExists(notebookID, in: state)
+        + NotesRules.titleIssues(title, field: "note title") + NotesRules.bodyIssues(body))
+  }
+
+  /// Inserts the note; the inverse deletes it.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    let id = NoteID(rawValue: NotesRules.assignID(in: &transaction))
+    let note = Note(
+      id: id, notebookID: notebookID, title: NotesRules.normalizedTitle(title), body: body,
+      created: now)
+    try transaction.insert(note, into: \.notes)
+    return DeleteNote(id: id)
+  }
+}
+
+/// Renames a note.
+public struct RenameNote: Action {
+  /// The note.
+  public let id: NoteID
+  /// The new title, before normalization.
+  public let title: String
+  /// The modification time.
+  public let now: Date
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - title: The new title.
+  ///   - now: The modification time.
+  public init(id: NoteID, title: String, now: Date) {
+    self.id = id
+    self.title = title
+    self.now = now
+  }
+
+  /// "Rename Note".
+  public var name: String { "Rename Note" }
+
+  /// The note must exist and the title be valid.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(
+      NotesRules.noteExists(id, in: state) + NotesRules.titleIssues(title, field: "note title"))
+  }
+
+  /// Renames; the inverse restores every field.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    let title = NotesRules.normalizedTitle(self.title)
+    return try RestoreNoteFields.change(id, named: name, in: &transaction) {
+      $0.title = title
+      $0.modified = now
+    }
+  }
+}
+
+/// Replaces a note's text.
+public struct EditNoteBody: Action {
+  /// The note.
+  public let id: NoteID
+  /// The new text.
+  public let body: String
+  /// The modification time.
+  public let now: Date
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - body: The new text.
+  ///   - now: The modification time.
+  public init(id: NoteID, body: String, now: Date) {
+    self.id = id
+    self.body = body
+    self.now = now
+  }
+
+  /// "Edit Note".
+  public var name: String { "Edit Note" }
+
+  /// The note must exist and the body be valid.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(NotesRules.noteExists(id, in: state) + NotesRules.bodyIssues(body))
+  }
+
+  /// Replaces the text; the inverse restores every field.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    try RestoreNoteFields.change(id, named: name, in: &transaction) {
+      $0.body = body
+      $0.modified = now
+    }
+  }
+}
+
+/// Moves a note to another notebook.
+public struct MoveNote: Action {
+  /// The note.
+  public let id: NoteID
+  /// The notebook to move it to.
+  public let notebookID: NotebookID
+  /// The modification time.
+  public let now: Date
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - notebookID: The destination notebook.
+  ///   - now: The modification time.
+  public init(id: NoteID, to notebookID: NotebookID, now: Date) {
+    self.id = id
+    self.notebookID = notebookID
+    self.now = now
+  }
+
+  /// "Move Note".
+  public var name: String { "Move Note" }
+
+  /// The note and the destination must exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(
+      NotesRules.noteExists(id, in: state) + NotesRules.notebookExists(notebookID, in: state))
+  }
+
+  /// Moves; the inverse restores every field.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    try RestoreNoteFields.change(id, named: name, in: &transaction) {
+      $0.notebookID = notebookID
+      $0.modified = now
+    }
+  }
+}
+
+/// Pins or unpins a note.
+public struct SetNotePinned: Action {
+  /// The note.
+  public let id: NoteID
+  /// Whether it should be pinned.
+  public let isPinned: Bool
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - isPinned: Whether it should be pinned.
+  public init(id: NoteID, isPinned: Bool) {
+    self.id = id
+    self.isPinned = isPinned
+  }
+
+  /// "Pin Note" or "Unpin Note".
+  public var name: String { isPinned ? "Pin Note" : "Unpin Note" }
+
+  /// The note must exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(NotesRules.noteExists(id, in: state))
+  }
+
+  /// Pins or unpins; the inverse restores every field.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    try RestoreNoteFields.change(id, named: name, in: &transaction) { $0.isPinned = isPinned }
+  }
+}
+
+/// Deletes a note.
+public struct DeleteNote: Action {
+  /// The note.
+  public let id: NoteID
+
+  /// Creates the action.
+  ///
+  /// - Parameter id: The note.
+  public init(id: NoteID) { self.id = id }
+
+  /// "Delete Note".
+  public var name: String { "Delete Note" }
+
+  /// The note must exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(NotesRules.noteExists(id, in: state))
+  }
+
+  /// Removes the note; the inverse puts it back.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    RestoreNote(note: try transaction.remove(id, from: \.notes))
+  }
+}
+
+/// Puts back a deleted note (the inverse of ``DeleteNote``).
+public struct RestoreNote: Action {
+  /// The note as it was.
+  public let note: Note
+
+  /// "Delete Note", the name of the step this undoes.
+  public var name: String { "Delete Note" }
+
+  /// The id must be free and the notebook must still exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    let taken =
+      state.notes.contains(note.id)
+      ? [ValidationIssue(field: "note", message: "Note \(note.id) already exists.")] : []
+    return ValidationResult(taken + NotesRules.notebookExists(note.notebookID, in: state))
+  }
+
+  /// Inserts the note; the inverse deletes it again.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    try transaction.insert(note, into: \.notes)
+    return DeleteNote(id: note.id)
+  }
+}
+
+/// Puts every field of a note back as it was: the inverse of every note edit.
+public struct RestoreNoteFields: Action {
+  /// The note as it was.
+  public let note: Note
+  /// The name of the step this undoes or redoes.
+  public let name: String
+
+  /// The note, and its notebook, must still exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(
+      NotesRules.noteExists(note.id, in: state)
+        + NotesRules.notebookExists(note.notebookID, in: state))
+  }
+
+  /// Restores the fields; the inverse restores the fields it replaced.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    try Self.change(note.id, named: name, in: &transaction) { $0 = note }
+  }
+
+  /// Changes a note and returns the action that restores it.
+  static func change(
+    _ id: NoteID,
+    named name: String,
+    in transaction: inout Transaction<NotesState>,
+    _ edit: (inout Note) -> Void
+  ) throws -> RestoreNoteFields {
+    guard let old = transaction.state.notes[id] else {
+      throw ModelError.missingID(table: "notes", id: "\(id)")
+    }
+    var edited = old
+    edit(&edited)
+    var sameExceptDate = edited
+    sameExceptDate.modified = old.modified
+    // An edit that changes nothing but the date is no edit: nothing is committed.
+    if sameExceptDate != old || edited == old {
+      try transaction.update(id, in: \.notes) { $0 = edited }
+    }
+    return RestoreNoteFields(note: old, name: name)
+  }
+}

@@ -1,0 +1,103 @@
+// NotesRules: the validation rules every Notes action shares.
+//
+// Guarantees
+// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters.
+// - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
+// - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
+//   characters are not.
+// - Every rule returns all its issues, each with a message naming the field.
+
+public import Airframe
+import Foundation
+
+/// The limits and rules of the Notes app's data.
+public enum NotesRules {
+  /// The longest title, in characters.
+  public static let titleLimit = 200
+  /// The longest note body, in characters.
+  public static let bodyLimit = 1_000_000
+
+  /// A title as stored: trimmed of surrounding white space.
+  ///
+  /// - Parameter title: What the user typed.
+  /// - Returns: The normalized title.
+  public static func normalizedTitle(_ title: String) -> String {
+    title.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The issues of a note or notebook title.
+  ///
+  /// - Parameters:
+  ///   - title: The title, before normalization.
+  ///   - field: The field name for messages, such as `"note title"`.
+  /// - Returns: Every issue.
+  public static func titleIssues(_ title: String, field: String) -> [ValidationIssue] {
+    Airframe.validate(
+      title,
+      using: [
+        AnyValidator(NonEmptyText(field: field)),
+        AnyValidator(MaximumLength(field: field, limit: titleLimit)),
+        AnyValidator(NoControlCharacters(field: field)),
+      ]
+    ).issues
+  }
+
+  /// The issues of a notebook title, including uniqueness among the other notebooks.
+  ///
+  /// - Parameters:
+  ///   - title: The proposed title.
+  ///   - state: The current state.
+  ///   - renaming: The notebook being renamed, which may keep its own title.
+  /// - Returns: Every issue.
+  public static func notebookTitleIssues(
+    _ title: String,
+    in state: NotesState,
+    renaming: NotebookID? = nil
+  ) -> [ValidationIssue] {
+    let others = state.notebooks.elements.filter { $0.id != renaming }.map(\.title)
+    let unique = UniqueWithin(field: "notebook title", existing: others) {
+      NotesRules.normalizedTitle($0).lowercased()
+    }
+    let issues = titleIssues(title, field: "notebook title")
+    return issues.isEmpty ? unique.issues(in: normalizedTitle(title)) : issues
+  }
+
+  /// The issues of a note body.
+  ///
+  /// - Parameter body: The proposed body.
+  /// - Returns: Every issue.
+  public static func bodyIssues(_ body: String) -> [ValidationIssue] {
+    var issues = MaximumLength(field: "note body", limit: bodyLimit).issues(in: body)
+    let forbidden = body.unicodeScalars.contains {
+      $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r"
+    }
+    if forbidden {
+      issues.append(
+        ValidationIssue(
+          field: "note body",
+          message:
+            "The note body must not contain control characters other than tabs and line breaks."
+        ))
+    }
+    return issues
+  }
+
+  /// An issue if no notebook has `id`.
+  static func notebookExists(_ id: NotebookID, in state: NotesState) -> [ValidationIssue] {
+    state.notebooks.contains(id)
+      ? [] : [ValidationIssue(field: "notebook", message: "There is no notebook with id \(id).")]
+  }
+
+  /// An issue if no note has `id`.
+  static func noteExists(_ id: NoteID, in state: NotesState) -> [ValidationIssue] {
+    state.notes.contains(id)
+      ? [] : [ValidationIssue(field: "note", message: "There is no note with id \(id).")]
+  }
+
+  /// The next unused id, recorded in the transaction.
+  static func assignID(in transaction: inout Transaction<NotesState>) -> Int64 {
+    let id = transaction.state.lastAssignedID + 1
+    transaction.set(\.lastAssignedID, to: id)
+    return id
+  }
+}
