@@ -1,0 +1,98 @@
+// SyncCoordinator: drives the model's sync status from a SyncService.
+//
+// Guarantees
+// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
+// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at
+//   each progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on
+//   failure (keeping the last successful time). A cancelled sync returns to `.idle` with
+//   the previous time. `retry()` starts a new sync after a failure.
+// - Status changes go through `Model.write` like every other change, but not through the
+//   undo history: a sync is not a user edit to undo.
+
+public import Airframe
+import Foundation
+
+/// Runs syncs through a ``SyncService`` and reflects them in the model's sync status.
+@MainActor
+public final class SyncCoordinator {
+  private let model: Model<NotesState>
+  private let service: any SyncService
+  private var task: Task<Void, Never>?
+
+  /// Creates a coordinator.
+  ///
+  /// - Parameters:
+  ///   - model: The model whose `sync` status it drives.
+  ///   - service: The service that does the work.
+  public init(model: Model<NotesState>, service: any SyncService) {
+    self.model = model
+    self.service = service
+  }
+
+  /// Whether a sync is running.
+  public var isSyncing: Bool { task != nil }
+
+  /// Starts a sync, unless one is running.
+  ///
+  /// - Returns: The running sync, to await in tests; `nil` if one was already running.
+  @discardableResult
+  public func syncNow() -> Task<Void, Never>? {
+    guard task == nil else { return nil }
+    let lastSynced = model.state.sync.lastSynced
+    setStatus(.syncing(progress: 0, lastSynced: lastSynced))
+    let service = self.service
+    weak let coordinator = self
+    let task = Task {
+      let result: Result<Date, any Error>
+      do {
+        result = .success(
+          try await service.sync { progress in
+            await coordinator?.report(progress: progress, lastSynced: lastSynced)
+          })
+      } catch {
+        result = .failure(error)
+      }
+      coordinator?.finish(result, lastSynced: lastSynced)
+    }
+    self.task = task
+    return task
+  }
+
+  /// Starts a new sync after a failure.
+  ///
+  /// - Returns: The running sync; `nil` if one was already running.
+  @discardableResult
+  public func retry() -> Task<Void, Never>? { syncNow() }
+
+  /// Cancels the running sync; the status returns to idle with the previous sync time.
+  public func cancel() {
+    task?.cancel()
+  }
+
+  private func report(progress: Double, lastSynced: Date?) {
+    guard task != nil else { return }
+    setStatus(.syncing(progress: min(max(progress, 0), 1), lastSynced: lastSynced))
+  }
+
+  private func finish(_ result: Result<Date, any Error>, lastSynced: Date?) {
+    task = nil
+    switch result {
+    case .success(let date):
+      setStatus(.idle(lastSynced: date))
+    case .failure(let error) where error is CancellationError:
+      setStatus(.idle(lastSynced: lastSynced))
+    case .failure(let error):
+      setStatus(.failed(message: String(describing: error), lastSynced: lastSynced))
+    }
+  }
+
+  private func setStatus(_ status: SyncStatus) {
+    // Runs in its own main-actor turn, never inside another write or a delivery, so the
+    // model cannot refuse it as re-entrant.
+    try? model.write { $0.set(\.sync, to: status) }
+  }
+
+  isolated deinit {
+    task?.cancel()
+  }
+}

@@ -1,0 +1,91 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import Testing
+
+/// A sync service whose every step waits at a gate the test opens.
+final class ScriptedSync: SyncService {
+  let steps: [Gate<Double>]
+  let finished = Date(timeIntervalSince1970: 5_000)
+  init(steps: Int) { self.steps = (0..<steps).map { _ in Gate<Double>() } }
+
+  func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
+    for gate in steps {
+      let value = try await gate.wait()
+      try Task.checkCancellation()
+      await progress(value)
+    }
+    return finished
+  }
+}
+
+@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@MainActor
+struct SyncCoordinatorTests {
+  func statuses(of model: Model<NotesState>) -> ValueRecorder<SyncStatus> {
+    ValueRecorder { observer in
+      model.observeCommits { commit in
+        if commit.changes.changed(\.sync) { observer(commit.state.sync) }
+      }
+    }
+  }
+
+  @Test func progressThenSuccessDriveTheModelsSyncStatus() async {
+    let model = Model(NotesState())
+    let service = ScriptedSync(steps: 2)
+    let coordinator = SyncCoordinator(model: model, service: service)
+    let recorder = statuses(of: model)
+    let run = coordinator.syncNow()
+    #expect(coordinator.syncNow() == nil)
+    await service.steps[0].open(returning: 0.5)
+    await service.steps[1].open(returning: 1)
+    await run?.value
+    #expect(
+      recorder.values == [
+        .syncing(progress: 0, lastSynced: nil), .syncing(progress: 0.5, lastSynced: nil),
+        .syncing(progress: 1, lastSynced: nil), .idle(lastSynced: service.finished),
+      ])
+    #expect(!coordinator.isSyncing)
+    #expect(model.revision == 4)
+  }
+
+  @Test func aFailureIsShownWithItsMessageAndARetrySucceeds() async {
+    let model = Model(NotesState(sync: .idle(lastSynced: Date(timeIntervalSince1970: 1))))
+    let failing = SyncCoordinator(
+      model: model,
+      service: SimulatedSyncService(
+        steps: 3, stepDelay: .zero, failure: .atStep(2, "Server unavailable")))
+    await failing.syncNow()?.value
+    #expect(
+      model.state.sync
+        == .failed(message: "Server unavailable", lastSynced: Date(timeIntervalSince1970: 1)))
+    let later = Date(timeIntervalSince1970: 9)
+    let working = SyncCoordinator(
+      model: model, service: SimulatedSyncService(steps: 3, stepDelay: .zero) { later })
+    await working.retry()?.value
+    #expect(model.state.sync == .idle(lastSynced: later))
+  }
+
+  @Test func cancellingReturnsToIdleWithThePreviousTime() async {
+    let previous = Date(timeIntervalSince1970: 7)
+    let model = Model(NotesState(sync: .idle(lastSynced: previous)))
+    let service = ScriptedSync(steps: 1)
+    let coordinator = SyncCoordinator(model: model, service: service)
+    let run = coordinator.syncNow()
+    #expect(await service.steps[0].waitForWaiters(1))
+    coordinator.cancel()
+    await service.steps[0].open(returning: 1)
+    await run?.value
+    #expect(model.state.sync == .idle(lastSynced: previous))
+  }
+
+  @Test func syncStatusChangesAreNotUndoSteps() async {
+    let model = Model(NotesState())
+    let dispatcher = ActionDispatcher(model: model)
+    let coordinator = SyncCoordinator(
+      model: model, service: SimulatedSyncService(steps: 1, stepDelay: .zero))
+    await coordinator.syncNow()?.value
+    #expect(dispatcher.undoAvailability.value.undoName == nil)
+  }
+}
