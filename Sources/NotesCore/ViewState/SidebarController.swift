@@ -1,0 +1,121 @@
+// SidebarController: the notebooks with their note counts, and the selected notebook.
+//
+// Guarantees
+// - A lens: it reads the model's commits and never writes the model. View state: the
+//   selected notebook.
+// - Incremental: counts are kept per notebook and adjusted from each commit's change set
+//   (a note inserted, removed or moved changes two counts at most); the 100,000 notes are
+//   never scanned after the first load. Rows (one per notebook, sorted by title ignoring
+//   case, then id) are rebuilt only when a commit touches notebooks or counts.
+// - `rows` replays and delivers like any state source and suppresses equal row lists.
+// - The selection is cleared when its notebook is deleted.
+
+public import Airframe
+import Foundation
+
+/// One notebook in the sidebar.
+public struct SidebarRow: Equatable, Sendable, Identifiable {
+  /// The notebook.
+  public let id: NotebookID
+  /// Its title.
+  public let title: String
+  /// How many notes it holds.
+  public let noteCount: Int
+}
+
+/// The sidebar's View State Controller.
+@MainActor
+public final class SidebarController {
+  private let rowsSource: StateSource<[SidebarRow]>
+  private let selectionSource = StateSource<NotebookID?>(nil)
+  private var counts: [NotebookID: Int] = [:]
+  private var notebookOfNote: [NoteID: NotebookID] = [:]
+  private var lifetime: Lifetime?
+  /// The model revision the rows reflect.
+  public private(set) var renderedRevision: Int
+
+  /// Creates the controller and starts following `model`.
+  ///
+  /// - Parameter model: The Notes model.
+  public init(model: Model<NotesState>) {
+    let state = model.state
+    for note in state.notes.elements {
+      counts[note.notebookID, default: 0] += 1
+      notebookOfNote[note.id] = note.notebookID
+    }
+    rowsSource = StateSource([])
+    renderedRevision = model.revision
+    rowsSource.set(Self.rows(state.notebooks, counts: counts))
+    lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
+  }
+
+  /// The notebooks, sorted by title, with their note counts.
+  public var rows: some StateProjection<[SidebarRow]> { rowsSource }
+
+  /// The selected notebook, if any.
+  public var selection: some StateProjection<NotebookID?> { selectionSource }
+
+  /// Selects a notebook, or clears the selection with `nil`.
+  ///
+  /// - Parameter id: A notebook in the sidebar, or `nil`.
+  /// - Returns: `false` (and no change) if no row has that id.
+  @discardableResult
+  public func select(_ id: NotebookID?) -> Bool {
+    guard id == nil || rowsSource.value.contains(where: { $0.id == id }) else { return false }
+    selectionSource.set(id)
+    return true
+  }
+
+  /// Stops following the model.
+  public func cancel() { lifetime?.cancel() }
+
+  private func apply(_ commit: Commit<NotesState>) {
+    renderedRevision = commit.revision
+    let notes = commit.changes.changes(in: \.notes)
+    let notebooks = commit.changes.changes(in: \.notebooks)
+    guard !notes.isEmpty || !notebooks.isEmpty else { return }
+    for id in notes.removed {
+      if let notebook = notebookOfNote.removeValue(forKey: id) { counts[notebook, default: 0] -= 1 }
+    }
+    for id in notes.inserted {
+      guard let note = commit.state.notes[id] else { continue }
+      notebookOfNote[id] = note.notebookID
+      counts[note.notebookID, default: 0] += 1
+    }
+    for id in notes.updated {
+      guard let note = commit.state.notes[id], let old = notebookOfNote[id],
+        old != note.notebookID
+      else { continue }
+      counts[old, default: 0] -= 1
+      counts[note.notebookID, default: 0] += 1
+      notebookOfNote[id] = note.notebookID
+    }
+    for id in notebooks.removed { counts[id] = nil }
+    rowsSource.set(Self.rows(commit.state.notebooks, counts: counts))
+    if let selected = selectionSource.value, notebooks.removed.contains(selected) {
+      selectionSource.set(nil)
+    }
+  }
+
+  private static func rows(
+    _ notebooks: EntityTable<Notebook>,
+    counts: [NotebookID: Int]
+  ) -> [SidebarRow] {
+    notebooks.elements
+      .map { SidebarRow(id: $0.id, title: $0.title, noteCount: counts[$0.id] ?? 0) }
+      .sorted {
+        let order = $0.title.localizedCaseInsensitiveCompare($1.title)
+        return order == .orderedSame ? $0.id < $1.id : order == .orderedAscending
+      }
+  }
+
+  /// The rows computed from scratch, for tests that compare with the incremental result.
+  ///
+  /// - Parameter state: A state.
+  /// - Returns: The rows for that state.
+  public static func recomputedRows(for state: NotesState) -> [SidebarRow] {
+    var counts: [NotebookID: Int] = [:]
+    for note in state.notes.elements { counts[note.notebookID, default: 0] += 1 }
+    return rows(state.notebooks, counts: counts)
+  }
+}

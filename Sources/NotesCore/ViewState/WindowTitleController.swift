@@ -1,0 +1,96 @@
+// WindowTitleController: "Notebook — Note" with unsaved and sync markers.
+//
+// Guarantees
+// - A lens: reads the model and the shown note; never writes the model.
+// - The title is recomputed when a commit touches the shown note, its notebook or the sync
+//   status, or when the shown note or the unsaved flag changes; equal titles are not
+//   delivered again. Each recomputation is O(1).
+// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
+//   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
+//   " — Sync failed" while syncing or after a failure.
+
+public import Airframe
+import Foundation
+
+/// The window title's View State Controller.
+@MainActor
+public final class WindowTitleController {
+  private let model: Model<NotesState>
+  private let titleSource = StateSource("Notes")
+  private var lifetime: Lifetime?
+
+  /// The note shown in the editor, if any.
+  public var note: NoteID? {
+    didSet { if note != oldValue { refresh() } }
+  }
+
+  /// The notebook shown when no note is.
+  public var notebook: NotebookID? {
+    didSet { if notebook != oldValue { refresh() } }
+  }
+
+  /// Whether the editor has unsaved edits.
+  public var hasUnsavedEdits = false {
+    didSet { if hasUnsavedEdits != oldValue { refresh() } }
+  }
+
+  /// The model revision the title reflects.
+  public private(set) var renderedRevision: Int
+
+  /// Creates the controller and starts following `model`.
+  ///
+  /// - Parameter model: The Notes model.
+  public init(model: Model<NotesState>) {
+    self.model = model
+    renderedRevision = model.revision
+    lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
+  }
+
+  /// The window title.
+  public var title: some StateProjection<String> { titleSource }
+
+  /// Stops following the model.
+  public func cancel() { lifetime?.cancel() }
+
+  private func apply(_ commit: Commit<NotesState>) {
+    renderedRevision = commit.revision
+    let notes = commit.changes.changes(in: \.notes)
+    let notebooks = commit.changes.changes(in: \.notebooks)
+    if let note, notes.removed.contains(note) { self.note = nil }
+    let touchesNote = note.map { notes.updated.contains($0) } ?? false
+    let shownNotebook = note.flatMap { commit.state.notes[$0]?.notebookID } ?? notebook
+    if let notebook, notebooks.removed.contains(notebook) { self.notebook = nil }
+    let touchesNotebook = shownNotebook.map { notebooks.updated.contains($0) } ?? false
+    if touchesNote || touchesNotebook || commit.changes.changed(\.sync) { refresh() }
+  }
+
+  private func refresh() {
+    titleSource.set(
+      Self.title(
+        for: model.state, note: note, notebook: notebook, hasUnsavedEdits: hasUnsavedEdits))
+  }
+
+  /// The title for a state and view state, computed from scratch.
+  ///
+  /// - Parameters:
+  ///   - state: A state.
+  ///   - note: The shown note.
+  ///   - notebook: The shown notebook when no note is shown.
+  ///   - hasUnsavedEdits: Whether the editor has unsaved edits.
+  /// - Returns: The window title.
+  public static func title(
+    for state: NotesState, note: NoteID?, notebook: NotebookID?, hasUnsavedEdits: Bool
+  ) -> String {
+    let shownNote = note.flatMap { state.notes[$0] }
+    let notebookTitle = (shownNote?.notebookID ?? notebook).flatMap { state.notebooks[$0]?.title }
+    var title = [notebookTitle, shownNote?.title].compactMap { $0 }.joined(separator: " — ")
+    if title.isEmpty { title = "Notes" }
+    if hasUnsavedEdits { title = "• " + title }
+    switch state.sync {
+    case .idle: break
+    case .syncing(let progress, _): title += " — Syncing \(Int((progress * 100).rounded()))%"
+    case .failed: title += " — Sync failed"
+    }
+    return title
+  }
+}
