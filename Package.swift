@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "Airframe", targets: ["Airframe"]),
     .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
     .library(name: "NotesCore", targets: ["NotesCore"]),
+    .library(name: "NotesStorage", targets: ["NotesStorage"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
   ],
   targets: [
@@ -28,6 +29,16 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "NotesCore", dependencies: ["Airframe"], swiftSettings: strictSettings),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .target(
+      name: "NotesStorage",
+      dependencies: ["NotesCore", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "AirframeBench",
       dependencies: ["AirframeBinding", "Airframe"],
@@ -46,6 +57,11 @@ let package = Package(
     .testTarget(
       name: "NotesCoreTests",
       dependencies: ["NotesCore", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NotesStorageTests",
+      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -17,6 +17,7 @@ public struct EntityTable<Element: Identifiable & Equatable>: Equatable {
   /// - Parameter elements: Entities with distinct ids; a later duplicate replaces an
   ///   earlier one.
   public init(_ elements: some Sequence<Element>) {
+    byID.reserveCapacity(elements.underestimatedCount)
     for element in elements { byID[element.id] = element }
   }
 

@@ -1,0 +1,88 @@
+// Migration: the ordered steps that bring a notes database from any earlier schema version
+// to the current one.
+//
+// Guarantees
+// - The schema version lives in `PRAGMA user_version`: 0 for an empty file, N after
+//   migration N. Migrations run in ascending order, each in its own BEGIN IMMEDIATE
+//   transaction together with the version bump, so a database is always exactly at one
+//   version; a failed migration rolls back to the previous version.
+// - The version is re-read inside each migration's transaction, so two processes opening
+//   the same old file never run a migration twice.
+// - A migration never deletes user data. Migrations are append-only: a released
+//   migration's SQL is never edited; a change is a new case.
+// - Migration 2 creates the full-text index only if this SQLite has FTS5; without it the
+//   version still becomes 2 and search uses the documented LIKE fallback. The index is
+//   created later, when the file is opened by an SQLite that has FTS5
+//   (see `FullTextIndex.install`).
+
+/// One step of the schema's history; `rawValue` is the version it produces.
+enum Migration: Int32, CaseIterable {
+  /// Tables for notebooks, notes and metadata (last assigned id, last sync time).
+  case createTables = 1
+  /// The FTS5 index over note titles and bodies, kept current by triggers.
+  case addFullTextIndex = 2
+
+  /// The schema version this code reads and writes.
+  static var latestVersion: Int32 { allCases.last!.rawValue }
+
+  /// Brings `connection`'s database up to `target`, one migration per transaction.
+  ///
+  /// - Parameters:
+  ///   - connection: An open connection; no transaction may be open.
+  ///   - target: The version to reach; ``latestVersion`` outside tests.
+  ///   - fullTextSearch: Whether this SQLite has FTS5.
+  /// - Throws: What a failing migration throws; versions already reached are kept.
+  static func migrate(
+    _ connection: SQLiteConnection,
+    to target: Int32 = latestVersion,
+    fullTextSearch: Bool
+  ) throws(NotesStorageError) {
+    for migration in allCases where migration.rawValue <= target {
+      try connection.transaction { () throws(NotesStorageError) in
+        let version = try connection.int64("PRAGMA user_version") ?? 0
+        guard version < Int64(migration.rawValue) else { return }
+        try migration.apply(to: connection, fullTextSearch: fullTextSearch)
+        try connection.run("PRAGMA user_version = \(migration.rawValue)")
+      }
+    }
+  }
+
+  /// Runs this migration's changes; the caller owns the transaction.
+  private func apply(
+    to connection: SQLiteConnection, fullTextSearch: Bool
+  ) throws(NotesStorageError) {
+    switch self {
+    case .createTables:
+      try connection.execute(script: Self.tablesScript)
+    case .addFullTextIndex:
+      if fullTextSearch { try FullTextIndex.install(on: connection) }
+    }
+  }
+
+  /// The tables of version 1.
+  ///
+  /// The foreign key is deferred so one commit may write rows in any order;
+  /// it is checked at COMMIT.
+  private static let tablesScript = """
+    CREATE TABLE notebooks(
+      id INTEGER PRIMARY KEY,
+      title TEXT NOT NULL,
+      created REAL NOT NULL
+    );
+    CREATE TABLE notes(
+      id INTEGER PRIMARY KEY,
+      notebook_id INTEGER NOT NULL
+        REFERENCES notebooks(id) DEFERRABLE INITIALLY DEFERRED,
+      title TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created REAL NOT NULL,
+      modified REAL NOT NULL,
+      pinned INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX notes_by_notebook ON notes(notebook_id);
+    CREATE TABLE meta(
+      key TEXT PRIMARY KEY,
+      value
+    );
+    """
+}

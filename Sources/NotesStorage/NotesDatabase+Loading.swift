@@ -1,0 +1,83 @@
+// NotesDatabase+Loading: reading the whole library into a `NotesState`.
+//
+// Guarantees
+// - The state is read inside one read transaction, so it is one consistent snapshot even
+//   if another process writes meanwhile.
+// - Each table is read by one cached SELECT, column by column; per note the only
+//   allocations are the note's own strings.
+// - The loaded sync status is `.idle(lastSynced:)` with the stored date; the last assigned
+//   id is the stored one, or the largest id present if that is larger.
+
+internal import Foundation
+public import NotesCore
+
+extension NotesDatabase {
+  /// Reads every notebook and note, the last assigned id and the last sync time.
+  ///
+  /// - Returns: The stored state; its sync status is always `.idle(lastSynced:)`.
+  /// - Throws: A ``NotesStorageError`` if the file cannot be read.
+  /// - Complexity: O(*n*) in the number of rows.
+  public func loadState() throws(NotesStorageError) -> NotesState {
+    let connection = try openConnection()
+    return try connection.read { () throws(NotesStorageError) in
+      let lastAssignedID = try Self.meta(MetaKey.lastAssignedID, in: connection) {
+        $0.int64(at: 0)
+      }
+      let lastSynced = try Self.meta(MetaKey.lastSynced, in: connection) {
+        Date(timeIntervalSince1970: $0.double(at: 0))
+      }
+      let notebooks = try Self.readNotebooks(connection)
+      let notes = try Self.readNotes(connection)
+      return NotesState(
+        notebooks: notebooks, notes: notes, sync: .idle(lastSynced: lastSynced),
+        lastAssignedID: lastAssignedID)
+    }
+  }
+
+  private static func meta<Value>(
+    _ key: String, in connection: SQLiteConnection, read: (Statement) -> Value
+  ) throws(NotesStorageError) -> Value? {
+    try connection.withStatement(SQL.getMeta) { statement throws(NotesStorageError) in
+      try statement.bind(key, at: 1)
+      guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+      return read(statement)
+    }
+  }
+
+  private static func readNotebooks(
+    _ connection: SQLiteConnection
+  ) throws(NotesStorageError) -> [Notebook] {
+    try connection.withStatement(SQL.selectNotebooks) { statement throws(NotesStorageError) in
+      var notebooks: [Notebook] = []
+      while try statement.step() {
+        notebooks.append(
+          Notebook(
+            id: NotebookID(rawValue: statement.int64(at: 0)),
+            title: statement.string(at: 1),
+            created: Date(timeIntervalSince1970: statement.double(at: 2))))
+      }
+      return notebooks
+    }
+  }
+
+  private static func readNotes(
+    _ connection: SQLiteConnection
+  ) throws(NotesStorageError) -> [Note] {
+    var notes: [Note] = []
+    notes.reserveCapacity(Int(try connection.int64(SQL.countNotes) ?? 0))
+    try connection.withStatement(SQL.selectNotes) { statement throws(NotesStorageError) in
+      while try statement.step() {
+        notes.append(
+          Note(
+            id: NoteID(rawValue: statement.int64(at: 0)),
+            notebookID: NotebookID(rawValue: statement.int64(at: 1)),
+            title: statement.string(at: 2),
+            body: statement.string(at: 3),
+            created: Date(timeIntervalSince1970: statement.double(at: 4)),
+            modified: Date(timeIntervalSince1970: statement.double(at: 5)),
+            isPinned: statement.int64(at: 6) != 0))
+      }
+    }
+    return notes
+  }
+}

@@ -1,0 +1,159 @@
+// NotesDatabase+ModelStorage: persisting the model's commits.
+//
+// Guarantees
+// - One commit is one SQLite transaction (BEGIN IMMEDIATE … COMMIT). If any statement or
+//   the COMMIT fails, the transaction is rolled back and the error is thrown, so the
+//   database holds exactly what it held before, and the model (which persists before it
+//   applies) keeps its state too.
+// - Exactly the rows the change set names are written, with their values read from
+//   `commit.state`: inserted rows are INSERTed, updated rows UPDATEd, removed rows
+//   DELETEd. The full-text index follows through triggers in the same transaction.
+// - An UPDATE or DELETE that matches no row, or a changed id missing from the commit's
+//   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
+// - Rows may be written in any order within a commit: the notebook foreign key is checked
+//   at COMMIT, so a commit that leaves a note without its notebook fails as a whole.
+// - The last assigned id is written only when the commit changed it; the sync status only
+//   when it changed, and then only its `lastSynced` date.
+
+public import Airframe
+internal import Foundation
+public import NotesCore
+
+extension NotesDatabase: ModelStorage {
+  /// Writes the rows `commit` changed, in one transaction, or throws and writes nothing.
+  ///
+  /// - Parameter commit: The commit the model is about to apply.
+  /// - Throws: A ``NotesStorageError``; the database is then unchanged.
+  public func persist(_ commit: Commit<NotesState>) throws(NotesStorageError) {
+    let connection = try openConnection()
+    let state = commit.state
+    let notebooks = commit.changes.changes(in: \.notebooks)
+    let notes = commit.changes.changes(in: \.notes)
+    let syncChanged = commit.changes.changed(\.sync)
+    let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
+    try connection.transaction { () throws(NotesStorageError) in
+      for id in notebooks.inserted {
+        try insert(Self.notebook(id, in: state), into: connection)
+      }
+      for id in notebooks.updated {
+        try update(Self.notebook(id, in: state), in: connection)
+      }
+      for id in notes.inserted {
+        try insert(Self.note(id, in: state), into: connection)
+      }
+      for id in notes.updated {
+        try update(Self.note(id, in: state), in: connection)
+      }
+      for id in notes.removed {
+        try delete(id.rawValue, sql: SQL.deleteNote, table: "notes", in: connection)
+      }
+      for id in notebooks.removed {
+        try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
+      }
+      if syncChanged {
+        try setMeta(MetaKey.lastSynced, in: connection) { statement throws(NotesStorageError) in
+          try statement.bind(state.sync.lastSynced?.timeIntervalSince1970, at: 2)
+        }
+      }
+      if lastAssignedIDChanged {
+        try setMeta(MetaKey.lastAssignedID, in: connection) {
+          statement throws(NotesStorageError) in
+          try statement.bind(state.lastAssignedID, at: 2)
+        }
+      }
+    }
+  }
+
+  private static func notebook(
+    _ id: NotebookID, in state: NotesState
+  ) throws(NotesStorageError) -> Notebook {
+    guard let notebook = state.notebooks[id] else {
+      throw .outOfSync(table: "notebooks", id: id.rawValue, reason: "missing from the state")
+    }
+    return notebook
+  }
+
+  private static func note(_ id: NoteID, in state: NotesState) throws(NotesStorageError) -> Note {
+    guard let note = state.notes[id] else {
+      throw .outOfSync(table: "notes", id: id.rawValue, reason: "missing from the state")
+    }
+    return note
+  }
+
+  private func insert(
+    _ notebook: Notebook, into connection: SQLiteConnection
+  ) throws(NotesStorageError) {
+    try connection.withStatement(SQL.insertNotebook) { statement throws(NotesStorageError) in
+      try statement.bind(notebook.id.rawValue, at: 1)
+      try statement.bind(notebook.title, at: 2)
+      try statement.bind(notebook.created.timeIntervalSince1970, at: 3)
+      try statement.step()
+    }
+  }
+
+  private func update(
+    _ notebook: Notebook, in connection: SQLiteConnection
+  ) throws(NotesStorageError) {
+    try connection.withStatement(SQL.updateNotebook) { statement throws(NotesStorageError) in
+      try statement.bind(notebook.id.rawValue, at: 1)
+      try statement.bind(notebook.title, at: 2)
+      try statement.step()
+    }
+    try expectOneRowChanged(table: "notebooks", id: notebook.id.rawValue, in: connection)
+  }
+
+  private func insert(_ note: Note, into connection: SQLiteConnection) throws(NotesStorageError) {
+    try connection.withStatement(SQL.insertNote) { statement throws(NotesStorageError) in
+      try bindColumns(of: note, to: statement)
+      try statement.bind(note.created.timeIntervalSince1970, at: 7)
+      try statement.step()
+    }
+  }
+
+  private func update(_ note: Note, in connection: SQLiteConnection) throws(NotesStorageError) {
+    try connection.withStatement(SQL.updateNote) { statement throws(NotesStorageError) in
+      try bindColumns(of: note, to: statement)
+      try statement.step()
+    }
+    try expectOneRowChanged(table: "notes", id: note.id.rawValue, in: connection)
+  }
+
+  /// Binds parameters 1–6 of ``SQL/insertNote`` and ``SQL/updateNote``.
+  private func bindColumns(of note: Note, to statement: Statement) throws(NotesStorageError) {
+    try statement.bind(note.id.rawValue, at: 1)
+    try statement.bind(note.notebookID.rawValue, at: 2)
+    try statement.bind(note.title, at: 3)
+    try statement.bind(note.body, at: 4)
+    try statement.bind(note.modified.timeIntervalSince1970, at: 5)
+    try statement.bind(note.isPinned, at: 6)
+  }
+
+  private func delete(
+    _ id: Int64, sql: String, table: String, in connection: SQLiteConnection
+  ) throws(NotesStorageError) {
+    try connection.withStatement(sql) { statement throws(NotesStorageError) in
+      try statement.bind(id, at: 1)
+      try statement.step()
+    }
+    try expectOneRowChanged(table: table, id: id, in: connection)
+  }
+
+  private func setMeta(
+    _ key: String, in connection: SQLiteConnection,
+    value bindValue: (Statement) throws(NotesStorageError) -> Void
+  ) throws(NotesStorageError) {
+    try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
+      try statement.bind(key, at: 1)
+      try bindValue(statement)
+      try statement.step()
+    }
+  }
+
+  private func expectOneRowChanged(
+    table: String, id: Int64, in connection: SQLiteConnection
+  ) throws(NotesStorageError) {
+    guard connection.changedRowCount == 1 else {
+      throw .outOfSync(table: table, id: id, reason: "the row is missing from the database")
+    }
+  }
+}

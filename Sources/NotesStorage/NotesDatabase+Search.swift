@@ -1,0 +1,96 @@
+// NotesDatabase+Search: finding notes by words in their titles and bodies.
+//
+// Guarantees
+// - Any text is a valid query: it never reaches SQL as code (it is a bound parameter) and
+//   never reaches FTS5 as syntax (each word becomes a quoted phrase). Quotes, `;`, `%`,
+//   `*`, `--`, `OR`, `NEAR` and non-Latin text are searched for, not interpreted.
+// - A query is split at whitespace into words; a note matches when it contains every
+//   word (as a word prefix with full text; as a substring with the fallback). Words with
+//   no letter or digit are ignored; a query with no words finds nothing.
+// - Results reflect every commit persisted so far: the index is updated in the commit's
+//   transaction.
+// - Full text ranks by bm25 relevance (title words weigh four times body words); the
+//   substring fallback orders newest-modified first. Both return at most `limit` ids.
+
+public import NotesCore
+
+extension NotesDatabase {
+  /// The most words of a query that are used; later words are ignored.
+  public static let maximumSearchWords = 16
+
+  /// The ids of notes whose title or body contains every word of `query`, best first.
+  ///
+  /// ```swift
+  /// try database.search("groc list")  // notes with words starting "groc" and "list"
+  /// try database.search("50% off; \"sale\"")  // special characters are just text
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - query: What the person typed; any text.
+  ///   - limit: The most ids to return.
+  /// - Returns: Matching note ids, most relevant (full text) or newest (fallback) first.
+  /// - Throws: A ``NotesStorageError`` if the database cannot be read.
+  /// - Complexity: Full text: proportional to the number of matching notes. Fallback:
+  ///   proportional to the size of all titles and bodies.
+  public func search(_ query: String, limit: Int = 50) throws(NotesStorageError) -> [NoteID] {
+    let connection = try openConnection()
+    let words = Self.searchWords(in: query)
+    guard !words.isEmpty, limit > 0 else { return [] }
+    switch searchMethod {
+    case .fullText:
+      return try connection.withStatement(SQL.searchFullText) {
+        statement throws(NotesStorageError) in
+        try statement.bind(Self.fullTextExpression(words), at: 1)
+        try statement.bind(Int64(limit), at: 2)
+        return try Self.ids(from: statement)
+      }
+    case .substring:
+      return try connection.withStatement(Self.substringSQL(wordCount: words.count)) {
+        statement throws(NotesStorageError) in
+        for (index, word) in words.enumerated() {
+          try statement.bind(Self.likePattern(word), at: Int32(index + 1))
+        }
+        try statement.bind(Int64(limit), at: Int32(words.count + 1))
+        return try Self.ids(from: statement)
+      }
+    }
+  }
+
+  /// The words of a query: whitespace-separated, each with a letter or digit.
+  static func searchWords(in query: String) -> [Substring] {
+    let words = query.split(whereSeparator: \.isWhitespace).filter {
+      $0.contains { $0.isLetter || $0.isNumber }
+    }
+    return Array(words.prefix(maximumSearchWords))
+  }
+
+  /// An FTS5 expression matching every word as a prefix: `"word"* "it""s"*`.
+  static func fullTextExpression(_ words: [Substring]) -> String {
+    words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+  }
+
+  /// A LIKE pattern matching `word` anywhere, with `%`, `_` and `\` escaped.
+  static func likePattern(_ word: Substring) -> String {
+    var pattern = "%"
+    for character in word {
+      if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+      pattern.append(character)
+    }
+    return pattern + "%"
+  }
+
+  /// The fallback query for `wordCount` words; one cached statement per count.
+  static func substringSQL(wordCount: Int) -> String {
+    let conditions = (1...wordCount).map {
+      "(title LIKE ?\($0) ESCAPE '\\' OR body LIKE ?\($0) ESCAPE '\\')"
+    }
+    return "SELECT id FROM notes WHERE " + conditions.joined(separator: " AND ")
+      + " ORDER BY modified DESC, id DESC LIMIT ?\(wordCount + 1)"
+  }
+
+  private static func ids(from statement: Statement) throws(NotesStorageError) -> [NoteID] {
+    var ids: [NoteID] = []
+    while try statement.step() { ids.append(NoteID(rawValue: statement.int64(at: 0))) }
+    return ids
+  }
+}

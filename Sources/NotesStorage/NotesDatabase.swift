@@ -1,0 +1,142 @@
+// NotesDatabase: the notes app's SQLite file, opened, migrated and closed.
+//
+// Guarantees
+// - Opening either yields a database at the current schema version, in WAL mode, with
+//   foreign keys enforced, or throws a `NotesStorageError` and leaves the file as it was:
+//   a corrupt file (`.notADatabase`), a newer schema (`.newerSchema`) or an unwritable
+//   location (`.unwritableLocation`) is detected before anything is written, and a file
+//   this code created for a failed open is removed again.
+// - Older files are migrated on open (see `Migration`), each step in its own transaction.
+// - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
+//   are REAL seconds since 1970. Of the sync status only `lastSynced` is stored: syncing
+//   and failed are states of a running app, so a loaded state is always
+//   `.idle(lastSynced:)`.
+// - The database is main-actor isolated like the model it stores, and is the only writer
+//   through this connection; every write happens inside `persist` (the model's funnel).
+// - After `close()`, every call throws `.closed`.
+
+/// The SQLite database that stores a notes library, as the storage of its model.
+///
+/// Open it, load the state, and hand it to the model, which then persists every commit
+/// through it:
+///
+/// ```swift
+/// let database = try NotesDatabase(location: .resolve())
+/// let model = Model(try database.loadState(), storage: database)
+/// try model.write { try $0.update(id, in: \.notes) { $0.title = "Groceries" } }
+/// // the new title is on disk before `write` returns
+/// let hits = try database.search("grocer")
+/// ```
+@MainActor
+public final class NotesDatabase {
+  /// The schema version this code reads and writes.
+  public static let supportedSchemaVersion = Migration.latestVersion
+
+  /// The database file's path.
+  public let path: String
+  /// How ``search(_:limit:)`` finds notes in this file.
+  public private(set) var searchMethod: SearchMethod
+  let connection: SQLiteConnection
+
+  /// Opens (creating or migrating if needed) the database at `location`.
+  ///
+  /// - Parameters:
+  ///   - location: Where the file is; see ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
+  ///   - durability: What a persisted commit survives.
+  /// - Throws: A ``NotesStorageError``; the file is then unchanged.
+  public convenience init(
+    location: DatabaseLocation, durability: Durability = .survivesAppCrash
+  ) throws(NotesStorageError) {
+    try self.init(path: location.path, durability: durability)
+  }
+
+  /// Opens (creating or migrating if needed) the database at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: The database file's path; missing folders are created.
+  ///   - durability: What a persisted commit survives.
+  /// - Throws: ``NotesStorageError/notADatabase(path:)`` for a file that is not a notes
+  ///   database, ``NotesStorageError/newerSchema(found:supported:)`` for a file from a
+  ///   newer app, ``NotesStorageError/unwritableLocation(path:reason:)`` if the file or its
+  ///   folder cannot be written, ``NotesStorageError/cannotOpen(path:reason:)`` otherwise.
+  ///   The file is then unchanged.
+  public convenience init(
+    path: String, durability: Durability = .survivesAppCrash
+  ) throws(NotesStorageError) {
+    try self.init(
+      path: path, durability: durability, fullTextSearch: FullTextIndex.isAvailable,
+      schemaVersion: Migration.latestVersion)
+  }
+
+  /// Opens the database, migrating only up to `schemaVersion` (tests build old files).
+  init(
+    path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32
+  ) throws(NotesStorageError) {
+    let existed = try FileLocation.prepare(path)
+    let connection = try SQLiteConnection(path: path, create: !existed)
+    do throws(NotesStorageError) {
+      try Self.configure(
+        connection, durability: durability, fullTextSearch: fullTextSearch,
+        schemaVersion: schemaVersion)
+      self.searchMethod =
+        try FullTextIndex.isInstalled(on: connection) ? .fullText : .substring
+    } catch {
+      connection.close()
+      if !existed { FileLocation.removeCreatedFile(path) }
+      throw error
+    }
+    self.path = path
+    self.connection = connection
+  }
+
+  /// Checks the file before writing anything, then sets WAL mode and migrates.
+  private static func configure(
+    _ connection: SQLiteConnection, durability: Durability, fullTextSearch: Bool,
+    schemaVersion: Int32
+  ) throws(NotesStorageError) {
+    let path = connection.path
+    if connection.isReadOnly {
+      throw .unwritableLocation(path: path, reason: "the file is read-only")
+    }
+    try connection.run("PRAGMA busy_timeout = 5000")
+    // The first read of the file: fails with .notADatabase for anything but SQLite.
+    let found = Int32(clamping: try connection.int64("PRAGMA user_version") ?? 0)
+    guard found <= Migration.latestVersion else {
+      throw .newerSchema(found: found, supported: Migration.latestVersion)
+    }
+    if !fullTextSearch, try FullTextIndex.isInstalled(on: connection) {
+      throw .cannotOpen(
+        path: path,
+        reason: "it has a full-text index, but this SQLite library lacks FTS5 to update it")
+    }
+    let mode = try connection.string("PRAGMA journal_mode = WAL")
+    guard mode?.lowercased() == "wal" else {
+      throw .cannotOpen(
+        path: path, reason: "the file system does not support SQLite's WAL journal mode")
+    }
+    try connection.run(durability.pragma)
+    try connection.run("PRAGMA foreign_keys = ON")
+    try Migration.migrate(connection, to: schemaVersion, fullTextSearch: fullTextSearch)
+    if fullTextSearch, schemaVersion >= Migration.addFullTextIndex.rawValue,
+      try !FullTextIndex.isInstalled(on: connection)
+    {
+      try connection.transaction { () throws(NotesStorageError) in
+        try FullTextIndex.install(on: connection)
+      }
+    }
+  }
+
+  /// Closes the file; later calls throw ``NotesStorageError/closed``.
+  ///
+  /// Closing checkpoints the write-ahead log into the database file. Calling it again
+  /// does nothing.
+  public func close() {
+    connection.close()
+  }
+
+  /// The open connection, or ``NotesStorageError/closed``.
+  func openConnection() throws(NotesStorageError) -> SQLiteConnection {
+    guard connection.isOpen else { throw .closed }
+    return connection
+  }
+}

@@ -1,0 +1,52 @@
+// NotesStorageError: every way the notes database can refuse to open or to save.
+//
+// Guarantees
+// - Every failure of NotesStorage surfaces as one of these cases; no SQLite result code
+//   escapes unwrapped.
+// - When opening fails with any case, the file at the path was not created or modified.
+// - A write that fails with any case has been rolled back: the database holds exactly
+//   what it held before the write.
+// - `description` is a sentence a person can read, naming the path where there is one.
+
+/// Why the notes database could not be opened, read or written.
+public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
+  /// The file could not be opened; `reason` says why.
+  case cannotOpen(path: String, reason: String)
+  /// The file exists but is not an SQLite database (or is damaged).
+  case notADatabase(path: String)
+  /// The file was written by a newer version of the app and is left untouched.
+  case newerSchema(found: Int32, supported: Int32)
+  /// The database (or its folder) cannot be written; `reason` says why.
+  case unwritableLocation(path: String, reason: String)
+  /// The database was closed with ``NotesDatabase/close()`` before this call.
+  case closed
+  /// A row that the model says exists (or does not) disagrees with the database.
+  ///
+  /// The database was changed outside this storage; the write was rolled back.
+  case outOfSync(table: String, id: Int64, reason: String)
+  /// SQLite reported an error; `code` is its extended result code.
+  case sqlite(code: Int32, message: String)
+
+  /// A sentence for a status bar, a log or a command-line error.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let reason):
+      "Cannot open the notes database at \(path): \(reason)."
+    case .notADatabase(let path):
+      "The file at \(path) is not a notes database (it is not SQLite, or it is damaged); "
+        + "it was left unchanged."
+    case .newerSchema(let found, let supported):
+      "The notes database was written by a newer version of the app (schema version "
+        + "\(found); this version reads up to \(supported)); it was left unchanged."
+    case .unwritableLocation(let path, let reason):
+      "Cannot save notes at \(path): \(reason)."
+    case .closed:
+      "The notes database is closed."
+    case .outOfSync(let table, let id, let reason):
+      "The notes database disagrees with the app about \(table) row \(id): \(reason); "
+        + "nothing was saved."
+    case .sqlite(let code, let message):
+      "The notes database reported an error (SQLite code \(code)): \(message)."
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// SQL: the statements NotesDatabase prepares once and reuses.
+//
+// Guarantees
+// - Each text here is a statement-cache key: it is prepared on first use and reused for
+//   the life of the connection. User input only ever reaches SQLite as a bound parameter.
+// - Column order in the SELECTs matches the readers in `NotesDatabase+Loading.swift`.
+
+/// The SQL text of every cached statement.
+enum SQL {
+  static let insertNotebook = "INSERT INTO notebooks(id, title, created) VALUES (?1, ?2, ?3)"
+  static let updateNotebook = "UPDATE notebooks SET title = ?2 WHERE id = ?1"
+  static let deleteNotebook = "DELETE FROM notebooks WHERE id = ?1"
+  static let insertNote = """
+    INSERT INTO notes(id, notebook_id, title, body, modified, pinned, created)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+    """
+  static let updateNote = """
+    UPDATE notes SET notebook_id = ?2, title = ?3, body = ?4, modified = ?5, pinned = ?6
+    WHERE id = ?1
+    """
+  static let deleteNote = "DELETE FROM notes WHERE id = ?1"
+  static let setMeta = "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"
+  static let getMeta = "SELECT value FROM meta WHERE key = ?1"
+  static let selectNotebooks = "SELECT id, title, created FROM notebooks"
+  static let countNotes = "SELECT count(*) FROM notes"
+  static let selectNotes = """
+    SELECT id, notebook_id, title, body, created, modified, pinned FROM notes
+    """
+  static let searchFullText = """
+    SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?1
+    ORDER BY bm25(notes_fts, 4.0, 1.0) LIMIT ?2
+    """
+}
+
+/// The keys of the `meta` table.
+enum MetaKey {
+  /// The largest id given to a notebook or note (INTEGER).
+  static let lastAssignedID = "lastAssignedID"
+  /// When the last sync finished, seconds since 1970 (REAL), or NULL.
+  static let lastSynced = "lastSynced"
+}

@@ -1,0 +1,188 @@
+// SQLiteConnection: one open SQLite database handle, its statement cache and its
+// transactions.
+//
+// Guarantees
+// - Each distinct SQL text is prepared once and cached for the life of the connection;
+//   `withStatement` hands out the cached statement and always resets it and clears its
+//   bindings afterwards, so no statement keeps a read open or holds a stale binding.
+// - `transaction` runs its body between BEGIN IMMEDIATE and COMMIT. If the body or the
+//   COMMIT throws, the transaction is rolled back before the error is rethrown, so a
+//   failed transaction leaves the database exactly as it was. Transactions do not nest.
+// - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
+//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, the rest as `.sqlite`
+//   with the extended result code and SQLite's message.
+// - After `close()` (or deinit) every statement is finalized and the handle is closed;
+//   any further use throws `.closed`.
+// - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
+
+internal import CSQLite
+
+/// An open SQLite database: the low-level connection under ``NotesDatabase``.
+final class SQLiteConnection {
+  /// The path the connection was opened with.
+  let path: String
+  private var database: OpaquePointer?
+  private var statements: [String: Statement] = [:]
+
+  /// Opens the database at `path` for reading and writing.
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - create: Whether to create the file if it does not exist.
+  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason.
+  init(path: String, create: Bool) throws(NotesStorageError) {
+    self.path = path
+    var handle: OpaquePointer?
+    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+    if create { flags |= SQLITE_OPEN_CREATE }
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let reason = handle.map { String(cString: sqlite3_errmsg($0)) }
+      sqlite3_close_v2(handle)
+      throw .cannotOpen(path: path, reason: reason ?? String(cString: sqlite3_errstr(code)))
+    }
+    sqlite3_extended_result_codes(handle, 1)
+    database = handle
+  }
+
+  deinit { close() }
+
+  /// Whether the connection is open.
+  var isOpen: Bool { database != nil }
+
+  /// Whether SQLite opened the main database read-only (the file is write-protected).
+  var isReadOnly: Bool {
+    guard let database else { return true }
+    return sqlite3_db_readonly(database, "main") == 1
+  }
+
+  /// Whether no transaction is open.
+  var isAutocommit: Bool {
+    guard let database else { return true }
+    return sqlite3_get_autocommit(database) != 0
+  }
+
+  /// The number of rows the last INSERT, UPDATE or DELETE changed (not counting triggers).
+  var changedRowCount: Int32 {
+    guard let database else { return 0 }
+    return sqlite3_changes(database)
+  }
+
+  /// Finalizes every cached statement and closes the handle; later calls do nothing.
+  func close() {
+    statements.removeAll()
+    if let database { sqlite3_close_v2(database) }
+    database = nil
+  }
+
+  // MARK: Statements
+
+  /// Runs `body` with the cached prepared statement for `sql`, then resets it.
+  ///
+  /// - Parameters:
+  ///   - sql: One SQL statement; its text is the cache key.
+  ///   - body: Binds, steps and reads the statement.
+  /// - Returns: What `body` returns.
+  /// - Throws: What preparing the statement or `body` throws.
+  func withStatement<Result>(
+    _ sql: String,
+    _ body: (Statement) throws(NotesStorageError) -> Result
+  ) throws(NotesStorageError) -> Result {
+    let statement = try prepared(sql)
+    defer { statement.reset() }
+    return try body(statement)
+  }
+
+  /// Runs one statement that returns no rows.
+  func run(_ sql: String) throws(NotesStorageError) {
+    try withStatement(sql) { statement throws(NotesStorageError) in
+      while try statement.step() {}
+    }
+  }
+
+  /// The integer in the first column of the first row of `sql`, or `nil` if no row.
+  func int64(_ sql: String) throws(NotesStorageError) -> Int64? {
+    try withStatement(sql) { statement throws(NotesStorageError) in
+      try statement.step() ? statement.int64(at: 0) : nil
+    }
+  }
+
+  /// The text in the first column of the first row of `sql`, or `nil` if no row.
+  func string(_ sql: String) throws(NotesStorageError) -> String? {
+    try withStatement(sql) { statement throws(NotesStorageError) in
+      try statement.step() ? statement.string(at: 0) : nil
+    }
+  }
+
+  /// Runs a script of several statements, without caching (for migrations).
+  func execute(script: String) throws(NotesStorageError) {
+    guard let database else { throw .closed }
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(database, script, nil, nil, &message)
+    defer { sqlite3_free(message) }
+    guard code == SQLITE_OK else { throw error(code) }
+  }
+
+  private func prepared(_ sql: String) throws(NotesStorageError) -> Statement {
+    if let statement = statements[sql] { return statement }
+    guard let database else { throw .closed }
+    let statement = try Statement(sql: sql, connection: self, database: database)
+    statements[sql] = statement
+    return statement
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back if anything throws.
+  ///
+  /// - Parameter body: The transaction's work.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` or the COMMIT throws, after the rollback.
+  func transaction<Result>(
+    _ body: () throws(NotesStorageError) -> Result
+  ) throws(NotesStorageError) -> Result {
+    try run("BEGIN IMMEDIATE")
+    do throws(NotesStorageError) {
+      let result = try body()
+      try run("COMMIT")
+      return result
+    } catch {
+      rollBack()
+      throw error
+    }
+  }
+
+  /// Runs `body` inside a read transaction, so every query sees one snapshot.
+  func read<Result>(
+    _ body: () throws(NotesStorageError) -> Result
+  ) throws(NotesStorageError) -> Result {
+    try run("BEGIN DEFERRED")
+    do throws(NotesStorageError) {
+      let result = try body()
+      try run("COMMIT")
+      return result
+    } catch {
+      rollBack()
+      throw error
+    }
+  }
+
+  private func rollBack() {
+    guard !isAutocommit, let database else { return }
+    // Not a cached statement: ROLLBACK must work even if preparing statements fails.
+    sqlite3_exec(database, "ROLLBACK", nil, nil, nil)
+  }
+
+  // MARK: Errors
+
+  /// The error for a failed SQLite call that returned `code`.
+  func error(_ code: Int32) -> NotesStorageError {
+    guard let database else { return .closed }
+    let message = String(cString: sqlite3_errmsg(database))
+    switch code & 0xFF {
+    case SQLITE_NOTADB, SQLITE_CORRUPT: return .notADatabase(path: path)
+    case SQLITE_READONLY: return .unwritableLocation(path: path, reason: message)
+    default: return .sqlite(code: code, message: message)
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import Testing
+
+@testable import NotesStorage
+
+@Suite(.noLiveBindings)
+@MainActor
+struct MigrationTests {
+  typealias F = Fixtures
+
+  @Test func migrationsAreNumberedFromOneWithoutGaps() {
+    #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
+    #expect(NotesDatabase.supportedSchemaVersion == 2)
+  }
+
+  @Test func anEmptyFileMigratesFromVersionZero() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    #expect(try RawDatabase.userVersion(path) == 0)
+
+    let database = try NotesDatabase(path: path)
+    let model = Model(try database.loadState(), storage: database)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+    }
+    #expect(try database.search("milk") == F.noteIDs(2))
+    database.close()
+    #expect(try RawDatabase.userVersion(path) == 2)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionOneFileKeepsItsDataAndBecomesSearchable() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 1)
+    let model = Model(NotesState(), storage: old)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk and honey"), into: \.notes)
+      try transaction.insert(
+        F.note(3, in: 1, "Plants", "water the fern", pinned: true), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 3)
+      transaction.set(\.sync, to: .idle(lastSynced: F.date(9)))
+    }
+    #expect(old.searchMethod == .substring)
+    old.close()
+    #expect(try RawDatabase.userVersion(path) == 1)
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try database.connection.int64("PRAGMA user_version") == 2)
+    #expect(database.searchMethod == .fullText)
+    #expect(try database.loadState() == model.state)
+    #expect(try database.search("honey") == F.noteIDs(2))
+    #expect(try database.search("fern") == F.noteIDs(3))
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aFileWrittenWithoutFTS5GetsItsIndexWhenFTS5IsAvailable() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let plain = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: 2)
+    let model = Model(NotesState(), storage: plain)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk 100% fresh"), into: \.notes)
+    }
+    #expect(plain.searchMethod == .substring)
+    #expect(try plain.search("100%") == F.noteIDs(2))
+    #expect(try plain.search("GROC") == F.noteIDs(2))
+    #expect(try plain.search("10_").isEmpty)
+    plain.close()
+
+    let indexed = try NotesDatabase(path: path)
+    #expect(indexed.searchMethod == .fullText)
+    #expect(try indexed.search("fresh") == F.noteIDs(2))
+    indexed.close()
+
+    // Going back to an SQLite without FTS5 would leave the index stale, so it is refused.
+    #expect(throws: NotesStorageError.self) {
+      try NotesDatabase(
+        path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: 2)
+    }
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+}

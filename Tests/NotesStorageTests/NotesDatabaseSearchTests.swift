@@ -1,0 +1,113 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import Testing
+
+@testable import NotesStorage
+
+@Suite(.noLiveBindings)
+@MainActor
+struct NotesDatabaseSearchTests {
+  typealias F = Fixtures
+
+  /// Runs `body` with a database holding a few notes, then checks and removes it.
+  private func withLibrary(
+    fullTextSearch: Bool = true,
+    _ body: (NotesDatabase, Model<NotesState>) throws -> Void
+  ) throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let database = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: fullTextSearch,
+      schemaVersion: 2)
+    let model = Model(NotesState(), storage: database)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk, eggs and bread"), into: \.notes)
+      try transaction.insert(F.note(3, in: 1, "Garden", "buy milk for the cat"), into: \.notes)
+      try transaction.insert(F.note(4, in: 1, "Café naïve", "日本語 のノート"), into: \.notes)
+      try transaction.insert(
+        F.note(5, in: 1, "Quotes", "she said \"hi\"; it's 50% off -- OR not"), into: \.notes)
+    }
+    try body(database, model)
+    database.close()
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func findsWordsInTitlesAndBodies() throws {
+    try withLibrary { database, _ throws in
+      #expect(try database.search("groceries") == F.noteIDs(2))
+      #expect(try database.search("BREAD") == F.noteIDs(2))
+      #expect(try database.search("gard") == F.noteIDs(3))
+      #expect(Set(try database.search("milk")) == Set(F.noteIDs(2, 3)))
+      #expect(try database.search("milk cat") == F.noteIDs(3))
+      #expect(try database.search("cafe") == F.noteIDs(4))
+      #expect(try database.search("日本語") == F.noteIDs(4))
+      #expect(try database.search("zebra").isEmpty)
+      #expect(try database.search("   ").isEmpty)
+      #expect(try database.search("milk", limit: 1).count == 1)
+      #expect(try database.search("milk", limit: 0).isEmpty)
+    }
+  }
+
+  @Test func ranksTitleMatchesFirst() throws {
+    try withLibrary { database, model throws in
+      try model.write { try $0.insert(F.note(6, in: 1, "Milk", "dairy"), into: \.notes) }
+      #expect(try database.search("milk").first == NoteID(rawValue: 6))
+    }
+  }
+
+  @Test func followsEveryCommit() throws {
+    try withLibrary { database, model throws in
+      try model.write {
+        try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" }
+      }
+      #expect(try database.search("groceries").isEmpty)
+      #expect(try database.search("shopping") == F.noteIDs(2))
+      try model.write { try $0.remove(NoteID(rawValue: 3), from: \.notes) }
+      #expect(try database.search("milk") == F.noteIDs(2))
+      try model.write { try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.isPinned = true } }
+      #expect(try database.search("shopping") == F.noteIDs(2))
+    }
+  }
+
+  nonisolated static let specialInputs = [
+    "'", "\"", "\"\"", ";", "%", "_", "*", "-- ", "OR", "AND", "NOT", "NEAR(milk)", "milk OR",
+    "'; DROP TABLE notes; --", "\"milk", "milk\"", "mi*lk", "(", ")", "^milk", "title:milk",
+    "{title}: milk", "\\", "💥", "🎉 milk", "ß", "\u{0}", "日本", "-milk", "+milk", "col:",
+  ]
+
+  @Test(arguments: specialInputs)
+  func specialInputNeverErrors(query: String) throws {
+    for fullTextSearch in [true, false] {
+      try withLibrary(fullTextSearch: fullTextSearch) { database, _ throws in
+        _ = try database.search(query)
+        #expect(try database.loadState().notes.count == 4)
+      }
+    }
+  }
+
+  @Test func specialCharactersAreSearchedAsText() throws {
+    try withLibrary { database, _ throws in
+      #expect(try database.search("\"hi\";") == F.noteIDs(5))
+      #expect(try database.search("50%") == F.noteIDs(5))
+      #expect(try database.search("it's") == F.noteIDs(5))
+      #expect(try database.search("OR") == F.noteIDs(5))
+      #expect(try database.search("'; DROP TABLE notes; --").isEmpty)
+    }
+    try withLibrary(fullTextSearch: false) { database, _ throws in
+      #expect(try database.search("\"hi\";") == F.noteIDs(5))
+      #expect(try database.search("50%") == F.noteIDs(5))
+      #expect(try database.search("-- OR not") == F.noteIDs(5))
+    }
+  }
+
+  @Test func queriesAreQuotedForFTS5() {
+    let words = NotesDatabase.searchWords(in: "  say \"hi\" ; -- x* ")
+    #expect(words == ["say", "\"hi\"", "x*"])
+    #expect(NotesDatabase.fullTextExpression(words) == #""say"* """hi"""* "x*"*"#)
+    #expect(NotesDatabase.likePattern("50%_\\") == #"%50\%\_\\%"#)
+  }
+}
