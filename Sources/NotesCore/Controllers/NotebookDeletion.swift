@@ -1,0 +1,80 @@
+// NotebookDeletion: deleting a notebook, with the confirmation a non-empty one needs.
+//
+// Guarantees
+// - An empty notebook is deleted at once (one undoable action).
+// - A notebook with notes is not deleted until the user confirms: the request becomes a
+//   `DeletionConfirmation` posted to `confirmations`, a durable outcome held here, not by a
+//   view. A view that detaches and reattaches sees a pending confirmation again; once
+//   answered (confirmed or declined) it is never shown again.
+// - Confirming dispatches `DeleteNotebook(deletingNotes: true)`; declining changes nothing.
+//   Answering an unknown or already answered confirmation does nothing.
+// - A request for a notebook that already awaits confirmation is not posted twice.
+
+public import Airframe
+import Foundation
+
+/// A pending question to the user: whether to delete a notebook and its notes.
+public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
+  /// The confirmation's id.
+  public let id: Int
+  /// The notebook to delete.
+  public let notebookID: NotebookID
+  /// The question to show, such as `Delete "Work" and its 3 notes?`.
+  public let message: String
+}
+
+/// Turns "delete notebook" gestures into actions, asking first when notes would go too.
+@MainActor
+public final class NotebookDeletion {
+  /// Confirmations waiting for an answer; views observe and acknowledge them.
+  public let confirmations = DurableOutcomes<DeletionConfirmation>()
+  private let dispatcher: ActionDispatcher<NotesState>
+  private var nextID = 0
+  private var pendingByNotebook: [NotebookID: Int] = [:]
+
+  /// Creates the controller.
+  ///
+  /// - Parameter dispatcher: Runs the deletions.
+  public init(dispatcher: ActionDispatcher<NotesState>) {
+    self.dispatcher = dispatcher
+  }
+
+  /// Deletes the notebook, or asks for confirmation if it has notes.
+  ///
+  /// - Parameter id: The notebook.
+  /// - Returns: The outcome; `.unchanged` while a confirmation is pending.
+  @discardableResult
+  public func deleteRequested(_ id: NotebookID) -> ActionOutcome {
+    let state = dispatcher.model.state
+    guard let notebook = state.notebooks[id] else {
+      return dispatcher.dispatch(DeleteNotebook(id: id))
+    }
+    let count = state.notes.elements.lazy.filter { $0.notebookID == id }.count
+    guard count > 0 else { return dispatcher.dispatch(DeleteNotebook(id: id)) }
+    guard pendingByNotebook[id] == nil else { return .unchanged }
+    nextID += 1
+    pendingByNotebook[id] = nextID
+    let notes = count == 1 ? "its note" : "its \(count) notes"
+    confirmations.post(
+      DeletionConfirmation(
+        id: nextID, notebookID: id, message: "Delete \"\(notebook.title)\" and \(notes)?"))
+    return .unchanged
+  }
+
+  /// Answers a confirmation: deletes the notebook and its notes if `confirmed`.
+  ///
+  /// - Parameters:
+  ///   - id: The confirmation's id.
+  ///   - confirmed: Whether the user confirmed.
+  /// - Returns: The deletion's outcome, `.unchanged` when declined, or `.rejected` for an
+  ///   unknown or already answered confirmation.
+  @discardableResult
+  public func answer(_ id: DeletionConfirmation.ID, confirmed: Bool) -> ActionOutcome {
+    guard let confirmation = confirmations.pending.first(where: { $0.id == id }),
+      confirmations.acknowledge(id)
+    else { return .rejected("That confirmation was already answered.") }
+    pendingByNotebook[confirmation.notebookID] = nil
+    guard confirmed else { return .unchanged }
+    return dispatcher.dispatch(DeleteNotebook(id: confirmation.notebookID, deletingNotes: true))
+  }
+}
