@@ -41,7 +41,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "AirframeBench",
-      dependencies: ["AirframeBinding", "Airframe"],
+      dependencies: ["AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "CSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(

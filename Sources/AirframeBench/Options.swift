@@ -75,7 +75,7 @@ struct Options {
 /// The names `--filter` matches against: benchmark groups and the figures they print.
 let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
-  "view-state",
+  "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
 ]
 
 /// The operation counts of one run of the suite.
@@ -91,6 +91,14 @@ struct Scale {
   var churnPairs: Int
   var derivedWrites: Int
   var memorySubscriptions: Int
+  /// Notes in the library of the notes figures (7–10).
+  var notesCount: Int
+  /// Single-note edits (commits) per timed run of each subject of figure 8.
+  var notesEdits: Int
+  /// Timed queries of each kind in figure 9.
+  var notesSearches: Int
+  /// Timed writes in figure 10.
+  var notesViewWrites: Int
 
   static let full = Scale(
     repetitions: 7,
@@ -102,7 +110,11 @@ struct Scale {
     churnLargeLive: 100_000,
     churnPairs: 100_000,
     derivedWrites: 1_000_000,
-    memorySubscriptions: 100_000
+    memorySubscriptions: 100_000,
+    notesCount: 100_000,
+    notesEdits: 2_000,
+    notesSearches: 500,
+    notesViewWrites: 2_000
   )
 
   static let quick = Scale(
@@ -115,6 +127,10 @@ struct Scale {
     churnLargeLive: 2_000,
     churnPairs: 2_000,
     derivedWrites: 2_000,
-    memorySubscriptions: 1_000
+    memorySubscriptions: 1_000,
+    notesCount: 2_000,
+    notesEdits: 200,
+    notesSearches: 30,
+    notesViewWrites: 200
   )
 }

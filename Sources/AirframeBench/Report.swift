@@ -49,6 +49,9 @@ struct Figure {
   enum Kind {
     /// Rows are timed: the table shows ns per operation.
     case time(unit: String)
+    /// Rows are timed; the table shows them in a larger unit, such as ms per load (the
+    /// JSON keeps nanoseconds).
+    case scaledTime(unit: String, nanosecondsPerUnit: Double)
     /// Rows are measured in bytes per subscription and ns per subscription.
     case memory
   }
@@ -119,6 +122,13 @@ struct Reporter {
       cells = figure.rows.map { row in
         [row.time.median, row.time.min, row.time.p90].map { formatted($0, digits: 2) }
           + [row.comment]
+      }
+    case .scaledTime(let unit, let nanosecondsPerUnit):
+      headers = [unit, "min", "p90", ""]
+      cells = figure.rows.map { row in
+        [row.time.median, row.time.min, row.time.p90].map {
+          formatted($0 / nanosecondsPerUnit, digits: 2)
+        } + [row.comment]
       }
     case .memory:
       headers = ["bytes/sub", "min", "p90", "ns/sub", ""]

@@ -2,8 +2,10 @@
 // baselines, and prints a table (default) or JSON lines (`--json`).
 //
 // Figures: 1 fan-out and 2 single-observer writes (FanOutBenchmarks.swift), 3 subscribe +
-// cancel churn (ChurnBenchmarks.swift), 4 a derived chain (DerivedBenchmarks.swift) and
-// 5 heap bytes per subscription (MemoryBenchmarks.swift). Measurement.swift says how a
+// cancel churn (ChurnBenchmarks.swift), 4 a derived chain (DerivedBenchmarks.swift),
+// 5 heap bytes per subscription (MemoryBenchmarks.swift), 6 view state
+// (ViewStateBenchmarks.swift) and 7–10 the Notes app's storage, search and View State
+// Controllers at 100,000 notes (NotesBenchmarks.swift). Measurement.swift says how a
 // figure is taken. Everything runs on the main actor (top-level code is main-actor code).
 // Run it from a release build: `swift run -c release airframe-bench`.
 
@@ -87,6 +89,32 @@ if options.selects("memory") {
 }
 if options.selects("view-state") {
   reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
+}
+if options.selects("notes-load", "notes-edits", "notes-search") {
+  // Figures 7–9 share one library file, built once; the folder is removed in every case.
+  var folder: ScratchFolder?
+  do {
+    let scratch = try ScratchFolder()
+    folder = scratch
+    let fixture = try NotesFixture(noteCount: scale.notesCount, folder: scratch)
+    if options.selects("notes-load") {
+      reporter.emit(try notesLoadFigure(number: 7, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("notes-edits") {
+      reporter.emit(try notesEditsFigure(number: 8, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("notes-search") {
+      reporter.emit(try notesSearchFigure(number: 9, fixture: fixture, scale: scale, sink: sink))
+    }
+    scratch.remove()
+  } catch {
+    folder?.remove()
+    printError("airframe-bench: notes figures failed: \(error)")
+    exit(1)
+  }
+}
+if options.selects("notes-views") {
+  reporter.emit(notesViewsFigure(number: 10, scale: scale, sink: sink))
 }
 let elapsed = ContinuousClock.now - start
 

@@ -136,7 +136,7 @@ public final class ActionDispatcher<State> {
     let start = clock.now
     var inverses: [any Action<State>] = []
     var validation = ValidationResult()
-    var summary = ""
+    var changes: ChangeSet<State>?
     let outcome: ActionOutcome
     do {
       let revisionBefore = model.revision
@@ -149,20 +149,20 @@ public final class ActionDispatcher<State> {
           }
           inverses.append(try action.perform(in: &transaction))
         }
-        summary = transaction.changes.summary
+        changes = transaction.changes
       }
       outcome = model.revision == revisionBefore ? .unchanged : .committed(revision: model.revision)
     } catch is InvalidAction {
       outcome = .invalid(validation)
-      summary = ""
+      changes = nil
     } catch {
       outcome = .failed(String(describing: error))
-      summary = ""
+      changes = nil
     }
     log.append(
       ActionLogEntry(
         name: name, validation: validation, outcome: outcome, duration: clock.now - start,
-        changeSummary: summary))
+        changeSummary: { [changes] in changes?.summary ?? "" }))
     return (outcome, inverses)
   }
 

@@ -15,7 +15,21 @@ public struct ActionLogEntry: Sendable, CustomStringConvertible {
   /// How long validation, the write and delivery took.
   public let duration: Duration
   /// Inserted, updated and removed counts per changed table, and changed values.
-  public let changeSummary: String
+  ///
+  /// Computed when read, so logging costs a write nothing but keeping the change set.
+  public var changeSummary: String { summarize() }
+  private let summarize: @Sendable () -> String
+
+  init(
+    name: String, validation: ValidationResult, outcome: ActionOutcome, duration: Duration,
+    changeSummary: @escaping @Sendable () -> String
+  ) {
+    self.name = name
+    self.validation = validation
+    self.outcome = outcome
+    self.duration = duration
+    self.summarize = changeSummary
+  }
 
   /// A readable line, such as `Rename Note: Done (revision 3). notes +0 ~1 -0 [0.1 ms]`.
   public var description: String {

@@ -6,7 +6,9 @@
 // - Incremental: counts are kept per notebook and adjusted from each commit's change set
 //   (a note inserted, removed or moved changes two counts at most); the 100,000 notes are
 //   never scanned after the first load. Rows (one per notebook, sorted by title ignoring
-//   case, then id) are rebuilt only when a commit touches notebooks or counts.
+//   case, then id) are re-sorted only when a commit touches notebooks; a count change
+//   updates its row in place, and a commit that changes no count (an edit, a rename)
+//   touches no row at all.
 // - `rows` replays and delivers like any state source and suppresses equal row lists.
 // - The selection is cleared when its notebook is deleted.
 
@@ -30,6 +32,8 @@ public final class SidebarController {
   private let selectionSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]
   private var notebookOfNote: [NoteID: NotebookID] = [:]
+  /// The index of each notebook's row in `rowsSource.value`.
+  private var rowIndex: [NotebookID: Int] = [:]
   private var lifetime: Lifetime?
   /// The model revision the rows reflect.
   public private(set) var renderedRevision: Int
@@ -45,7 +49,7 @@ public final class SidebarController {
     }
     rowsSource = StateSource([])
     renderedRevision = model.revision
-    rowsSource.set(Self.rows(state.notebooks, counts: counts))
+    setRows(Self.rows(state.notebooks, counts: counts))
     lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
   }
 
@@ -74,13 +78,18 @@ public final class SidebarController {
     let notes = commit.changes.changes(in: \.notes)
     let notebooks = commit.changes.changes(in: \.notebooks)
     guard !notes.isEmpty || !notebooks.isEmpty else { return }
+    var changedCounts: Set<NotebookID> = []
     for id in notes.removed {
-      if let notebook = notebookOfNote.removeValue(forKey: id) { counts[notebook, default: 0] -= 1 }
+      if let notebook = notebookOfNote.removeValue(forKey: id) {
+        counts[notebook, default: 0] -= 1
+        changedCounts.insert(notebook)
+      }
     }
     for id in notes.inserted {
       guard let note = commit.state.notes[id] else { continue }
       notebookOfNote[id] = note.notebookID
       counts[note.notebookID, default: 0] += 1
+      changedCounts.insert(note.notebookID)
     }
     for id in notes.updated {
       guard let note = commit.state.notes[id], let old = notebookOfNote[id],
@@ -89,12 +98,28 @@ public final class SidebarController {
       counts[old, default: 0] -= 1
       counts[note.notebookID, default: 0] += 1
       notebookOfNote[id] = note.notebookID
+      changedCounts.formUnion([old, note.notebookID])
     }
     for id in notebooks.removed { counts[id] = nil }
-    rowsSource.set(Self.rows(commit.state.notebooks, counts: counts))
+    if !notebooks.isEmpty {
+      setRows(Self.rows(commit.state.notebooks, counts: counts))
+    } else if !changedCounts.isEmpty {
+      var rows = rowsSource.value
+      for notebook in changedCounts {
+        guard let index = rowIndex[notebook] else { continue }
+        let row = rows[index]
+        rows[index] = SidebarRow(id: row.id, title: row.title, noteCount: counts[notebook] ?? 0)
+      }
+      rowsSource.set(rows)
+    }
     if let selected = selectionSource.value, notebooks.removed.contains(selected) {
       selectionSource.set(nil)
     }
+  }
+
+  private func setRows(_ rows: [SidebarRow]) {
+    rowIndex = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+    rowsSource.set(rows)
   }
 
   private static func rows(
