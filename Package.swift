@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "NotesCore", targets: ["NotesCore"]),
     .library(name: "NotesStorage", targets: ["NotesStorage"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
+    .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
   ],
   targets: [
     .target(name: "AirframeBinding", swiftSettings: strictSettings),
@@ -37,6 +38,11 @@ let package = Package(
     .target(
       name: "NotesStorage",
       dependencies: ["NotesCore", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "NotesCrashWriter",
+      dependencies: ["Airframe", "NotesCore", "NotesStorage"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
