@@ -141,22 +141,21 @@ final class SQLiteConnection {
   func transaction<Result>(
     _ body: () throws(NotesStorageError) -> Result
   ) throws(NotesStorageError) -> Result {
-    try run("BEGIN IMMEDIATE")
-    do throws(NotesStorageError) {
-      let result = try body()
-      try run("COMMIT")
-      return result
-    } catch {
-      rollBack()
-      throw error
-    }
+    try inTransaction(begin: "BEGIN IMMEDIATE", body)
   }
 
   /// Runs `body` inside a read transaction, so every query sees one snapshot.
   func read<Result>(
     _ body: () throws(NotesStorageError) -> Result
   ) throws(NotesStorageError) -> Result {
-    try run("BEGIN DEFERRED")
+    try inTransaction(begin: "BEGIN DEFERRED", body)
+  }
+
+  private func inTransaction<Result>(
+    begin: String,
+    _ body: () throws(NotesStorageError) -> Result
+  ) throws(NotesStorageError) -> Result {
+    try run(begin)
     do throws(NotesStorageError) {
       let result = try body()
       try run("COMMIT")

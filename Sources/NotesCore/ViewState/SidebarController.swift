@@ -32,7 +32,10 @@ public final class SidebarController {
   private let selectionSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]
   private var notebookOfNote: [NoteID: NotebookID] = [:]
-  /// The index of each notebook's row in `rowsSource.value`.
+  /// The rows last published; kept here so updating one count does not read the source
+  /// (a read would register with Observation and slow every later write).
+  private var currentRows: [SidebarRow] = []
+  /// The index of each notebook's row in `currentRows`.
   private var rowIndex: [NotebookID: Int] = [:]
   private var lifetime: Lifetime?
   /// The model revision the rows reflect.
@@ -65,7 +68,7 @@ public final class SidebarController {
   /// - Returns: `false` (and no change) if no row has that id.
   @discardableResult
   public func select(_ id: NotebookID?) -> Bool {
-    guard id == nil || rowsSource.value.contains(where: { $0.id == id }) else { return false }
+    guard id == nil || rowIndex[id!] != nil else { return false }
     selectionSource.set(id)
     return true
   }
@@ -104,12 +107,13 @@ public final class SidebarController {
     if !notebooks.isEmpty {
       setRows(Self.rows(commit.state.notebooks, counts: counts))
     } else if !changedCounts.isEmpty {
-      var rows = rowsSource.value
+      var rows = currentRows
       for notebook in changedCounts {
         guard let index = rowIndex[notebook] else { continue }
         let row = rows[index]
         rows[index] = SidebarRow(id: row.id, title: row.title, noteCount: counts[notebook] ?? 0)
       }
+      currentRows = rows
       rowsSource.set(rows)
     }
     if let selected = selectionSource.value, notebooks.removed.contains(selected) {
@@ -119,6 +123,7 @@ public final class SidebarController {
 
   private func setRows(_ rows: [SidebarRow]) {
     rowIndex = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+    currentRows = rows
     rowsSource.set(rows)
   }
 
