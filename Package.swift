@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
     .library(name: "NotesCore", targets: ["NotesCore"]),
     .library(name: "NotesStorage", targets: ["NotesStorage"]),
+    .library(name: "NotesApp", targets: ["NotesApp"]),
+    .executable(name: "notes", targets: ["Notes"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
   ],
@@ -40,6 +42,25 @@ let package = Package(
       dependencies: ["NotesCore", "CSQLite"],
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "NotesApp",
+      dependencies: ["Airframe", "NotesCore"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "NotesCommandLine",
+      dependencies: ["NotesCore", "NotesStorage"],
+      swiftSettings: strictSettings
+    ),
+    .systemLibrary(
+      name: "CNcurses",
+      providers: [.apt(["libncurses-dev"])]
+    ),
+    .executableTarget(
+      name: "Notes",
+      dependencies: ["NotesApp", "NotesCommandLine", "NotesCore", "NotesStorage", "CNcurses"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "NotesCrashWriter",
       dependencies: ["Airframe", "NotesCore", "NotesStorage"],
@@ -47,7 +68,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "AirframeBench",
-      dependencies: ["AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "CSQLite"],
+      dependencies: [
+        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesApp", "CSQLite",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -68,6 +91,21 @@ let package = Package(
     .testTarget(
       name: "NotesStorageTests",
       dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NotesAppTests",
+      dependencies: ["NotesApp", "NotesCore", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NotesCommandLineTests",
+      dependencies: ["NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "NotesTerminalTests",
+      dependencies: ["NotesCore", "NotesStorage", "AirframeTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(

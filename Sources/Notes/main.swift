@@ -1,0 +1,108 @@
+// notes: the Notes app. With a subcommand it is a script-friendly command line; without
+// one it opens the full-screen terminal app on the default (or `--database`) library.
+//
+// Guarantees
+// - Usage errors and failures go to standard error with a non-zero status: 64 for a bad
+//   command line, 1 for anything else. Nothing is written to the database on a usage error.
+// - The full-screen app refuses to start without a terminal (status 1, with a message).
+// - A library file that does not exist yet is created; the full-screen app fills a new
+//   library with the samples of `SampleLibrary`.
+// - Every exit path of the full-screen app restores the terminal (see `Terminal`).
+
+import Airframe
+import Foundation
+import NotesApp
+import NotesCommandLine
+import NotesCore
+import NotesStorage
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data("notes: \(message)\n".utf8))
+}
+
+/// Opens the library for the full-screen app, adding the samples to a new one.
+@MainActor
+func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
+  let location = DatabaseLocation.resolve(explicitPath: path)
+  let isNew = !FileManager.default.fileExists(atPath: location.path)
+  let database = try NotesDatabase(location: location)
+  var state = try database.loadState()
+  if isNew, state.notebooks.count == 0, state.notes.count == 0 {
+    let samples = SampleLibrary.state(now: Date())
+    let model = Model(state, storage: database)
+    try model.write { transaction in
+      for notebook in samples.notebooks.elements {
+        try transaction.insert(notebook, into: \.notebooks)
+      }
+      for note in samples.notes.elements { try transaction.insert(note, into: \.notes) }
+      transaction.set(\.lastAssignedID, to: samples.lastAssignedID)
+    }
+    state = model.state
+  }
+  return (database, Model(state, storage: database))
+}
+
+/// Runs the full-screen app until the user quits.
+@MainActor
+func runFullScreen(databasePath: String?) -> Never {
+  guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+    printError(
+      "the full-screen app needs a terminal; use a subcommand instead (see `notes --help`)")
+    exit(1)
+  }
+  let database: NotesDatabase
+  let model: Model<NotesState>
+  do {
+    (database, model) = try openLibrary(path: databasePath)
+  } catch {
+    printError("\(error)")
+    exit(1)
+  }
+  let app = NotesApplication(model: model, syncService: SimulatedSyncService())
+  let terminal: Terminal
+  do {
+    terminal = try Terminal.start()
+  } catch {
+    database.close()
+    printError("\(error)")
+    exit(1)
+  }
+  var drawScheduled = false
+  func draw() {
+    drawScheduled = false
+    terminal.draw(app.render(width: terminal.size.width, height: terminal.size.height))
+  }
+  app.onNeedsDisplay = {
+    guard !drawScheduled else { return }
+    drawScheduled = true
+    DispatchQueue.main.async { MainActor.assumeIsolated { draw() } }
+  }
+  terminal.run(
+    onKey: { key in
+      app.handle(key)
+      if app.isFinished {
+        app.shutdown()
+        terminal.stop()
+        database.close()
+        exit(0)
+      }
+      draw()
+    },
+    onResize: { _, _ in draw() })
+  draw()
+  dispatchMain()
+}
+
+let command: NotesCommand
+do {
+  command = try NotesCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  printError("\(error)\nusage: see `notes --help`")
+  exit(64)
+}
+if case .interactive(let path) = command {
+  MainActor.assumeIsolated { runFullScreen(databasePath: path) }
+} else {
+  exit(MainActor.assumeIsolated { NotesCommandLine.execute(command, io: .standard) })
+}

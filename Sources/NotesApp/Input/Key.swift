@@ -1,0 +1,59 @@
+// Key: one key press, as the app sees it after the terminal layer decoded it.
+//
+// Guarantees
+// - Terminal-independent: the ncurses layer produces these, tests construct them.
+// - `character` carries printable text only; control keys arrive as `control`, and the
+//   keys with names (Enter, Tab, arrows, …) as their own cases.
+
+/// One key press.
+public enum Key: Hashable, Sendable {
+  /// A printable character.
+  case character(Character)
+  /// A control chord, such as Ctrl-R as `control("r")`.
+  case control(Character)
+  /// Enter or Return.
+  case enter
+  /// Tab.
+  case tab
+  /// Shift-Tab.
+  case backTab
+  /// Backspace.
+  case backspace
+  /// Forward delete.
+  case delete
+  /// Escape on its own.
+  case escape
+  /// Arrow up.
+  case up
+  /// Arrow down.
+  case down
+  /// Arrow left.
+  case left
+  /// Arrow right.
+  case right
+  /// Home.
+  case home
+  /// End.
+  case end
+  /// Page up.
+  case pageUp
+  /// Page down.
+  case pageDown
+  /// A function key, such as F1 as `function(1)`.
+  case function(Int)
+
+  /// The key a control byte (1–31, 127) stands for, such as 9 → Tab or 18 → Ctrl-R.
+  ///
+  /// - Parameter byte: A byte below 32, or 127.
+  /// - Returns: The key, or `nil` for a byte that is not a control byte.
+  public static func control(byte: UInt32) -> Key? {
+    switch byte {
+    case 9: .tab
+    case 10, 13: .enter
+    case 27: .escape
+    case 8, 127: .backspace
+    case 1...26: .control(Character(Unicode.Scalar(byte + 96)!))
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,153 @@
+// ScreenBuffer: an off-screen grid of terminal cells that the panes draw into.
+//
+// Guarantees
+// - Fixed size; writes outside the grid are clipped, never a crash.
+// - A wide character takes two cells: its glyph in the first, an empty continuation in
+//   the second. A wide character that would straddle the right edge of a write's limit
+//   is replaced by a space, so columns always line up.
+// - Characters of width 0 on their own (control characters) are drawn as U+FFFD so an
+//   escape byte can never reach the terminal through a note's text.
+// - `lines` is the text a terminal would show, one string per row, trailing spaces kept.
+
+/// How a cell is drawn.
+public struct CellStyle: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+
+  /// Creates a style from its raw bits.
+  ///
+  /// - Parameter rawValue: The bits.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Bold text.
+  public static let bold = CellStyle(rawValue: 1 << 0)
+  /// Foreground and background swapped.
+  public static let reverse = CellStyle(rawValue: 1 << 1)
+  /// Dimmed text.
+  public static let dim = CellStyle(rawValue: 1 << 2)
+  /// Underlined text.
+  public static let underline = CellStyle(rawValue: 1 << 3)
+}
+
+/// One terminal cell.
+public struct ScreenCell: Equatable, Sendable {
+  /// The character drawn here; empty for the second cell of a wide character.
+  public var glyph: String
+  /// How it is drawn.
+  public var style: CellStyle
+
+  /// A blank cell.
+  public static let blank = ScreenCell(glyph: " ", style: [])
+}
+
+/// A grid of cells the size of the terminal, drawn by the panes and shown by a terminal.
+public struct ScreenBuffer: Equatable, Sendable {
+  /// Columns.
+  public let width: Int
+  /// Rows.
+  public let height: Int
+  /// The cells, row by row.
+  public private(set) var rows: [[ScreenCell]]
+  /// Where the terminal's cursor goes, as (row, column); `nil` hides it.
+  public var cursor: (row: Int, column: Int)? {
+    get { cursorPosition.map { ($0.row, $0.column) } }
+    set { cursorPosition = newValue.map { CursorPosition(row: $0.row, column: $0.column) } }
+  }
+  private var cursorPosition: CursorPosition?
+
+  private struct CursorPosition: Equatable, Sendable {
+    var row: Int
+    var column: Int
+  }
+
+  /// Creates a blank buffer.
+  ///
+  /// - Parameters:
+  ///   - width: Columns (at least 0).
+  ///   - height: Rows (at least 0).
+  public init(width: Int, height: Int) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    rows = Array(repeating: Array(repeating: .blank, count: self.width), count: self.height)
+  }
+
+  /// Writes `text` at a position, clipped to `limit` columns and the buffer's edge.
+  ///
+  /// Newlines and tabs are drawn as spaces; other control characters as U+FFFD.
+  ///
+  /// - Parameters:
+  ///   - text: The text.
+  ///   - row: The row.
+  ///   - column: The first column.
+  ///   - limit: The most columns to use; to the right edge when `nil`.
+  ///   - style: How the text is drawn.
+  /// - Returns: The number of columns written.
+  @discardableResult
+  public mutating func write(
+    _ text: some StringProtocol, row: Int, column: Int, limit: Int? = nil,
+    style: CellStyle = []
+  ) -> Int {
+    guard row >= 0, row < height, column >= 0, column < width else { return 0 }
+    let end = min(width, column + max(0, limit ?? width))
+    var x = column
+    for character in text {
+      guard x < end else { break }
+      var glyph = String(character)
+      var glyphWidth = character.displayWidth
+      if character == "\n" || character == "\t" {
+        glyph = " "
+        glyphWidth = 1
+      } else if glyphWidth == 0 {
+        glyph = "\u{FFFD}"
+        glyphWidth = 1
+      }
+      if x + glyphWidth > end {
+        rows[row][x] = ScreenCell(glyph: " ", style: style)
+        x += 1
+        break
+      }
+      rows[row][x] = ScreenCell(glyph: glyph, style: style)
+      if glyphWidth == 2 { rows[row][x + 1] = ScreenCell(glyph: "", style: style) }
+      x += glyphWidth
+    }
+    return x - column
+  }
+
+  /// Fills columns of a row with blanks in a style.
+  ///
+  /// - Parameters:
+  ///   - row: The row.
+  ///   - columns: The columns; clipped to the buffer.
+  ///   - style: The style of the blanks.
+  public mutating func fill(row: Int, columns: Range<Int>, style: CellStyle = []) {
+    guard row >= 0, row < height else { return }
+    let lower = max(0, columns.lowerBound)
+    let upper = min(width, columns.upperBound)
+    guard lower < upper else { return }
+    for x in lower..<upper { rows[row][x] = ScreenCell(glyph: " ", style: style) }
+  }
+
+  /// The text of one row, as a terminal shows it.
+  ///
+  /// - Parameter row: The row.
+  /// - Returns: The row's characters; wide characters once.
+  public func line(_ row: Int) -> String {
+    guard row >= 0, row < height else { return "" }
+    var text = ""
+    for cell in rows[row] { text += cell.glyph }
+    return text
+  }
+
+  /// Every row's text, top to bottom.
+  public var lines: [String] { (0..<height).map(line) }
+
+  /// Whether two buffers hold the same cells and cursor.
+  ///
+  /// - Parameters:
+  ///   - lhs: A buffer.
+  ///   - rhs: Another buffer.
+  /// - Returns: `true` if they look the same on a terminal.
+  public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
+    lhs.width == rhs.width && lhs.height == rhs.height && lhs.rows == rhs.rows
+      && lhs.cursorPosition == rhs.cursorPosition
+  }
+}
