@@ -12,6 +12,11 @@
 // - Undo and redo availability (with the names for menu items) is published as a state
 //   source, updated after every dispatch, undo and redo.
 // - Every dispatch, undo and redo is appended to the action log with its duration.
+// - Coalescing: consecutive steps dispatched with the same coalescing key (typing in one
+//   note, say) become one undo step whose undo restores the state before the first of
+//   them. Any step with another key or none, an undo or a redo ends the run. The caller
+//   guarantees that the first step's inverse reverts the whole run (true when every step
+//   edits the same entity and its inverse restores the entity, as Notes' edits do).
 
 /// The entry point of the mutate path: runs actions through the model's funnel and keeps
 /// the undo history and the action log.
@@ -65,13 +70,22 @@ public final class ActionDispatcher<State> {
 
   /// Validates `action` and, if it is valid, performs it and records its inverse.
   ///
-  /// - Parameter action: The action.
+  /// Pass a `coalescingKey` to merge consecutive steps into one undo step, as a text
+  /// editor merges typed characters: a step recorded right after another with the same
+  /// key extends that step instead of adding one.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - coalescingKey: Identifies a run of steps that undo as one; `nil` for a step of
+  ///     its own.
   /// - Returns: What happened.
   @discardableResult
-  public func dispatch(_ action: some Action<State>) -> ActionOutcome {
+  public func dispatch(
+    _ action: some Action<State>, coalescingKey: AnyHashable? = nil
+  ) -> ActionOutcome {
     let (outcome, inverses) = run([action], name: action.name)
     if case .committed = outcome, let inverse = inverses.first {
-      history.record(name: action.name, inverse: inverse)
+      history.record(name: action.name, inverse: inverse, coalescingKey: coalescingKey)
       publishAvailability()
     }
     return outcome
@@ -81,10 +95,14 @@ public final class ActionDispatcher<State> {
   ///
   /// - Parameters:
   ///   - name: The step's name, as in "Undo Move Notes".
+  ///   - coalescingKey: Merges the group into the previous step when that step was
+  ///     recorded with the same key (see ``dispatch(_:coalescingKey:)``).
   ///   - body: Dispatches the actions of the group.
   /// - Returns: What `body` returns.
-  public func group<Result>(named name: String, _ body: () throws -> Result) rethrows -> Result {
-    history.beginGroup(named: name)
+  public func group<Result>(
+    named name: String, coalescingKey: AnyHashable? = nil, _ body: () throws -> Result
+  ) rethrows -> Result {
+    history.beginGroup(named: name, coalescingKey: coalescingKey)
     defer {
       history.endGroup()
       publishAvailability()

@@ -5,6 +5,9 @@
 // - Entries recorded while a group is open join that group, and the group is one entry:
 //   one undo reverts all of it.
 // - The depth is bounded: past `limit` entries the oldest is dropped.
+// - Coalescing: an entry recorded with a coalescing key equal to the key of the entry on
+//   top of the undo stack, with nothing recorded, undone or redone in between, is merged
+//   into it: the older inverse is kept (it reverts the whole run), the newer dropped.
 
 /// One step the user can undo or redo: a name and the actions that revert it, in the order
 /// they must run.
@@ -19,26 +22,28 @@ public struct UndoEntry<State> {
 struct UndoHistory<State> {
   private(set) var undoStack: [UndoEntry<State>] = []
   private(set) var redoStack: [UndoEntry<State>] = []
-  private var openGroup: (name: String, inverses: [any Action<State>])?
+  private var openGroup: (name: String, key: AnyHashable?, inverses: [any Action<State>])?
   private var groupDepth = 0
+  /// The coalescing key of the top undo entry while a run can still be extended.
+  private var runKey: AnyHashable?
   let limit: Int
 
   init(limit: Int) { self.limit = limit }
 
   /// Records the inverse of a performed action; clears redo.
-  mutating func record(name: String, inverse: any Action<State>) {
+  mutating func record(name: String, inverse: any Action<State>, coalescingKey: AnyHashable?) {
     redoStack.removeAll()
     if openGroup != nil {
       // Inverses of a group run newest first.
       openGroup?.inverses.insert(inverse, at: 0)
     } else {
-      push(UndoEntry(name: name, actions: [inverse]), onto: &undoStack)
+      pushRecorded(UndoEntry(name: name, actions: [inverse]), coalescingKey: coalescingKey)
     }
   }
 
-  mutating func beginGroup(named name: String) {
+  mutating func beginGroup(named name: String, coalescingKey: AnyHashable?) {
     groupDepth += 1
-    if groupDepth == 1 { openGroup = (name, []) }
+    if groupDepth == 1 { openGroup = (name, coalescingKey, []) }
   }
 
   mutating func endGroup() {
@@ -47,14 +52,36 @@ struct UndoHistory<State> {
     guard groupDepth == 0, let group = openGroup else { return }
     openGroup = nil
     if !group.inverses.isEmpty {
-      push(UndoEntry(name: group.name, actions: group.inverses), onto: &undoStack)
+      pushRecorded(UndoEntry(name: group.name, actions: group.inverses), coalescingKey: group.key)
     }
   }
 
-  mutating func popUndo() -> UndoEntry<State>? { undoStack.popLast() }
-  mutating func popRedo() -> UndoEntry<State>? { redoStack.popLast() }
-  mutating func pushUndo(_ entry: UndoEntry<State>) { push(entry, onto: &undoStack) }
-  mutating func pushRedo(_ entry: UndoEntry<State>) { push(entry, onto: &redoStack) }
+  mutating func popUndo() -> UndoEntry<State>? {
+    runKey = nil
+    return undoStack.popLast()
+  }
+
+  mutating func popRedo() -> UndoEntry<State>? {
+    runKey = nil
+    return redoStack.popLast()
+  }
+
+  mutating func pushUndo(_ entry: UndoEntry<State>) {
+    runKey = nil
+    push(entry, onto: &undoStack)
+  }
+
+  mutating func pushRedo(_ entry: UndoEntry<State>) {
+    runKey = nil
+    push(entry, onto: &redoStack)
+  }
+
+  /// Pushes a newly recorded entry, or merges it into the run on top of the stack.
+  private mutating func pushRecorded(_ entry: UndoEntry<State>, coalescingKey: AnyHashable?) {
+    if let coalescingKey, coalescingKey == runKey, !undoStack.isEmpty { return }
+    push(entry, onto: &undoStack)
+    runKey = coalescingKey
+  }
 
   private func push(_ entry: UndoEntry<State>, onto stack: inout [UndoEntry<State>]) {
     stack.append(entry)

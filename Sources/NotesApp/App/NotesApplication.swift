@@ -1,5 +1,18 @@
-// NotesApplication: the terminal presentation of one Notes model. (Skeleton; being
-// implemented.)
+// NotesApplication: the terminal presentation of one Notes model — keys in, screens out.
+//
+// Guarantees
+// - One model, six presentations: the title bar, sidebar, note list, editor, status bar and
+//   command palette each render their View State Controller's published values, which the
+//   app keeps through one binder. After a key press has been handled, every pane shows the
+//   same model revision.
+// - Every key press becomes a gesture on an Action Controller (see `NotesCommands`) or a
+//   change of view state (focus, selection, scroll, the modal interaction). Nothing writes
+//   the model except the dispatcher's actions and the sync coordinator.
+// - Rendering emits no input: `render(width:height:)` runs inside `Rendering.perform` and
+//   changes nothing but scroll offsets, which are presentation state.
+// - Validation failures and refused commands are reported to the status bar with their
+//   reason and change nothing.
+// - `shutdown()` saves the editor's draft and cancels every binding the app made.
 
 public import Airframe
 public import Foundation
@@ -8,10 +21,61 @@ public import NotesCore
 /// The Notes app as a terminal presents it: keys in, screens out.
 @MainActor
 public final class NotesApplication {
+  /// The model every presentation shows.
+  public let model: Model<NotesState>
+  /// Runs every action and keeps undo.
+  public let dispatcher: ActionDispatcher<NotesState>
+  /// The sidebar's controller.
+  public let sidebar: SidebarController
+  /// The note list's controller.
+  public let noteList: NoteListController
+  /// The editor's controller.
+  public let editor: EditorController
+  /// The title bar's controller.
+  public let windowTitle: WindowTitleController
+  /// The status bar's controller.
+  public let statusBar: StatusBarController
+  /// The command palette's controller.
+  public let commandMenu = CommandMenuController()
+  /// Deleting notebooks, with confirmation.
+  public let notebookDeletion: NotebookDeletion
+  /// Runs "Sync Now".
+  public let syncCoordinator: SyncCoordinator
+  /// The commands, each with its availability.
+  private(set) var commands: NotesCommands!
+
   /// Whether the user asked to quit.
   public private(set) var isFinished = false
   /// Called when something shown changed outside a key press (such as sync progress).
   public var onNeedsDisplay: (@MainActor () -> Void)?
+
+  /// The pane with the keyboard focus.
+  public internal(set) var focus = Pane.list
+  /// The modal interaction in progress.
+  public internal(set) var interaction = Interaction.browsing
+  /// The editor's text and cursor while a note is open.
+  var cursor = TextCursor(text: "", offset: 0)
+
+  // What the panes show: the latest values the controllers published.
+  var sidebarRows: [SidebarRow] = []
+  var selectedNotebook: NotebookID?
+  var selectedNote: NoteID?
+  var editorState = EditorState.closed
+  var title = "Notes"
+  var status = StatusBarController.status(for: NotesState(), message: nil)
+  var menuRows: [CommandRow] = []
+  var listCount = 0
+
+  // Scroll offsets: presentation state, adjusted while rendering.
+  var sidebarScroll = 0
+  var listScroll = 0
+  var editorScroll = 0
+  /// The size of the last render, for cursor movement by screen lines.
+  var lastSize = (width: 80, height: 24)
+
+  let now: () -> Date
+  let binder = Binder(label: "NotesApplication")
+  let bag = LifetimeBag(label: "NotesApplication")
 
   /// Creates the app over a model.
   ///
@@ -21,23 +85,96 @@ public final class NotesApplication {
   ///   - now: The clock for modification dates.
   public init(
     model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() }
-  ) {}
+  ) {
+    self.model = model
+    self.now = now
+    dispatcher = ActionDispatcher(model: model)
+    sidebar = SidebarController(model: model)
+    noteList = NoteListController(model: model)
+    editor = EditorController(dispatcher: dispatcher, now: now)
+    windowTitle = WindowTitleController(model: model)
+    statusBar = StatusBarController(model: model)
+    notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
+    syncCoordinator = SyncCoordinator(model: model, service: syncService)
+    commands = NotesCommands(app: self)
+    bindPresentations()
+  }
 
-  /// Handles one key press.
-  ///
-  /// - Parameter key: The key.
-  public func handle(_ key: Key) {}
+  /// Connects the presentations to their controllers, and the controllers to each other.
+  private func bindPresentations() {
+    // Wiring: one controller's view state drives another's (not rendering).
+    sidebar.selection.observe { [unowned self] notebook in
+      selectedNotebook = notebook
+      noteList.notebook = notebook
+      windowTitle.notebook = notebook
+      listScroll = 0
+      commands.refreshAvailability()
+    }.store(in: bag)
+    noteList.lens.selection.observe { [unowned self] note in
+      guard note != selectedNote else { return }
+      selectedNote = note
+      editor.open(note)
+      windowTitle.note = note
+      editorScroll = 0
+      commands.refreshAvailability()
+    }.store(in: bag)
+    editor.state.observe { [unowned self] state in
+      windowTitle.hasUnsavedEdits = state.isDirty
+    }.store(in: bag)
+    notebookDeletion.confirmations.observe { [unowned self] _ in
+      showPendingConfirmation()
+    }.store(in: bag)
+    model.observeCommits { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
 
-  /// Draws every pane into a buffer of the given size.
-  ///
-  /// - Parameters:
-  ///   - width: Columns.
-  ///   - height: Rows.
-  /// - Returns: The screen.
-  public func render(width: Int, height: Int) -> ScreenBuffer {
-    ScreenBuffer(width: width, height: height)
+    // Rendering: keep what each pane shows.
+    binder.bind { connect in
+      connect.render(sidebar.rows) { [unowned self] in sidebarRows = $0 }
+      connect.render(noteList.lens.updates) { [unowned self] in listCount = $0.count }
+      connect.render(editor.state) { [unowned self] state in
+        if state.noteID != editorState.noteID || state.body != cursor.text {
+          let offset = state.noteID == editorState.noteID ? cursor.offset : state.body.count
+          cursor = TextCursor(text: state.body, offset: offset)
+        }
+        editorState = state
+      }
+      connect.render(windowTitle.title) { [unowned self] in title = $0 }
+      connect.render(statusBar.status) { [unowned self] in status = $0 }
+      connect.render(commandMenu.rows) { [unowned self] in menuRows = $0 }
+    }
+  }
+
+  /// Shows the oldest unanswered deletion confirmation, if no other interaction is open.
+  func showPendingConfirmation() {
+    guard interaction == .browsing,
+      let pending = notebookDeletion.confirmations.pending.first
+    else { return }
+    interaction = .confirmation(pending)
+  }
+
+  /// Reports what a gesture did to the status bar.
+  func report(_ outcome: ActionOutcome) {
+    statusBar.report(outcome)
+  }
+
+  /// Asks to quit; the program saves, restores the terminal and exits.
+  func quit() {
+    isFinished = true
   }
 
   /// Saves the editor's draft and ends every binding; call it before the program exits.
-  public func shutdown() {}
+  ///
+  /// Calling it again does nothing.
+  public func shutdown() {
+    if editorState.isDirty { report(editor.save()) }
+    syncCoordinator.cancel()
+    binder.cancel()
+    bag.cancelAll()
+    commands.cancel()
+    commandMenu.cancel()
+    sidebar.cancel()
+    noteList.cancel()
+    editor.cancel()
+    windowTitle.cancel()
+    statusBar.cancel()
+  }
 }

@@ -11,6 +11,9 @@
 // - The editor's own save is recognized as its own: it never becomes a conflict and never
 //   echoes back as an edit.
 // - If the note is deleted elsewhere, the session says so and saving is refused.
+// - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
+//   ("Undo Typing" reverts all of them). Opening a note, resolving a conflict, a refresh
+//   from another change, or `endTypingRun()` starts a new run.
 
 public import Airframe
 public import Foundation
@@ -42,6 +45,8 @@ public final class EditorController {
   private let stateSource = StateSource(EditorState.closed)
   private var base: Note?
   private var isSaving = false
+  /// Numbers typing runs; saves with the same number merge into one undo step.
+  private var typingRun = 0
   private var lifetime: Lifetime?
   private let now: () -> Date
   /// The model revision the editor reflects.
@@ -66,6 +71,7 @@ public final class EditorController {
   ///
   /// - Parameter id: The note to edit.
   public func open(_ id: NoteID?) {
+    endTypingRun()
     base = id.flatMap { dispatcher.model.state.notes[$0] }
     guard let base else {
       stateSource.set(.closed)
@@ -89,10 +95,13 @@ public final class EditorController {
 
   /// Saves the draft through actions (one undo step), unless there is a conflict.
   ///
+  /// - Parameter asTyping: Whether this save continues the current typing run, so that
+  ///   consecutive typing saves undo as one step. A save with `false` is a step of its own
+  ///   and ends the run.
   /// - Returns: What happened; `.rejected` with the reason during a conflict or after the
   ///   note was deleted.
   @discardableResult
-  public func save() -> ActionOutcome {
+  public func save(asTyping: Bool = false) -> ActionOutcome {
     let draft = stateSource.value
     guard let id = draft.noteID, let base else { return .rejected("No note is open.") }
     guard !draft.isDeleted else { return .rejected("The note was deleted.") }
@@ -104,7 +113,9 @@ public final class EditorController {
     defer { isSaving = false }
     let time = now()
     var outcome = ActionOutcome.unchanged
-    dispatcher.group(named: "Edit Note") {
+    if !asTyping { endTypingRun() }
+    let key: AnyHashable? = asTyping ? AnyHashable(TypingRun(number: typingRun, note: id)) : nil
+    dispatcher.group(named: asTyping ? "Typing" : "Edit Note", coalescingKey: key) {
       if draft.title != base.title {
         outcome = dispatcher.dispatch(RenameNote(id: id, title: draft.title, now: time))
       }
@@ -123,9 +134,13 @@ public final class EditorController {
     return outcome
   }
 
+  /// Ends the current typing run: the next typing save starts a new undo step.
+  public func endTypingRun() { typingRun += 1 }
+
   /// Resolves a conflict by keeping the draft, now based on the other change.
   public func keepMine() {
     guard let theirs = stateSource.value.conflict else { return }
+    endTypingRun()
     base = theirs
     stateSource.update { $0.conflict = nil }
   }
@@ -133,6 +148,7 @@ public final class EditorController {
   /// Resolves a conflict by taking the other change and dropping the draft.
   public func takeTheirs() {
     guard let theirs = stateSource.value.conflict else { return }
+    endTypingRun()
     base = theirs
     stateSource.set(
       EditorState(
@@ -142,6 +158,12 @@ public final class EditorController {
 
   /// Stops following the model.
   public func cancel() { lifetime?.cancel() }
+
+  /// The coalescing key of a typing run.
+  private struct TypingRun: Hashable {
+    let number: Int
+    let note: NoteID
+  }
 
   private func editDraft(_ change: (inout EditorState) -> Void) {
     guard stateSource.value.noteID != nil, let base else { return }
@@ -165,6 +187,7 @@ public final class EditorController {
     if stateSource.value.isDirty {
       stateSource.update { $0.conflict = theirs }
     } else {
+      endTypingRun()
       base = theirs
       stateSource.set(
         EditorState(

@@ -1,0 +1,86 @@
+// Interaction: the terminal app's view state that belongs to no single controller — which
+// pane has focus, and which modal interaction (prompt, palette, help, confirmation, move
+// picker) is in progress.
+//
+// Guarantees
+// - Plain values: the app holds exactly one `Interaction`, and the renderer reads it.
+// - At most one modal interaction at a time; `.browsing` is the resting state.
+
+public import NotesCore
+
+/// A pane that can have the keyboard focus.
+public enum Pane: CaseIterable, Equatable, Sendable {
+  /// The notebooks.
+  case sidebar
+  /// The notes of the selected notebook.
+  case list
+  /// The selected note's text.
+  case editor
+
+  /// The next pane in Tab order.
+  var next: Pane {
+    switch self {
+    case .sidebar: .list
+    case .list: .editor
+    case .editor: .sidebar
+    }
+  }
+
+  /// The previous pane in Tab order.
+  var previous: Pane {
+    switch self {
+    case .sidebar: .editor
+    case .list: .sidebar
+    case .editor: .list
+    }
+  }
+}
+
+/// A one-line text field the user is filling in.
+public struct Prompt: Equatable, Sendable {
+  /// What the text is for.
+  public enum Purpose: Equatable, Sendable {
+    /// The title of a new note.
+    case newNote
+    /// The title of a new notebook.
+    case newNotebook
+    /// A note's new title, edited in its list row.
+    case renameNote(NoteID)
+    /// A notebook's new title, edited in its sidebar row.
+    case renameNotebook(NotebookID)
+    /// The search text; the list follows it as it is typed.
+    case search
+  }
+
+  /// What the text is for.
+  public var purpose: Purpose
+  /// The text so far.
+  public var text: String
+
+  /// The label shown before the field.
+  var label: String {
+    switch purpose {
+    case .newNote: "New note title"
+    case .newNotebook: "New notebook title"
+    case .renameNote: "Rename note"
+    case .renameNotebook: "Rename notebook"
+    case .search: "Search"
+    }
+  }
+}
+
+/// The modal interaction in progress.
+public enum Interaction: Equatable, Sendable {
+  /// No modal interaction: keys go to the focused pane.
+  case browsing
+  /// A text field at the bottom of the screen (or in a row, for renames).
+  case prompt(Prompt)
+  /// The command palette, with the highlighted row.
+  case palette(selected: Int)
+  /// The help screen.
+  case help
+  /// A question that needs yes or no.
+  case confirmation(DeletionConfirmation)
+  /// Choosing a notebook to move a note to, with the highlighted row.
+  case moving(NoteID, selected: Int)
+}

@@ -1,0 +1,143 @@
+// Key handling: every key press becomes a gesture on a command or a change of view state.
+//
+// Guarantees
+// - Keys go to the modal interaction if one is open, else to the focused pane, else to
+//   the global commands; a key nothing handles is ignored.
+// - The editor saves after every typed key through the editor controller (one undo step
+//   per typing run); leaving the editor ends the run.
+// - A prompt whose action is refused stays open with its text, and the status bar shows
+//   why; Escape closes it without changing anything.
+
+import Airframe
+import NotesCore
+
+extension NotesApplication {
+  /// Handles one key press.
+  ///
+  /// - Parameter key: The key.
+  public func handle(_ key: Key) {
+    switch interaction {
+    case .browsing: handleBrowsing(key)
+    case .prompt(let prompt): handlePrompt(key, prompt)
+    case .palette(let selected): handlePalette(key, selected: selected)
+    case .help: interaction = .browsing
+    case .confirmation(let confirmation): handleConfirmation(key, confirmation)
+    case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
+    }
+    showPendingConfirmation()
+  }
+
+  // MARK: - Browsing
+
+  private func handleBrowsing(_ key: Key) {
+    if focus == .editor, handleEditor(key) { return }
+    switch key {
+    case .tab: moveFocus(to: focus.next)
+    case .backTab: moveFocus(to: focus.previous)
+    case .up, .character("k"): moveSelection(by: -1)
+    case .down, .character("j"): moveSelection(by: 1)
+    case .pageUp: moveSelection(by: -max(1, lastSize.height / 2))
+    case .pageDown: moveSelection(by: max(1, lastSize.height / 2))
+    case .home: moveSelection(by: Int.min / 2)
+    case .end: moveSelection(by: Int.max / 2)
+    case .enter: moveFocus(to: focus == .sidebar ? .list : .editor)
+    case .escape:
+      if !noteList.search.isEmpty { noteList.search = "" }
+    case .character("q"), .control("q"): commands.run("Quit")
+    case .character("?"), .function(1): commands.run("Help")
+    case .character(":"), .control("p"): interaction = .palette(selected: 0)
+    case .character("n"): commands.run("New Note")
+    case .character("N"): commands.run("New Notebook")
+    case .character("r"): commands.run(focus == .sidebar ? "Rename Notebook" : "Rename Note")
+    case .character("m"): commands.run("Move Note")
+    case .character("p"): commands.run("Pin or Unpin Note")
+    case .character("d"), .delete:
+      commands.run(focus == .sidebar ? "Delete Notebook" : "Delete Note")
+    case .character("/"): commands.run("Search")
+    case .character("o"): commands.run("Sort by Title or Date")
+    case .character("u"), .control("z"): commands.run("Undo")
+    case .character("U"), .control("r"), .control("y"): commands.run("Redo")
+    case .character("s"): commands.run("Sync Now")
+    default: break
+    }
+  }
+
+  /// Moves the focus, ending the editor's typing run when it leaves the editor.
+  func moveFocus(to pane: Pane) {
+    if focus == .editor, pane != .editor { editor.endTypingRun() }
+    if pane == .editor, editorState.noteID == nil {
+      report(.rejected("Select a note to edit."))
+      return
+    }
+    focus = pane
+  }
+
+  private func moveSelection(by delta: Int) {
+    switch focus {
+    case .sidebar:
+      // Row 0 is "All notes" (no notebook selected).
+      let ids: [NotebookID?] = [nil] + sidebarRows.map(\.id)
+      let current = ids.firstIndex(of: selectedNotebook) ?? 0
+      let target = clamp(current, delta, count: ids.count)
+      sidebar.select(ids[target])
+    case .list:
+      guard listCount > 0 else { return }
+      let current = selectedNote.flatMap { noteList.lens.index(of: $0) } ?? -1
+      let target = clamp(current, delta, count: listCount)
+      noteList.lens.select(noteList.lens.row(at: target).id)
+    case .editor: break
+    }
+  }
+
+  private func clamp(_ index: Int, _ delta: Int, count: Int) -> Int {
+    let (sum, overflow) = index.addingReportingOverflow(delta)
+    return min(max(0, overflow ? (delta < 0 ? 0 : count - 1) : sum), count - 1)
+  }
+
+  // MARK: - Editor
+
+  /// Handles a key in the editor; returns `false` for keys the editor leaves to others.
+  private func handleEditor(_ key: Key) -> Bool {
+    guard editorState.noteID != nil else { return false }
+    let width = layout(width: lastSize.width, height: lastSize.height).editorText.width
+    switch key {
+    case .character(let character): edit { $0.insert(String(character)) }
+    case .enter: edit { $0.insert("\n") }
+    case .backspace: edit { $0.deleteBackward() }
+    case .delete: edit { $0.deleteForward() }
+    case .left: cursor.move(by: -1)
+    case .right: cursor.move(by: 1)
+    case .up: cursor.moveVertically(by: -1, width: width)
+    case .down: cursor.moveVertically(by: 1, width: width)
+    case .home: cursor.moveToLineStart()
+    case .end: cursor.moveToLineEnd()
+    case .escape: moveFocus(to: .list)
+    case .control("k"): handleConflictKey(keepMine: true)
+    case .control("t"): handleConflictKey(keepMine: false)
+    default: return false
+    }
+    return true
+  }
+
+  private func edit(_ change: (inout TextCursor) -> Void) {
+    var edited = cursor
+    change(&edited)
+    guard edited.text != cursor.text else {
+      cursor = edited
+      return
+    }
+    cursor = edited
+    editor.userEditedBody(edited.text)
+    let outcome = editor.save(asTyping: true)
+    if outcome.isCommitted || outcome == .unchanged {
+      if status.message != nil { report(outcome) }
+    } else {
+      report(outcome)
+    }
+  }
+
+  private func handleConflictKey(keepMine: Bool) {
+    guard editorState.conflict != nil else { return }
+    if keepMine { editor.keepMine() } else { editor.takeTheirs() }
+  }
+}

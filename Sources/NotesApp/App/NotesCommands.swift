@@ -1,0 +1,215 @@
+// NotesCommands: every command of the terminal app, each with one availability that the
+// palette, the help screen and the key that runs it all read.
+//
+// Guarantees
+// - Commands that change the model are `ActionController`s: a gesture becomes exactly one
+//   dispatched action, refused with the reason while the command is unavailable.
+// - Availability depends on the model and on the selection; it is recomputed after every
+//   commit (by the controllers) and whenever the selection changes (`refreshAvailability`).
+// - Every command is listed in the command menu, in the order of `all`.
+
+import Airframe
+import Foundation
+import NotesCore
+
+/// One command: its name, its key, whether it can run now, and what starting it does.
+struct Command {
+  /// The name in the palette, such as "New Note".
+  let name: String
+  /// The key that runs it, as the help screen shows it.
+  let shortcut: String
+  /// Whether it can run now, and why not.
+  let availability: StateSource<Availability>
+  /// Starts the gesture (which may open a prompt first).
+  let start: @MainActor () -> Void
+}
+
+/// The terminal app's commands.
+@MainActor
+final class NotesCommands {
+  let newNote: ActionController<NotesState, String>
+  let newNotebook: ActionController<NotesState, String>
+  let renameNote: ActionController<NotesState, String>
+  let renameNotebook: ActionController<NotesState, String>
+  let moveNote: ActionController<NotesState, NotebookID>
+  let togglePin: ActionController<NotesState, Void>
+  let deleteNote: ActionController<NotesState, Void>
+  private let deleteNotebookAvailability = StateSource(Availability.enabled)
+  private let undoAvailability = StateSource(Availability.enabled)
+  private let redoAvailability = StateSource(Availability.enabled)
+  private let syncAvailability = StateSource(Availability.enabled)
+  private let alwaysAvailable = StateSource(Availability.enabled)
+  private let bag = LifetimeBag(label: "NotesCommands")
+  /// Every command, in palette order.
+  private(set) var all: [Command] = []
+  private unowned let app: NotesApplication
+
+  init(app: NotesApplication) {
+    self.app = app
+    let dispatcher = app.dispatcher
+    let now = app.now
+    newNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      app.notebookForNewNote(in: state) == nil
+        ? .disabled("Create a notebook first (N).") : .enabled
+    } makeAction: { [unowned app] title in
+      CreateNote(notebookID: app.notebookForNewNote(in: app.model.state)!, title: title, now: now())
+    }
+    newNotebook = ActionController(dispatcher: dispatcher) { _ in .enabled } makeAction: {
+      CreateNotebook(title: $0, now: now())
+    }
+    renameNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      app.noteIsSelected(in: state)
+    } makeAction: { [unowned app] title in
+      RenameNote(id: app.selectedNote!, title: title, now: now())
+    }
+    renameNotebook = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      app.notebookIsSelected(in: state)
+    } makeAction: { [unowned app] title in
+      RenameNotebook(id: app.selectedNotebook!, title: title)
+    }
+    moveNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      let selected = app.noteIsSelected(in: state)
+      guard selected.isEnabled else { return selected }
+      return state.notebooks.count < 2 ? .disabled("There is no other notebook.") : .enabled
+    } makeAction: { [unowned app] notebook in
+      MoveNote(id: app.selectedNote!, to: notebook, now: now())
+    }
+    togglePin = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      app.noteIsSelected(in: state)
+    } makeAction: { [unowned app] in
+      let id = app.selectedNote!
+      return SetNotePinned(id: id, isPinned: !(app.model.state.notes[id]?.isPinned ?? false))
+    }
+    deleteNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
+      app.noteIsSelected(in: state)
+    } makeAction: { [unowned app] in
+      DeleteNote(id: app.selectedNote!)
+    }
+    dispatcher.undoAvailability.observe { [unowned self] names in
+      undoAvailability.set(names.undoName == nil ? .disabled("Nothing to undo.") : .enabled)
+      redoAvailability.set(names.redoName == nil ? .disabled("Nothing to redo.") : .enabled)
+    }.store(in: bag)
+    app.model.observeCommits { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
+    all = makeCommands()
+    refreshOwnAvailability()
+    for command in all {
+      app.commandMenu.add(
+        command.name, shortcut: command.shortcut, availability: command.availability)
+    }
+  }
+
+  private func makeCommands() -> [Command] {
+    let app = app
+    return [
+      Command(name: "New Note", shortcut: "n", availability: newNote.availability) {
+        app.beginPrompt(.newNote, text: "")
+      },
+      Command(name: "New Notebook", shortcut: "N", availability: newNotebook.availability) {
+        app.beginPrompt(.newNotebook, text: "")
+      },
+      Command(name: "Rename Note", shortcut: "r", availability: renameNote.availability) {
+        app.beginRenameNote()
+      },
+      Command(
+        name: "Rename Notebook", shortcut: "r (sidebar)", availability: renameNotebook.availability
+      ) { app.beginRenameNotebook() },
+      Command(name: "Move Note", shortcut: "m", availability: moveNote.availability) {
+        app.beginMove()
+      },
+      Command(name: "Pin or Unpin Note", shortcut: "p", availability: togglePin.availability) {
+        app.report(self.togglePin.trigger())
+      },
+      Command(name: "Delete Note", shortcut: "d", availability: deleteNote.availability) {
+        app.report(self.deleteNote.trigger())
+      },
+      Command(
+        name: "Delete Notebook", shortcut: "d (sidebar)",
+        availability: deleteNotebookAvailability
+      ) { app.requestNotebookDeletion() },
+      Command(name: "Search", shortcut: "/", availability: alwaysAvailable) {
+        app.beginPrompt(.search, text: app.noteList.search)
+      },
+      Command(name: "Sort by Title or Date", shortcut: "o", availability: alwaysAvailable) {
+        app.toggleSort()
+      },
+      Command(name: "Undo", shortcut: "u", availability: undoAvailability) {
+        app.report(app.dispatcher.undo())
+      },
+      Command(name: "Redo", shortcut: "U or Ctrl-R", availability: redoAvailability) {
+        app.report(app.dispatcher.redo())
+      },
+      Command(name: "Sync Now", shortcut: "s", availability: syncAvailability) {
+        app.syncNow()
+      },
+      Command(name: "Help", shortcut: "?", availability: alwaysAvailable) {
+        app.interaction = .help
+      },
+      Command(name: "Quit", shortcut: "q", availability: alwaysAvailable) { app.quit() },
+    ]
+  }
+
+  /// The command named `name`.
+  func command(named name: String) -> Command? { all.first { $0.name == name } }
+
+  /// Starts the command named `name`, or reports why it is unavailable.
+  func run(_ name: String) {
+    guard let command = command(named: name) else { return }
+    refreshAvailability()
+    let availability = command.availability.value
+    guard availability.isEnabled else {
+      app.report(.invalid(ValidationResult(availability.issues)))
+      return
+    }
+    command.start()
+  }
+
+  /// Recomputes every availability; call it when the selection changes.
+  func refreshAvailability() {
+    for controller in [newNote, newNotebook, renameNote, renameNotebook] {
+      controller.refreshAvailability()
+    }
+    moveNote.refreshAvailability()
+    togglePin.refreshAvailability()
+    deleteNote.refreshAvailability()
+    refreshOwnAvailability()
+  }
+
+  private func refreshOwnAvailability() {
+    deleteNotebookAvailability.set(app.notebookIsSelected(in: app.model.state))
+    syncAvailability.set(
+      app.syncCoordinator.isSyncing ? .disabled("A sync is running.") : .enabled)
+  }
+
+  /// Stops following the model.
+  func cancel() {
+    bag.cancelAll()
+    for controller in [newNote, newNotebook, renameNote, renameNotebook] { controller.cancel() }
+    moveNote.cancel()
+    togglePin.cancel()
+    deleteNote.cancel()
+  }
+}
+
+extension NotesApplication {
+  /// The notebook a new note goes to: the selected one, else the selected note's, else the
+  /// first in the sidebar.
+  func notebookForNewNote(in state: NotesState) -> NotebookID? {
+    if let selectedNotebook, state.notebooks[selectedNotebook] != nil { return selectedNotebook }
+    if let selectedNote, let note = state.notes[selectedNote] { return note.notebookID }
+    return sidebarRows.first { state.notebooks[$0.id] != nil }?.id
+  }
+
+  func noteIsSelected(in state: NotesState) -> Availability {
+    guard let selectedNote, state.notes[selectedNote] != nil else {
+      return .disabled("Select a note first.")
+    }
+    return .enabled
+  }
+
+  func notebookIsSelected(in state: NotesState) -> Availability {
+    guard let selectedNotebook, state.notebooks[selectedNotebook] != nil else {
+      return .disabled("Select a notebook in the sidebar first.")
+    }
+    return .enabled
+  }
+}

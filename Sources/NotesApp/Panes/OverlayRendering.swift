@@ -1,0 +1,108 @@
+// Overlays: boxes drawn over the panes — the command palette, the help screen, the
+// deletion confirmation and the move picker.
+//
+// Guarantees
+// - Each box is centred, clipped to the screen, and drawn after the panes so nothing
+//   overwrites it.
+// - The palette lists every command with its key; a disabled command is dimmed and shows
+//   its reason.
+
+import Airframe
+import NotesCore
+
+/// The key bindings the help screen lists, in order.
+public enum KeyBindings {
+  /// Each binding: the keys, and what they do.
+  public static let all: [(keys: String, action: String)] = [
+    ("Tab / Shift-Tab", "move focus: notebooks, notes, editor"),
+    ("↑ ↓  j k  PgUp PgDn", "move the selection"),
+    ("Enter", "open: notebook → notes → editor"),
+    ("Esc", "leave the editor; clear the search; close a box"),
+    ("n / N", "new note / new notebook"),
+    ("r", "rename the selected note or notebook, in place"),
+    ("m", "move the selected note to another notebook"),
+    ("p", "pin or unpin the selected note"),
+    ("d / Delete", "delete the note (or notebook, in the sidebar)"),
+    ("/", "search as you type"),
+    ("o", "sort by title or by date"),
+    ("u / Ctrl-Z", "undo"),
+    ("U / Ctrl-R", "redo"),
+    ("s", "sync now"),
+    (": / Ctrl-P", "command palette"),
+    ("? / F1", "this help"),
+    ("q / Ctrl-Q", "quit"),
+    ("Ctrl-K / Ctrl-T", "editor conflict: keep yours / take theirs"),
+  ]
+}
+
+/// Draws a bordered box with a title and lines, centred; returns its inner frame.
+@discardableResult
+func drawBox(
+  title: String, lines: [(String, CellStyle)], width: Int, into screen: inout ScreenBuffer
+) -> Frame {
+  let boxWidth = min(screen.width - 2, max(width, title.displayWidth + 6))
+  let boxHeight = min(screen.height - 2, lines.count + 2)
+  guard boxWidth > 4, boxHeight > 2 else { return Frame(row: 0, column: 0, width: 0, height: 0) }
+  let top = (screen.height - boxHeight) / 2
+  let left = (screen.width - boxWidth) / 2
+  let inner = boxWidth - 2
+  screen.write(
+    "┌" + String(repeating: "─", count: inner) + "┐", row: top, column: left, limit: boxWidth)
+  screen.write(" \(title) ", row: top, column: left + 2, limit: inner - 2, style: .bold)
+  for index in 0..<(boxHeight - 2) {
+    let row = top + 1 + index
+    screen.write("│", row: row, column: left, limit: 1)
+    screen.fill(row: row, columns: (left + 1)..<(left + 1 + inner))
+    let (text, style) = lines[index]
+    screen.fill(row: row, columns: (left + 1)..<(left + 1 + inner), style: style)
+    screen.write(text, row: row, column: left + 2, limit: inner - 2, style: style)
+    screen.write("│", row: row, column: left + boxWidth - 1, limit: 1)
+  }
+  screen.write(
+    "└" + String(repeating: "─", count: inner) + "┘", row: top + boxHeight - 1, column: left,
+    limit: boxWidth)
+  return Frame(row: top + 1, column: left + 1, width: inner, height: boxHeight - 2)
+}
+
+/// Pads `text` with spaces to `width` columns (or leaves it if it is wider).
+func padded(_ text: String, to width: Int) -> String {
+  text + String(repeating: " ", count: max(0, width - text.displayWidth))
+}
+
+/// Draws the command palette.
+func drawPalette(_ rows: [CommandRow], selected: Int, into screen: inout ScreenBuffer) {
+  let lines = rows.enumerated().map { index, row -> (String, CellStyle) in
+    var text = padded(row.name, to: 22) + padded(row.shortcut, to: 13)
+    var style: CellStyle = index == selected ? [.reverse] : []
+    if let reason = row.availability.reason {
+      text += "— " + reason
+      style.insert(.dim)
+    }
+    return (text, style)
+  }
+  drawBox(title: "Commands (Enter runs, Esc closes)", lines: lines, width: 76, into: &screen)
+}
+
+/// Draws the help screen.
+func drawHelp(into screen: inout ScreenBuffer) {
+  let lines = KeyBindings.all.map { (padded($0.keys, to: 22) + $0.action, CellStyle()) }
+  drawBox(title: "Keys (any key closes)", lines: lines, width: 72, into: &screen)
+}
+
+/// Draws a yes/no question.
+func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout ScreenBuffer) {
+  drawBox(
+    title: "Confirm",
+    lines: [(confirmation.message, [.bold]), ("", []), ("y: delete    n / Esc: keep", [])],
+    width: confirmation.message.displayWidth + 6, into: &screen)
+}
+
+/// Draws the notebook picker for moving a note.
+func drawMovePicker(_ targets: [SidebarRow], selected: Int, into screen: inout ScreenBuffer) {
+  let lines = targets.enumerated().map { index, row in
+    (row.title, index == selected ? CellStyle.reverse : CellStyle())
+  }
+  drawBox(
+    title: "Move to (Enter moves, Esc cancels)",
+    lines: lines.isEmpty ? [("No other notebook", .dim)] : lines, width: 40, into: &screen)
+}

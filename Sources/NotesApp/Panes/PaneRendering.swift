@@ -1,0 +1,167 @@
+// Pane rendering: each pane drawn from its view state into a frame of the screen buffer.
+//
+// Guarantees
+// - Pure drawing: each function reads the values it is given and writes only cells inside
+//   its frame (and, for the editor, the cursor position).
+// - The focused pane's header is reversed; the selected row is reversed when its pane has
+//   focus and bold otherwise.
+
+import Foundation
+import NotesCore
+
+/// Draws a pane's header line: reversed when the pane has focus.
+func drawHeader(_ text: String, focused: Bool, frame: Frame, into screen: inout ScreenBuffer) {
+  let style: CellStyle = focused ? [.reverse, .bold] : [.bold]
+  screen.fill(row: frame.row, columns: frame.column..<(frame.column + frame.width), style: style)
+  screen.write(" " + text, row: frame.row, column: frame.column, limit: frame.width, style: style)
+}
+
+/// Draws a text left-aligned and a label right-aligned on one row of a frame.
+func drawRow(
+  _ text: String, trailing: String = "", row: Int, frame: Frame, style: CellStyle,
+  into screen: inout ScreenBuffer
+) {
+  screen.fill(row: row, columns: frame.column..<(frame.column + frame.width), style: style)
+  let trailingWidth = trailing.isEmpty ? 0 : trailing.displayWidth + 1
+  screen.write(
+    text, row: row, column: frame.column + 1, limit: frame.width - 1 - trailingWidth,
+    style: style)
+  if !trailing.isEmpty {
+    screen.write(
+      trailing, row: row, column: frame.column + frame.width - trailingWidth,
+      limit: trailingWidth, style: style)
+  }
+}
+
+/// The style of a row: reversed if selected in the focused pane, bold if selected elsewhere.
+func rowStyle(selected: Bool, focused: Bool) -> CellStyle {
+  selected ? (focused ? [.reverse] : [.bold]) : []
+}
+
+/// What the sidebar draws.
+struct SidebarContent {
+  var rows: [SidebarRow]
+  var totalNotes: Int
+  var selection: NotebookID?
+  var focused: Bool
+  /// The title being typed for a notebook renamed in place.
+  var renaming: (id: NotebookID, text: String)?
+}
+
+/// Draws the sidebar: "All notes" then each notebook with its count.
+func drawSidebar(
+  _ content: SidebarContent, scroll: inout Int, frame: Frame, into screen: inout ScreenBuffer
+) {
+  drawHeader("NOTEBOOKS", focused: content.focused, frame: frame, into: &screen)
+  let entries: [(NotebookID?, String, Int)] =
+    [(nil, "All notes", content.totalNotes)] + content.rows.map { ($0.id, $0.title, $0.noteCount) }
+  let visible = frame.height - 1
+  let selectedIndex = entries.firstIndex { $0.0 == content.selection }
+  NotesApp.scroll(toShow: selectedIndex, visible: visible, count: entries.count, offset: &scroll)
+  for line in 0..<max(0, visible) {
+    let index = scroll + line
+    guard index < entries.count else { break }
+    let (id, title, count) = entries[index]
+    let selected = id == content.selection
+    if let renaming = content.renaming, let id, renaming.id == id {
+      drawRow(
+        renaming.text + "▏", row: frame.row + 1 + line, frame: frame, style: [.underline],
+        into: &screen)
+    } else {
+      drawRow(
+        title, trailing: String(count), row: frame.row + 1 + line, frame: frame,
+        style: rowStyle(selected: selected, focused: content.focused), into: &screen)
+    }
+  }
+}
+
+/// What the note list draws.
+struct NoteListContent {
+  var count: Int
+  var row: (Int) -> NoteRow
+  var selection: NoteID?
+  var selectedIndex: Int?
+  var focused: Bool
+  var search: String
+  var sort: NoteSort
+  /// The title being typed for a note renamed in place.
+  var renaming: (id: NoteID, text: String)?
+}
+
+/// Draws the note list: two lines per note (title, then the body's first line).
+func drawNoteList(
+  _ content: NoteListContent, scroll: inout Int, frame: Frame, into screen: inout ScreenBuffer
+) {
+  var header = "NOTES \(content.count)"
+  header += content.sort == .title ? " · by title" : " · by date"
+  if !content.search.isEmpty { header += " · “\(content.search)”" }
+  drawHeader(header, focused: content.focused, frame: frame, into: &screen)
+  let visible = (frame.height - 1) / 2
+  NotesApp.scroll(
+    toShow: content.selectedIndex, visible: visible, count: content.count, offset: &scroll)
+  if content.count == 0 {
+    let text = content.search.isEmpty ? "No notes" : "No notes match"
+    screen.write(text, row: frame.row + 2, column: frame.column + 2, limit: frame.width - 2)
+    return
+  }
+  for line in 0..<max(0, visible) {
+    let index = scroll + line
+    guard index < content.count else { break }
+    let note = content.row(index)
+    let row = frame.row + 1 + line * 2
+    let style = rowStyle(selected: note.id == content.selection, focused: content.focused)
+    if let renaming = content.renaming, renaming.id == note.id {
+      drawRow(renaming.text + "▏", row: row, frame: frame, style: [.underline], into: &screen)
+    } else {
+      drawRow(
+        (note.isPinned ? "★ " : "") + note.title, row: row, frame: frame, style: style,
+        into: &screen)
+    }
+    drawRow(note.snippet, row: row + 1, frame: frame, style: style.union(.dim), into: &screen)
+  }
+}
+
+/// Draws the editor: a header with the note's state, then the wrapped body and the cursor.
+func drawEditor(
+  state: EditorState, cursor: TextCursor, focused: Bool, scroll: inout Int, frame: Frame,
+  textFrame: Frame, into screen: inout ScreenBuffer
+) {
+  guard state.noteID != nil else {
+    drawHeader("EDITOR", focused: focused, frame: frame, into: &screen)
+    screen.write(
+      "Select a note, or press n for a new one.", row: textFrame.row, column: textFrame.column,
+      limit: textFrame.width, style: .dim)
+    return
+  }
+  var header = state.title
+  if state.isDeleted {
+    header += " — deleted elsewhere"
+  } else if state.conflict != nil {
+    header += " — changed elsewhere: Ctrl-K keeps yours, Ctrl-T takes theirs"
+  } else if state.isDirty {
+    header += " — unsaved"
+  }
+  drawHeader(header, focused: focused, frame: frame, into: &screen)
+  let layout = TextLayout(text: cursor.text, width: textFrame.width, cursor: cursor.offset)
+  NotesApp.scroll(
+    toShow: layout.cursorRow, visible: textFrame.height, count: layout.lines.count,
+    offset: &scroll)
+  for line in 0..<textFrame.height {
+    let index = scroll + line
+    guard index < layout.lines.count else { break }
+    screen.write(
+      layout.lines[index].text, row: textFrame.row + line, column: textFrame.column,
+      limit: textFrame.width)
+  }
+  if focused {
+    screen.cursor = (
+      textFrame.row + layout.cursorRow - scroll,
+      textFrame.column + min(layout.cursorColumn, max(0, textFrame.width - 1))
+    )
+  }
+}
+
+/// Draws a vertical rule between panes.
+func drawRule(column: Int, rows: Range<Int>, into screen: inout ScreenBuffer) {
+  for row in rows { screen.write("│", row: row, column: column, limit: 1, style: .dim) }
+}
