@@ -1,5 +1,14 @@
 // The ncursesw API for Swift: wide-character functions switched on, and small inline
-// wrappers for what Swift cannot call directly (macros and variadic functions).
+// wrappers for what Swift cannot call directly (macros, variadic functions, C globals
+// that Swift 6 treats as shared mutable state) and for the crash-signal handler, which
+// must be C: it runs inside a signal handler, where Swift code could allocate or lock.
+//
+// Guarantees
+// - Every wrapper is a plain call of the ncurses or POSIX function it names; none keeps
+//   state except the handler pair below.
+// - `airframe_install_restore_handlers` and its handler keep the signals' previous actions
+//   in a function-local static. Each Swift object file that uses this header gets its own
+//   copy of these static inline functions, so install and remove them from one Swift file.
 #ifndef AIRFRAME_CNCURSES_SHIM_H
 #define AIRFRAME_CNCURSES_SHIM_H
 
@@ -9,5 +18,123 @@
 #endif
 #include <locale.h>
 #include <ncursesw/curses.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+// MARK: - Screen
+
+/// Starts ncurses on standard output and input with the terminal type of `$TERM`.
+/// Returns NULL (and never exits the process, unlike initscr) when that fails.
+static inline SCREEN *airframe_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+/// The standard screen window (a C global, which Swift 6 will not read directly).
+static inline WINDOW *airframe_stdscr(void) { return stdscr; }
+
+/// The terminal's size from the kernel (TIOCGWINSZ; ioctl is variadic).
+/// Returns 0 on success, -1 with errno set otherwise.
+static inline int airframe_window_size(int fd, int *rows, int *columns) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+  *rows = size.ws_row;
+  *columns = size.ws_col;
+  return 0;
+}
+
+// MARK: - Attributes (macros in curses.h)
+
+static inline attr_t airframe_attribute_bold(void) { return A_BOLD; }
+static inline attr_t airframe_attribute_reverse(void) { return A_REVERSE; }
+static inline attr_t airframe_attribute_dim(void) { return A_DIM; }
+static inline attr_t airframe_attribute_underline(void) { return A_UNDERLINE; }
+
+// MARK: - Restoring the terminal when a signal ends the process
+
+/// The signals whose default action ends the process while the screen is in curses mode.
+static inline const int *airframe_restore_signals(int *count) {
+  static const int signals[] = {
+    SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
+  };
+  *count = (int)(sizeof signals / sizeof signals[0]);
+  return signals;
+}
+
+/// The actions the signals had before `airframe_install_restore_handlers`, by number.
+static inline struct sigaction *airframe_previous_actions(void) {
+  static struct sigaction previous[NSIG];
+  return previous;
+}
+
+/// Whether `airframe_previous_actions()[signo]` holds an action to put back, by number.
+static inline volatile sig_atomic_t *airframe_installed_flags(void) {
+  static volatile sig_atomic_t installed[NSIG];
+  return installed;
+}
+
+/// The handler: puts the signal's previous action back, restores the terminal with
+/// endwin(), and lets the signal take its course. A signal sent by a process (kill,
+/// raise, abort) is raised again and arrives when the handler returns; a fault (a real
+/// SIGSEGV, SIGILL, …) happens again when the faulting instruction runs again. Either way
+/// the previous action (usually the default: die, or the Swift runtime's backtracer)
+/// sees it. The other restore signals are blocked while this runs.
+static inline void airframe_restore_terminal_handler(int signo, siginfo_t *info, void *context) {
+  (void)context;
+  if (signo > 0 && signo < NSIG && airframe_installed_flags()[signo]) {
+    sigaction(signo, &airframe_previous_actions()[signo], NULL);
+    airframe_installed_flags()[signo] = 0;
+  } else {
+    signal(signo, SIG_DFL);
+  }
+  if (!isendwin()) endwin();
+  if (info == NULL || info->si_code <= 0) raise(signo);
+}
+
+/// Installs the handler for every restore signal whose action is not "ignore" (a signal
+/// the caller's parent chose to ignore, such as SIGHUP under nohup, stays ignored).
+static inline void airframe_install_restore_handlers(void) {
+  int count = 0;
+  const int *signals = airframe_restore_signals(&count);
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = airframe_restore_terminal_handler;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  for (int index = 0; index < count; index++) sigaddset(&action.sa_mask, signals[index]);
+  for (int index = 0; index < count; index++) {
+    int signo = signals[index];
+    struct sigaction previous;
+    if (sigaction(signo, NULL, &previous) != 0) continue;
+    if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN) continue;
+    airframe_previous_actions()[signo] = previous;
+    airframe_installed_flags()[signo] = 1;
+    sigaction(signo, &action, NULL);
+  }
+}
+
+/// Puts back the actions `airframe_install_restore_handlers` replaced.
+static inline void airframe_remove_restore_handlers(void) {
+  int count = 0;
+  const int *signals = airframe_restore_signals(&count);
+  for (int index = 0; index < count; index++) {
+    int signo = signals[index];
+    if (!airframe_installed_flags()[signo]) continue;
+    airframe_installed_flags()[signo] = 0;
+    sigaction(signo, &airframe_previous_actions()[signo], NULL);
+  }
+}
+
+/// Restores the terminal at exit if the program exits without stopping the screen.
+static inline void airframe_restore_terminal_at_exit(void) {
+  if (!isendwin()) endwin();
+}
+
+/// Registers `airframe_restore_terminal_at_exit` with atexit. Returns 0 on success.
+static inline int airframe_register_exit_restore(void) {
+  return atexit(airframe_restore_terminal_at_exit);
+}
 
 #endif
