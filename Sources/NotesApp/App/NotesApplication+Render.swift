@@ -25,7 +25,8 @@ extension NotesApplication {
     var screen = ScreenBuffer(width: width, height: height)
     let layout = layout(width: width, height: height)
     guard !layout.isTooSmall else {
-      screen.write("Notes needs at least 40 × 10; this terminal is \(width) × \(height).",
+      screen.write(
+        "Notes needs at least 40 × 10; this terminal is \(width) × \(height).",
         row: 0, column: 0)
       return screen
     }

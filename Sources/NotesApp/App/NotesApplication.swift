@@ -98,6 +98,7 @@ public final class NotesApplication {
     syncCoordinator = SyncCoordinator(model: model, service: syncService)
     commands = NotesCommands(app: self)
     bindPresentations()
+    if listCount > 0 { noteList.lens.select(noteList.lens.row(at: 0).id) }
   }
 
   /// Connects the presentations to their controllers, and the controllers to each other.

@@ -54,7 +54,9 @@ final class NotesCommands {
     } makeAction: { [unowned app] title in
       CreateNote(notebookID: app.notebookForNewNote(in: app.model.state)!, title: title, now: now())
     }
-    newNotebook = ActionController(dispatcher: dispatcher) { _ in .enabled } makeAction: {
+    newNotebook = ActionController(dispatcher: dispatcher) { _ in
+      .enabled
+    } makeAction: {
       CreateNotebook(title: $0, now: now())
     }
     renameNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
@@ -208,7 +210,7 @@ extension NotesApplication {
 
   func notebookIsSelected(in state: NotesState) -> Availability {
     guard let selectedNotebook, state.notebooks[selectedNotebook] != nil else {
-      return .disabled("Select a notebook in the sidebar first.")
+      return .disabled("Select a notebook first.")
     }
     return .enabled
   }

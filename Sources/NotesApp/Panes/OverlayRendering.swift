@@ -17,12 +17,12 @@ public enum KeyBindings {
     ("Tab / Shift-Tab", "move focus: notebooks, notes, editor"),
     ("↑ ↓  j k  PgUp PgDn", "move the selection"),
     ("Enter", "open: notebook → notes → editor"),
-    ("Esc", "leave the editor; clear the search; close a box"),
+    ("Esc", "leave the editor, clear the search, close"),
     ("n / N", "new note / new notebook"),
     ("r", "rename the selected note or notebook, in place"),
     ("m", "move the selected note to another notebook"),
     ("p", "pin or unpin the selected note"),
-    ("d / Delete", "delete the note (or notebook, in the sidebar)"),
+    ("d / Delete", "delete the note (notebook in the sidebar)"),
     ("/", "search as you type"),
     ("o", "sort by title or by date"),
     ("u / Ctrl-Z", "undo"),
@@ -31,7 +31,7 @@ public enum KeyBindings {
     (": / Ctrl-P", "command palette"),
     ("? / F1", "this help"),
     ("q / Ctrl-Q", "quit"),
-    ("Ctrl-K / Ctrl-T", "editor conflict: keep yours / take theirs"),
+    ("Ctrl-K / Ctrl-T", "on a conflict: keep yours / take theirs"),
   ]
 }
 
@@ -72,7 +72,7 @@ func padded(_ text: String, to width: Int) -> String {
 /// Draws the command palette.
 func drawPalette(_ rows: [CommandRow], selected: Int, into screen: inout ScreenBuffer) {
   let lines = rows.enumerated().map { index, row -> (String, CellStyle) in
-    var text = padded(row.name, to: 22) + padded(row.shortcut, to: 13)
+    var text = padded(row.name, to: 23) + padded(row.shortcut, to: 13)
     var style: CellStyle = index == selected ? [.reverse] : []
     if let reason = row.availability.reason {
       text += "— " + reason
@@ -86,7 +86,7 @@ func drawPalette(_ rows: [CommandRow], selected: Int, into screen: inout ScreenB
 /// Draws the help screen.
 func drawHelp(into screen: inout ScreenBuffer) {
   let lines = KeyBindings.all.map { (padded($0.keys, to: 22) + $0.action, CellStyle()) }
-  drawBox(title: "Keys (any key closes)", lines: lines, width: 72, into: &screen)
+  drawBox(title: "Keys (any key closes)", lines: lines, width: 76, into: &screen)
 }
 
 /// Draws a yes/no question.

@@ -11,6 +11,7 @@
 
 /// How a cell is drawn.
 public struct CellStyle: OptionSet, Hashable, Sendable {
+  /// The style bits.
   public let rawValue: UInt8
 
   /// Creates a style from its raw bits.

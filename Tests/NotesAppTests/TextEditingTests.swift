@@ -1,0 +1,55 @@
+import AirframeTesting
+import NotesApp
+import Testing
+
+@Suite(.noLiveBindings)
+struct TextEditingTests {
+  @Test func insertAndDeleteMoveTheCursor() {
+    var cursor = TextCursor(text: "ac", offset: 1)
+    cursor.insert("b")
+    #expect(cursor.text == "abc" && cursor.offset == 2)
+    cursor.deleteBackward()
+    #expect(cursor.text == "ac" && cursor.offset == 1)
+    cursor.deleteForward()
+    #expect(cursor.text == "a" && cursor.offset == 1)
+    cursor.deleteForward()
+    #expect(cursor.text == "a")
+    cursor.move(by: -5)
+    cursor.deleteBackward()
+    #expect(cursor.text == "a" && cursor.offset == 0)
+  }
+
+  @Test func aCombiningMarkJoinsThePreviousCharacter() {
+    var cursor = TextCursor(text: "e", offset: 1)
+    cursor.insert("\u{301}")
+    #expect(cursor.text == "é")
+    #expect(cursor.offset == 1)
+  }
+
+  @Test func lineStartAndEnd() {
+    var cursor = TextCursor(text: "one\ntwo words\nthree", offset: 6)
+    cursor.moveToLineStart()
+    #expect(cursor.offset == 4)
+    cursor.moveToLineEnd()
+    #expect(cursor.offset == 13)
+  }
+
+  @Test func layoutWrapsAtTheWidthInColumns() {
+    let layout = TextLayout(text: "abcdef\n漢字漢字", width: 4, cursor: 9)
+    #expect(layout.lines.map { String($0.text) } == ["abcd", "ef", "漢字", "漢字"])
+    #expect(layout.cursorRow == 3 && layout.cursorColumn == 0)
+    let end = TextLayout(text: "abcd", width: 4, cursor: 4)
+    #expect(end.lines.map { String($0.text) } == ["abcd", ""])
+    #expect(end.cursorRow == 1 && end.cursorColumn == 0)
+  }
+
+  @Test func verticalMovementKeepsTheColumn() {
+    var cursor = TextCursor(text: "hello\nhi\nworld", offset: 4)
+    cursor.moveVertically(by: 1, width: 20)
+    #expect(cursor.offset == 8)  // end of "hi"
+    cursor.moveVertically(by: 1, width: 20)
+    #expect(cursor.offset == 11)  // "wo|rld"
+    cursor.moveVertically(by: -5, width: 20)
+    #expect(cursor.offset == 2)
+  }
+}
