@@ -1,74 +1,145 @@
-// NotesCommandLine: the `notes` command's arguments and subcommands. (Skeleton: the API
-// main.swift uses; being implemented.)
-
-public import Foundation
-
-/// What the command line asks for.
-public enum NotesCommand: Equatable, Sendable {
-  /// The full-screen app, on the database at `databasePath` (the default one when `nil`).
-  case interactive(databasePath: String?)
-  /// Print usage.
-  case help
-  /// Print the version.
-  case version
-}
-
-/// A command line that cannot be run, with the message to print.
-public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What is wrong, such as "unknown option '--foo'".
-  public let message: String
-  /// The message.
-  public var description: String { message }
-}
-
-/// Where a command reads and writes.
-public struct CommandIO: Sendable {
-  /// Reads all of standard input.
-  public var readInput: @Sendable () -> Data
-  /// Writes to standard output.
-  public var write: @Sendable (String) -> Void
-  /// Writes to standard error.
-  public var writeError: @Sendable (String) -> Void
-
-  /// The process's standard input, output and error.
-  public static let standard = CommandIO(
-    readInput: { FileHandle.standardInput.readDataToEndOfFile() },
-    write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-    writeError: { FileHandle.standardError.write(Data($0.utf8)) })
-}
+// NotesCommandLine: the `notes` command's arguments and subcommands, for scripts.
+//
+// Guarantees
+// - `parse` never touches a file; `execute` runs one command against the library and
+//   returns its exit code (see `ExitCode` and the usage text, which document them).
+// - Results go to standard output; every problem goes to standard error as
+//   "notes: <message>" lines, with a non-zero exit code.
+// - A command that fails leaves the library as it was: writes are all-or-nothing.
+// - The database is closed before `execute` returns.
 
 /// The `notes` command line.
+///
+/// ```swift
+/// let command = try NotesCommandLine.parse(["list", "--notebook", "Work", "--json"])
+/// let status = NotesCommandLine.execute(command, io: .standard)  // 0: printed a JSON array
+/// ```
 public enum NotesCommandLine {
   /// The version `--version` prints.
   public static let version = "0.1.0"
 
+  /// What `--help` prints.
+  public static let usage = """
+    usage: notes [--database PATH]                 open the full-screen app
+           notes COMMAND [OPTIONS] [--database PATH]
+
+    commands:
+      list [--notebook NAME] [--json]
+          List notes, one per line: id, notebook and title, separated by tabs; by
+          notebook, then pinned first, then most recently modified.
+      add --notebook NAME --title TITLE [--body TEXT] [--create-notebook]
+          Add a note and print its id. Without --body the body is read from
+          standard input (UTF-8, kept exactly), or is empty when that is a
+          terminal. The notebook must exist unless --create-notebook is given.
+      show ID [--json]
+          Print a note: its id, title, notebook, dates and pin, a blank line,
+          then its body.
+      search QUERY [--json]
+          List the notes containing every word of QUERY (as word prefixes), most
+          relevant first. Quote a query of several words.
+      export [--json]
+          Print the whole library as one JSON document (version 1), with ids.
+      import FILE
+          Add the notebooks and notes of an export; FILE - reads standard input.
+          New ids are assigned; a notebook whose title exists already is merged
+          into it. All or nothing: one refused item saves nothing.
+
+    options:
+      --database PATH  The library file, before or after the command. Default:
+                       $AIRFRAME_NOTES_DATABASE, else
+                       $XDG_DATA_HOME/airframe-notes/notes.sqlite, else
+                       ~/.local/share/airframe-notes/notes.sqlite. A missing file
+                       is created empty; the full-screen app instead starts a new
+                       library with sample notes.
+      --json           Print JSON: notes as objects {id, notebook, title, body,
+                       created, modified, pinned}.
+      -h, --help       Print this help.
+      --version        Print the version.
+      --               Treat every later word as an operand, even if it starts
+                       with '-'.
+
+    Notebook names match ignoring case. Dates are ISO 8601 in UTC, to the
+    millisecond. Titles are at most 200 characters, bodies 1,000,000; neither
+    may hold control characters (bodies may hold tabs and line breaks).
+
+    exit status:
+      0   success
+      1   the library cannot be opened, read or saved
+      64  the command line is wrong
+      65  invalid input (not UTF-8, not a notes export, or refused with the
+          reasons printed); nothing was saved
+      66  no such note, notebook or file
+
+    """
+
   /// Parses the arguments after the program name.
   ///
+  /// Options may come before or after the subcommand; `--name=value` works too.
+  ///
   /// - Parameter arguments: The arguments, without the program name.
-  /// - Returns: The command.
+  /// - Returns: The command; `.interactive` when no subcommand is given.
   /// - Throws: A ``UsageError`` saying what is wrong.
   public static func parse(_ arguments: [String]) throws(UsageError) -> NotesCommand {
-    if arguments == ["--help"] { return .help }
-    if arguments == ["--version"] { return .version }
-    if arguments.isEmpty { return .interactive(databasePath: nil) }
-    if arguments.count == 2, arguments[0] == "--database" {
-      return .interactive(databasePath: arguments[1])
-    }
-    throw UsageError(message: "unknown arguments: \(arguments.joined(separator: " "))")
+    try Arguments(arguments).command()
   }
 
   /// Runs a command other than `.interactive`.
   ///
+  /// Opens the library (creating a missing file, empty), runs the command, and closes it.
+  /// Output goes to `io.write`; each problem to `io.writeError` as a "notes: " line.
+  ///
   /// - Parameters:
   ///   - command: The command.
   ///   - io: Where it reads and writes.
-  /// - Returns: The exit status: 0 on success.
+  /// - Returns: The exit status, an ``ExitCode`` value: 0 on success.
+  @MainActor
   public static func execute(_ command: NotesCommand, io: CommandIO) -> Int32 {
     switch command {
-    case .help: io.write("usage: notes [--database PATH]\n")
-    case .version: io.write("notes \(version)\n")
-    case .interactive: return 64
+    case .help:
+      io.write(usage)
+    case .version:
+      io.write("notes \(version)\n")
+    case .interactive:
+      io.writeError("notes: the full-screen app needs the notes program's terminal\n")
+      return ExitCode.usage.rawValue
+    case .library(let command, let databasePath):
+      do {
+        try run(command, databasePath: databasePath, io: io)
+      } catch {
+        io.writeError(error.lines.map { "notes: \($0)\n" }.joined())
+        return error.code.rawValue
+      }
     }
-    return 0
+    return ExitCode.success.rawValue
+  }
+
+  @MainActor
+  private static func run(
+    _ command: LibraryCommand, databasePath: String?, io: CommandIO
+  ) throws(CommandFailure) {
+    switch command {
+    case .add(let notebook, let title, let body, let createNotebook):
+      return try WriteCommands.add(
+        notebook: notebook, title: title, body: body, createNotebook: createNotebook,
+        databasePath: databasePath, io: io)
+    case .importLibrary(let path):
+      return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
+    default:
+      break
+    }
+    let session = try LibrarySession(databasePath: databasePath)
+    defer { session.close() }
+    switch command {
+    case .list(let notebook, let json):
+      try ReadCommands.list(notebook: notebook, json: json, in: session, io: io)
+    case .show(let id, let json):
+      try ReadCommands.show(id, json: json, in: session, io: io)
+    case .search(let query, let json):
+      try ReadCommands.search(query, json: json, in: session, io: io)
+    case .export:
+      try ReadCommands.export(from: session, io: io)
+    case .add, .importLibrary:
+      break
+    }
   }
 }

@@ -1,0 +1,161 @@
+// Arguments: the `notes` command line split into options and operands, then read as one
+// command.
+//
+// Guarantees
+// - Options may come before or after the subcommand and its operands; `--name value` and
+//   `--name=value` are the same. The word after an option that takes a value is always
+//   that value, even if it starts with `-`, so `--body -5` works.
+// - `--` ends the options: every later word is an operand (`notes search -- -draft`).
+// - `-h`/`--help` anywhere (not as a value) asks for help even if the rest is wrong;
+//   otherwise the first problem is reported.
+// - An option given twice, an option the subcommand does not take, a missing value, a
+//   missing or extra operand are all usage errors; nothing is guessed.
+
+import NotesCore
+
+/// A command line split into options and operands.
+struct Arguments {
+  /// Options that take a value.
+  static let valueOptions: Set = ["--database", "--notebook", "--title", "--body"]
+  /// Options that take no value.
+  static let flags: Set = ["--json", "--create-notebook", "--help", "-h", "--version"]
+
+  /// Values by option name, such as `["--notebook": "Work"]`.
+  private(set) var values: [String: String] = [:]
+  /// The flags given, such as `["--json"]`.
+  private(set) var givenFlags: Set<String> = []
+  /// The words that are not options, in order: the subcommand, then its operands.
+  private(set) var operands: [String] = []
+  /// The first problem found while splitting, reported unless help was asked for.
+  private(set) var problem: UsageError?
+
+  /// Splits `words` into options and operands.
+  ///
+  /// - Parameter words: The arguments, without the program name.
+  init(_ words: [String]) {
+    var index = words.startIndex
+    var optionsEnded = false
+    while index < words.endIndex {
+      let word = words[index]
+      index += 1
+      if optionsEnded || word == "-" || !word.hasPrefix("-") {
+        operands.append(word)
+        continue
+      }
+      if word == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = word
+      var inlineValue: String?
+      if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+        name = String(word[..<equals])
+        inlineValue = String(word[word.index(after: equals)...])
+      }
+      if Self.valueOptions.contains(name) {
+        if let value = inlineValue ?? (index < words.endIndex ? words[index] : nil) {
+          if inlineValue == nil { index += 1 }
+          if values[name] != nil { note("option '\(name)' is given more than once") }
+          values[name] = value
+        } else {
+          note("option '\(name)' needs a value")
+        }
+      } else if Self.flags.contains(name) {
+        if inlineValue != nil { note("option '\(name)' takes no value") }
+        givenFlags.insert(name)
+      } else {
+        note("unknown option '\(TerminalText.short(name))'")
+      }
+    }
+  }
+
+  private mutating func note(_ message: String) {
+    if problem == nil { problem = UsageError(message: message) }
+  }
+
+  /// Reads the arguments as one command.
+  ///
+  /// - Returns: The command.
+  /// - Throws: A ``UsageError`` for the first problem.
+  func command() throws(UsageError) -> NotesCommand {
+    if givenFlags.contains("--help") || givenFlags.contains("-h") { return .help }
+    if let problem { throw problem }
+    if givenFlags.contains("--version") { return .version }
+    let databasePath = values["--database"]
+    if databasePath?.isEmpty == true {
+      throw UsageError(message: "option '--database' needs a non-empty path")
+    }
+    guard let name = operands.first else {
+      try allow([], flags: [], in: "the full-screen app")
+      return .interactive(databasePath: databasePath)
+    }
+    if name == "help" { return .help }
+    return .library(try libraryCommand(name), databasePath: databasePath)
+  }
+
+  private func libraryCommand(_ name: String) throws(UsageError) -> LibraryCommand {
+    let json = givenFlags.contains("--json")
+    switch name {
+    case "list":
+      try allow(["--notebook"], flags: ["--json"], operands: [], in: name)
+      return .list(notebook: values["--notebook"], json: json)
+    case "add":
+      try allow(["--notebook", "--title", "--body"], flags: ["--create-notebook"], in: name)
+      guard let notebook = values["--notebook"] else { throw missing("--notebook NAME", name) }
+      guard let title = values["--title"] else { throw missing("--title TITLE", name) }
+      return .add(
+        notebook: notebook, title: title, body: values["--body"],
+        createNotebook: givenFlags.contains("--create-notebook"))
+    case "show":
+      try allow([], flags: ["--json"], operands: ["ID"], in: name)
+      let word = operands[1]
+      guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let id = Int64(word) else {
+        throw UsageError(
+          message: "a note ID is a whole number such as 12, not '\(TerminalText.short(word))'")
+      }
+      return .show(NoteID(rawValue: id), json: json)
+    case "search":
+      try allow([], flags: ["--json"], operands: ["QUERY"], in: name)
+      return .search(query: operands[1], json: json)
+    case "export":
+      try allow([], flags: ["--json"], operands: [], in: name)
+      return .export
+    case "import":
+      try allow([], flags: [], operands: ["FILE"], in: name)
+      return .importLibrary(path: operands[1])
+    default:
+      throw UsageError(message: "unknown command '\(TerminalText.short(name))'")
+    }
+  }
+
+  /// Throws unless every option given is `--database` or in `options`/`flags`, and the
+  /// operands after the subcommand are exactly those named in `operands`.
+  private func allow(
+    _ options: Set<String>, flags: Set<String>, operands expected: [String] = [],
+    in command: String
+  ) throws(UsageError) {
+    for name in values.keys.sorted() where name != "--database" && !options.contains(name) {
+      throw UsageError(message: "option '\(name)' does not apply to \(quoted(command))")
+    }
+    for flag in givenFlags.sorted() where !flags.contains(flag) {
+      throw UsageError(message: "option '\(flag)' does not apply to \(quoted(command))")
+    }
+    let given = operands.dropFirst()
+    if given.count < expected.count {
+      throw missing(expected[given.count], command)
+    }
+    if given.count > expected.count {
+      let extra = TerminalText.short(given.dropFirst(expected.count).first ?? "")
+      let hint = expected == ["QUERY"] ? " (quote a query of several words)" : ""
+      throw UsageError(message: "unexpected argument '\(extra)' for '\(command)'\(hint)")
+    }
+  }
+
+  private func missing(_ what: String, _ command: String) -> UsageError {
+    UsageError(message: "'\(command)' needs \(what)")
+  }
+
+  private func quoted(_ command: String) -> String {
+    operands.isEmpty ? command : "'\(command)'"
+  }
+}

@@ -1,0 +1,228 @@
+// LibraryDocument: the JSON that `export` writes, `import` reads and `list --json` prints.
+//
+// Guarantees
+// - Export format, version 1:
+//     {"version": 1,
+//      "notebooks": [{"id", "title", "created"}],
+//      "notes": [{"id", "notebookID", "title", "body", "created", "modified", "pinned"}]}
+//   A note's `notebookID` is the `id` of one of the document's notebooks.
+// - Dates are ISO 8601 in UTC with milliseconds ("2024-05-01T09:30:00.250Z"); reading also
+//   accepts whole seconds and any time-zone offset.
+// - Reading is lenient where nothing is lost: note ids (new ones are assigned), bodies
+//   (empty), dates (now; `modified` defaults to `created`) and `pinned` (false) may be
+//   left out, and unknown keys are ignored. Everything else is checked, and a problem is
+//   reported with its place in the document, such as `notes[3].title`.
+// - Output is pretty-printed with sorted keys, so the same library prints the same text.
+
+import Airframe
+import Foundation
+import NotesCore
+
+/// The whole library as `export` writes it and `import` reads it.
+struct LibraryDocument: Codable {
+  /// The format version this code writes and reads.
+  static let currentVersion = 1
+
+  /// A notebook in the document.
+  struct NotebookEntry: Codable {
+    /// The notebook's id in the exported library; notes refer to it.
+    var id: Int64
+    /// The title.
+    var title: String
+    /// When it was created.
+    var created: Date?
+  }
+
+  /// A note in the document.
+  struct NoteEntry: Codable {
+    /// The note's id in the exported library (not used when importing).
+    var id: Int64?
+    /// The `id` of the note's notebook in this document.
+    var notebookID: Int64
+    /// The title.
+    var title: String
+    /// The text.
+    var body: String?
+    /// When it was created.
+    var created: Date?
+    /// When it last changed.
+    var modified: Date?
+    /// Whether it is pinned.
+    var pinned: Bool?
+  }
+
+  /// The format version.
+  var version: Int
+  /// Every notebook.
+  var notebooks: [NotebookEntry]
+  /// Every note.
+  var notes: [NoteEntry]
+
+  /// The document of a whole library, in id order.
+  init(_ state: NotesState) {
+    version = Self.currentVersion
+    notebooks = state.notebooks.elements.sorted { $0.id < $1.id }.map {
+      NotebookEntry(id: $0.id.rawValue, title: $0.title, created: $0.created)
+    }
+    notes = state.notes.elements.sorted { $0.id < $1.id }.map {
+      NoteEntry(
+        id: $0.id.rawValue, notebookID: $0.notebookID.rawValue, title: $0.title, body: $0.body,
+        created: $0.created, modified: $0.modified, pinned: $0.isPinned)
+    }
+  }
+
+  /// Reads a document, checking the version before anything else.
+  ///
+  /// - Parameters:
+  ///   - text: The JSON text.
+  ///   - source: What the text came from, for messages ("standard input").
+  /// - Throws: ``CommandFailure`` with exit code 65 saying what is wrong and where.
+  init(json text: String, from source: String) throws(CommandFailure) {
+    struct Header: Decodable { var version: Int? }
+    let data = Data(text.utf8)
+    let decoder = JSONCoding.decoder()
+    do {
+      let header = try decoder.decode(Header.self, from: data)
+      guard let version = header.version else {
+        throw CommandFailure(
+          .invalidData, "\(source) is not a notes export: it has no \"version\"")
+      }
+      guard version == Self.currentVersion else {
+        throw CommandFailure(
+          .invalidData,
+          "\(source) is export version \(version); this notes reads version \(Self.currentVersion)"
+        )
+      }
+      self = try decoder.decode(Self.self, from: data)
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch let error as DecodingError {
+      throw CommandFailure(.invalidData, "\(source): \(JSONCoding.describe(error))")
+    } catch {
+      throw CommandFailure(.invalidData, "\(source) is not valid JSON: \(error)")
+    }
+  }
+}
+
+/// A note as `list --json`, `search --json` and `show --json` print it.
+struct NoteListing: Encodable {
+  /// The note's id.
+  var id: Int64
+  /// The title of its notebook.
+  var notebook: String
+  /// The title.
+  var title: String
+  /// The text.
+  var body: String
+  /// When it was created.
+  var created: Date
+  /// When it last changed.
+  var modified: Date
+  /// Whether it is pinned.
+  var pinned: Bool
+
+  /// The listing of `note`, in a library whose state is `state`.
+  init(_ note: Note, in state: NotesState) {
+    id = note.id.rawValue
+    notebook = state.notebooks[note.notebookID]?.title ?? ""
+    title = note.title
+    body = note.body
+    created = note.created
+    modified = note.modified
+    pinned = note.isPinned
+  }
+}
+
+/// The JSON settings every command shares.
+enum JSONCoding {
+  /// ISO 8601 with milliseconds, for reading.
+  private static let millisecondsStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+  /// ISO 8601 in whole seconds.
+  private static let wholeSecondsStyle = Date.ISO8601FormatStyle()
+
+  /// `date` in ISO 8601, in UTC, rounded to the nearest millisecond (the format style
+  /// truncates, which would make 0.947 s print as .946).
+  static func format(_ date: Date) -> String {
+    var (seconds, millis) = Int64((date.timeIntervalSince1970 * 1000).rounded())
+      .quotientAndRemainder(dividingBy: 1000)
+    if millis < 0 {
+      seconds -= 1
+      millis += 1000
+    }
+    let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(wholeSecondsStyle)
+    let digits = String(millis)
+    return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+  }
+
+  /// `value` as pretty-printed JSON with sorted keys and a final line break.
+  static func text(_ value: some Encodable) throws(CommandFailure) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(format(date))
+    }
+    do {
+      return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    } catch {
+      throw CommandFailure(.failure, "cannot write JSON: \(error)")
+    }
+  }
+
+  /// A decoder that reads ISO 8601 dates with or without fractional seconds.
+  static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let text = try container.decode(String.self)
+      if let date = (try? millisecondsStyle.parse(text)) ?? (try? wholeSecondsStyle.parse(text)) {
+        return date
+      }
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription: "\(TerminalText.quoted(text)) is not an ISO 8601 date and time")
+    }
+    return decoder
+  }
+
+  /// Where in the document `error` happened and what is wrong, in one line.
+  static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, let context):
+      "\(path(context.codingPath + [key])) is missing"
+    case .valueNotFound(let type, let context):
+      "\(path(context.codingPath)) must be \(typeName(type)), not null"
+    case .typeMismatch(let type, let context):
+      "\(path(context.codingPath)) must be \(typeName(type))"
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      "not valid JSON (\(context.debugDescription))"
+    case .dataCorrupted(let context):
+      "\(path(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+      "\(error)"
+    }
+  }
+
+  /// A coding path as `notes[3].title`.
+  private static func path(_ keys: [any CodingKey]) -> String {
+    var text = ""
+    for key in keys {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return text.isEmpty ? "the document" : text
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    let name = String(describing: type)
+    switch name {
+    case "String", "Date": return "a string"
+    case "Int", "Int64": return "a whole number"
+    case "Bool": return "true or false"
+    default: return name.hasPrefix("Array") ? "an array" : "an object"
+    }
+  }
+}

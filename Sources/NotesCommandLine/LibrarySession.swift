@@ -1,0 +1,116 @@
+// LibrarySession: one command's use of the notes database, from open to close.
+//
+// Guarantees
+// - A missing database file is created, empty: unlike the full-screen app, a command adds
+//   no sample notes (a script wants exactly what it put there).
+// - A database that cannot be opened fails with exit code 1 and the storage error's
+//   sentence.
+// - `commit` runs Notes actions in ONE model write, each validated (NotesRules) against
+//   the state as the write has changed it so far. If any action is invalid, every reason
+//   is reported (labelled with the item it belongs to) and the write is discarded, so the
+//   database is exactly as before; the same holds if saving fails.
+
+import Airframe
+import Foundation
+import NotesCore
+import NotesStorage
+
+/// An open library: its database, the model that persists to it, and its notebooks.
+@MainActor
+final class LibrarySession {
+  /// The database file.
+  let database: NotesDatabase
+  /// The model whose commits the database persists.
+  let model: Model<NotesState>
+
+  /// Opens (creating if needed) the library at `path`, or the default location.
+  init(databasePath: String?) throws(CommandFailure) {
+    let location = DatabaseLocation.resolve(explicitPath: databasePath)
+    do {
+      database = try NotesDatabase(location: location)
+      model = Model(try database.loadState(), storage: database)
+    } catch {
+      throw CommandFailure(.failure, error.description)
+    }
+  }
+
+  /// Closes the database.
+  func close() { database.close() }
+
+  /// The state as loaded, with every commit since.
+  var state: NotesState { model.state }
+
+  /// The notebook titled `name`, ignoring case and surrounding white space.
+  func notebook(named name: String) -> Notebook? {
+    let key = Self.titleKey(name)
+    return state.notebooks.elements.first { Self.titleKey($0.title) == key }
+  }
+
+  /// The key under which notebook titles are unique, as in ``NotesRules``.
+  static func titleKey(_ title: String) -> String {
+    NotesRules.normalizedTitle(title).lowercased()
+  }
+
+  /// Runs `body` in one model write; see ``ActionRun``.
+  ///
+  /// - Returns: What `body` returns.
+  /// - Throws: ``CommandFailure`` with exit code 65 and every reason if an action was
+  ///   invalid, or 1 if saving failed; the database is then unchanged.
+  func commit<Result>(
+    _ body: (inout Transaction<NotesState>, inout ActionRun) throws -> Result
+  ) throws(CommandFailure) -> Result {
+    var run = ActionRun()
+    do {
+      return try model.write { transaction in
+        let result = try body(&transaction, &run)
+        if !run.issues.isEmpty { throw InvalidActions() }
+        return result
+      }
+    } catch is InvalidActions {
+      throw CommandFailure(.invalidData, lines: run.reportedIssues)
+    } catch {
+      throw CommandFailure(.failure, "\(error)")
+    }
+  }
+}
+
+/// Ends a write that ran an invalid action; never escapes ``LibrarySession/commit(_:)``.
+private struct InvalidActions: Error {}
+
+/// The actions one write runs, and the reasons any of them could not run.
+struct ActionRun {
+  /// The most reasons reported; the rest are counted.
+  static let reportLimit = 20
+
+  /// Every reason so far, each prefixed with the item it belongs to.
+  private(set) var issues: [String] = []
+
+  /// Validates `action` against the write's state and performs it if it is valid;
+  /// otherwise records every reason, prefixed with `item` (such as `notes[3]`).
+  ///
+  /// - Returns: Whether the action ran.
+  /// - Throws: What `perform` throws; the write is then discarded.
+  mutating func run(
+    _ action: some Action<NotesState>, item: String?,
+    in transaction: inout Transaction<NotesState>
+  ) throws -> Bool {
+    let result = action.validate(in: transaction.state)
+    guard result.isValid else {
+      for issue in result.issues { record(issue.message, item: item) }
+      return false
+    }
+    _ = try action.perform(in: &transaction)
+    return true
+  }
+
+  /// Records a reason an item cannot be saved.
+  mutating func record(_ message: String, item: String?) {
+    issues.append(item.map { "\($0): \(message)" } ?? message)
+  }
+
+  /// The reasons to print: at most ``reportLimit``, then how many more there are.
+  var reportedIssues: [String] {
+    guard issues.count > Self.reportLimit else { return issues }
+    return issues.prefix(Self.reportLimit) + ["… and \(issues.count - Self.reportLimit) more"]
+  }
+}

@@ -1,0 +1,113 @@
+// NotesCommand: what a `notes` command line asks for, and the streams it runs with.
+//
+// Guarantees
+// - A parsed command holds everything it needs except the input it reads: the database
+//   path (`nil` for the default location) and every option value, verbatim.
+// - `CommandIO` is the only way commands touch standard input, output and error, so tests
+//   run them in-process with captured streams.
+// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input.
+
+public import Foundation
+public import NotesCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the command line asks for.
+public enum NotesCommand: Equatable, Sendable {
+  /// The full-screen app, on the database at `databasePath` (the default one when `nil`).
+  case interactive(databasePath: String?)
+  /// Print usage.
+  case help
+  /// Print the version.
+  case version
+  /// A script-friendly command on the library at `databasePath` (the default when `nil`).
+  case library(LibraryCommand, databasePath: String?)
+}
+
+/// A subcommand that reads or changes the notes library.
+public enum LibraryCommand: Equatable, Sendable {
+  /// `list`: the notes of one notebook (`nil`: all), as lines or as JSON.
+  case list(notebook: String?, json: Bool)
+  /// `add`: a new note; a `nil` body is read from standard input unless it is a terminal.
+  case add(notebook: String, title: String, body: String?, createNotebook: Bool)
+  /// `show`: one note's fields and body, as text or as JSON.
+  case show(NoteID, json: Bool)
+  /// `search`: the notes containing every word of `query`, most relevant first.
+  case search(query: String, json: Bool)
+  /// `export`: the whole library as one JSON document.
+  case export
+  /// `import`: the notebooks and notes of an exported document; `"-"` is standard input.
+  case importLibrary(path: String)
+}
+
+/// A command line that cannot be run, with the message to print.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong, such as "unknown option '--foo'".
+  public let message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: What is wrong, without a trailing period.
+  public init(message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// The exit status of a `notes` command.
+///
+/// The values are those of BSD's `sysexits.h`, so scripts can tell a mistake in the
+/// command line from bad input and from a missing note.
+public enum ExitCode: Int32, Sendable {
+  /// The command did what it was asked.
+  case success = 0
+  /// The library could not be opened, read or saved.
+  case failure = 1
+  /// The command line is wrong: an unknown command or option, or a missing value.
+  case usage = 64
+  /// The input is invalid (not UTF-8, not the expected JSON, or refused by validation);
+  /// nothing was saved.
+  case invalidData = 65
+  /// No note, notebook or file has the name or id given.
+  case notFound = 66
+}
+
+/// Where a command reads and writes.
+public struct CommandIO: Sendable {
+  /// Reads all of standard input.
+  public var readInput: @Sendable () -> Data
+  /// Whether standard input is a terminal (a person typing rather than a pipe or file).
+  public var isInputTerminal: @Sendable () -> Bool
+  /// Writes to standard output.
+  public var write: @Sendable (String) -> Void
+  /// Writes to standard error.
+  public var writeError: @Sendable (String) -> Void
+
+  /// Creates streams from closures, such as buffers in a test.
+  ///
+  /// - Parameters:
+  ///   - readInput: Reads all of standard input.
+  ///   - isInputTerminal: Whether standard input is a terminal; `false` by default.
+  ///   - write: Writes to standard output.
+  ///   - writeError: Writes to standard error.
+  public init(
+    readInput: @escaping @Sendable () -> Data,
+    isInputTerminal: @escaping @Sendable () -> Bool = { false },
+    write: @escaping @Sendable (String) -> Void,
+    writeError: @escaping @Sendable (String) -> Void
+  ) {
+    self.readInput = readInput
+    self.isInputTerminal = isInputTerminal
+    self.write = write
+    self.writeError = writeError
+  }
+
+  /// The process's standard input, output and error.
+  public static let standard = CommandIO(
+    readInput: { FileHandle.standardInput.readDataToEndOfFile() },
+    isInputTerminal: { isatty(STDIN_FILENO) == 1 },
+    write: { FileHandle.standardOutput.write(Data($0.utf8)) },
+    writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+}

@@ -1,0 +1,122 @@
+import AirframeTesting
+import NotesCommandLine
+import NotesCore
+import Testing
+
+@Suite(.noLiveBindings)
+struct ParsingTests {
+  private func parse(_ arguments: String...) throws(UsageError) -> NotesCommand {
+    try NotesCommandLine.parse(arguments)
+  }
+
+  /// The message of the usage error `arguments` throw, or `nil` if they parse.
+  private func problem(_ arguments: String...) -> String? {
+    do {
+      _ = try NotesCommandLine.parse(arguments)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func noSubcommandOpensTheFullScreenApp() throws {
+    #expect(try parse() == .interactive(databasePath: nil))
+    #expect(try parse("--database", "/tmp/a.sqlite") == .interactive(databasePath: "/tmp/a.sqlite"))
+    #expect(try parse("--database=/tmp/a.sqlite") == .interactive(databasePath: "/tmp/a.sqlite"))
+    #expect(problem("--json") == "option '--json' does not apply to the full-screen app")
+  }
+
+  @Test func helpAndVersion() throws {
+    #expect(try parse("--help") == .help)
+    #expect(try parse("-h") == .help)
+    #expect(try parse("help") == .help)
+    #expect(try parse("list", "--help") == .help)
+    #expect(try parse("--bogus", "--help") == .help)
+    #expect(try parse("--version") == .version)
+  }
+
+  @Test func list() throws {
+    #expect(try parse("list") == .library(.list(notebook: nil, json: false), databasePath: nil))
+    let expected = NotesCommand.library(.list(notebook: "Work", json: true), databasePath: "db")
+    #expect(try parse("list", "--notebook", "Work", "--json", "--database", "db") == expected)
+    #expect(try parse("--json", "--database", "db", "list", "--notebook", "Work") == expected)
+    #expect(try parse("--database=db", "list", "--json", "--notebook=Work") == expected)
+  }
+
+  @Test func add() throws {
+    #expect(
+      try parse("add", "--title", "T", "--notebook", "N")
+        == .library(
+          .add(notebook: "N", title: "T", body: nil, createNotebook: false), databasePath: nil))
+    #expect(
+      try parse(
+        "--create-notebook", "add", "--body", "-5 degrees", "--notebook", "N", "--title", "")
+        == .library(
+          .add(notebook: "N", title: "", body: "-5 degrees", createNotebook: true),
+          databasePath: nil))
+    #expect(problem("add", "--title", "T") == "'add' needs --notebook NAME")
+    #expect(problem("add", "--notebook", "N") == "'add' needs --title TITLE")
+    #expect(problem("add", "--notebook", "N", "--title") == "option '--title' needs a value")
+    #expect(
+      problem("add", "--notebook", "N", "--title", "T", "--json")
+        == "option '--json' does not apply to 'add'")
+    #expect(
+      problem("add", "--notebook", "N", "--title", "T", "extra")
+        == "unexpected argument 'extra' for 'add'")
+  }
+
+  @Test func showNeedsOneNumericID() throws {
+    #expect(
+      try parse("show", "12")
+        == .library(.show(NoteID(rawValue: 12), json: false), databasePath: nil))
+    #expect(
+      try parse("show", "--json", "12")
+        == .library(.show(NoteID(rawValue: 12), json: true), databasePath: nil))
+    #expect(problem("show") == "'show' needs ID")
+    #expect(problem("show", "1", "2") == "unexpected argument '2' for 'show'")
+    for word in ["abc", "1.5", "١٢", "99999999999999999999", "+3", ""] {
+      #expect(problem("show", word) == "a note ID is a whole number such as 12, not '\(word)'")
+    }
+    #expect(problem("show", "-3") == "unknown option '-3'")
+  }
+
+  @Test func searchTakesOneQueryVerbatim() throws {
+    let query = "'; DROP TABLE notes; --"
+    #expect(
+      try parse("search", query) == .library(.search(query: query, json: false), databasePath: nil))
+    #expect(
+      try parse("search", "--", "-draft")
+        == .library(.search(query: "-draft", json: false), databasePath: nil))
+    #expect(problem("search") == "'search' needs QUERY")
+    #expect(
+      problem("search", "two", "words")
+        == "unexpected argument 'words' for 'search' (quote a query of several words)")
+  }
+
+  @Test func exportAndImport() throws {
+    #expect(try parse("export") == .library(.export, databasePath: nil))
+    #expect(try parse("export", "--json") == .library(.export, databasePath: nil))
+    #expect(try parse("import", "-") == .library(.importLibrary(path: "-"), databasePath: nil))
+    #expect(
+      try parse("import", "a.json", "--database", "db")
+        == .library(.importLibrary(path: "a.json"), databasePath: "db"))
+    #expect(problem("import") == "'import' needs FILE")
+    #expect(problem("import", "a", "b") == "unexpected argument 'b' for 'import'")
+    #expect(problem("export", "x") == "unexpected argument 'x' for 'export'")
+  }
+
+  @Test func badOptions() throws {
+    #expect(problem("frobnicate") == "unknown command 'frobnicate'")
+    #expect(problem("list", "--bogus") == "unknown option '--bogus'")
+    #expect(problem("list", "-x") == "unknown option '-x'")
+    #expect(problem("list", "--notebook") == "option '--notebook' needs a value")
+    #expect(
+      problem("list", "--notebook", "A", "--notebook", "B")
+        == "option '--notebook' is given more than once")
+    #expect(problem("list", "--json=yes") == "option '--json' takes no value")
+    #expect(problem("list", "--title", "T") == "option '--title' does not apply to 'list'")
+    #expect(problem("list", "--database", "") == "option '--database' needs a non-empty path")
+    #expect(problem("list", "extra") == "unexpected argument 'extra' for 'list'")
+    #expect(problem("--database") == "option '--database' needs a value")
+  }
+}

@@ -1,0 +1,56 @@
+import AirframeTesting
+import Foundation
+import NotesCommandLine
+import NotesCore
+import Testing
+
+/// The built `notes` program, run as a process: real exit codes and standard error.
+@Suite(.noLiveBindings)
+@MainActor
+struct ProgramTests {
+  private func notes(
+    _ arguments: [String], input: Data = Data(), in library: TestLibrary
+  ) throws -> CommandResult {
+    let program = try #require(BuiltProgram.path("notes"), "the notes program is not built")
+    return try BuiltProgram.run(program, arguments, input: input, folder: library.folder)
+  }
+
+  @Test func invalidUTF8PipedToAddExits65AndSavesNothing() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let before = try library.state()
+    let result = try notes(
+      ["add", "--notebook", "Home", "--title", "Bytes", "--database", library.path],
+      input: Data([0x6E, 0x6F, 0x74, 0x65, 0xFF, 0xFE, 0x80]), in: library)
+    #expect(
+      result == .standardInputNotUTF8)
+    #expect(try library.state() == before)
+  }
+
+  @Test func pipedBodyIsAddedAndShown() throws {
+    let library = try TestLibrary(samples: false)
+    defer { library.remove() }
+    let database = ["--database", library.path]
+    let added = try notes(
+      database + ["add", "--notebook", "Inbox", "--create-notebook", "--title", "From a pipe"],
+      input: Data("piped body\n".utf8), in: library)
+    #expect(added == CommandResult(status: 0, output: "2\n", errors: ""))
+    let shown = try notes(["show", "2"] + database, in: library)
+    #expect(shown.status == 0)
+    #expect(shown.output.hasPrefix("ID: 2\nTitle: From a pipe\nNotebook: Inbox\n"))
+    #expect(shown.output.hasSuffix("\n\npiped body\n"))
+    #expect(try notes(["show", "3"] + database, in: library).status == 66)
+  }
+
+  @Test func usageErrorsExit64OnStandardError() throws {
+    let library = try TestLibrary(samples: false)
+    defer { library.remove() }
+    let result = try notes(["list", "--bogus", "--database", library.path], in: library)
+    #expect(result.status == 64)
+    #expect(result.output == "")
+    #expect(result.errors.hasPrefix("notes: unknown option '--bogus'\n"))
+    let help = try notes(["--help"], in: library)
+    #expect(help == CommandResult(status: 0, output: NotesCommandLine.usage, errors: ""))
+    #expect(!library.exists)
+  }
+}
