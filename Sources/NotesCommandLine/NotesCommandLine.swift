@@ -42,9 +42,13 @@ public enum NotesCommandLine {
       import FILE
           Add the notebooks and notes of an export; FILE - reads standard input.
           New ids are assigned; a notebook whose title exists already is merged
-          into it. All or nothing: one refused item saves nothing.
+          into it. All or nothing: one refused item saves nothing. The document:
+      {"version": 1, "notebooks": [{"id", "title", "created"}], "notes":
+      [{"id", "notebookID", "title", "body", "created", "modified", "pinned"}]};
+      a note's notebookID is the id of one of its notebooks. Only "version",
+      the lists, ids, titles and notebookID are required.
 
-    options:
+    options (also written --name=value):
       --database PATH  The library file, before or after the command. Default:
                        $AIRFRAME_NOTES_DATABASE, else
                        $XDG_DATA_HOME/airframe-notes/notes.sqlite, else
