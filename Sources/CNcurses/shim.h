@@ -75,12 +75,21 @@ static inline volatile sig_atomic_t *airframe_installed_flags(void) {
   return installed;
 }
 
+/// Whether a signal is a fault the kernel raised for an instruction (SIGSEGV, SIGBUS,
+/// SIGILL, SIGFPE with a positive si_code): returning from its handler runs the same
+/// instruction again, which raises it again. Everything else, including a fault signal
+/// sent with kill (si_code <= 0) and a SIGHUP the kernel sends when the terminal hangs up
+/// (SI_KERNEL, positive), does not come back by itself.
+static inline bool airframe_signal_is_fault(int signo, const siginfo_t *info) {
+  if (info == NULL || info->si_code <= 0) return false;
+  return signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE;
+}
+
 /// The handler: puts the signal's previous action back, restores the terminal with
-/// endwin(), and lets the signal take its course. A signal sent by a process (kill,
-/// raise, abort) is raised again and arrives when the handler returns; a fault (a real
-/// SIGSEGV, SIGILL, …) happens again when the faulting instruction runs again. Either way
-/// the previous action (usually the default: die, or the Swift runtime's backtracer)
-/// sees it. The other restore signals are blocked while this runs.
+/// endwin(), and lets the signal take its course. A fault happens again when the
+/// faulting instruction runs again; any other signal is raised again and arrives when the
+/// handler returns. Either way the previous action (usually the default: die, or the
+/// Swift runtime's backtracer) sees it. The other restore signals are blocked meanwhile.
 static inline void airframe_restore_terminal_handler(int signo, siginfo_t *info, void *context) {
   (void)context;
   if (signo > 0 && signo < NSIG && airframe_installed_flags()[signo]) {
@@ -90,7 +99,7 @@ static inline void airframe_restore_terminal_handler(int signo, siginfo_t *info,
     signal(signo, SIG_DFL);
   }
   if (!isendwin()) endwin();
-  if (info == NULL || info->si_code <= 0) raise(signo);
+  if (!airframe_signal_is_fault(signo, info)) raise(signo);
 }
 
 /// Installs the handler for every restore signal whose action is not "ignore" (a signal

@@ -199,16 +199,16 @@ final class Terminal {
 
   /// Reads every key available without blocking and reports each; notices a hangup.
   private func readKeys() {
-    var count = 0
     while !isStopped {
       var character: wint_t = 0
       let status = wget_wch(airframe_stdscr(), &character)
       if status == ERR { break }
-      count += 1
       if let key = Self.key(status: status, character: UInt32(character)) { onKey?(key) }
     }
-    // The source fired but nothing could be read: see whether the terminal hung up.
-    if count == 0, !isStopped, Self.inputHungUp() { hangUp() }
+    // Checked after every read, whatever it returned: the source reports a hangup only
+    // once, and ncurses may still have returned a queued key (such as the KEY_RESIZE that
+    // resizeterm queues) in that round.
+    if !isStopped, Self.inputHungUp() { hangUp() }
   }
 
   /// Stops reading and calls `onHangup`, or stops and exits without one.
