@@ -16,10 +16,12 @@
 // - The terminal is restored on every exit path:
 //   - `stop()` (idempotent) ends curses mode; so does `exit` without it (atexit).
 //   - SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP
-//     (Swift's traps) get a C handler (in CNcurses/shim.h) that puts the signal's previous
-//     action back, calls endwin() and lets the signal take its course, so the process
-//     still ends with that signal (and the Swift runtime's backtracer, if it was
-//     installed, still reports a crash). endwin() is not async-signal-safe; it is the
+//     (Swift's traps are SIGILL on x86-64, SIGTRAP on arm64) get a C handler (in
+//     CNcurses/shim.h) that puts the signal's previous action back, calls endwin() and
+//     lets the signal take its course: the process ends with that signal, or the Swift
+//     runtime's backtracer, if it was installed, reports the crash on a normal screen.
+//     (The backtracer lets a process run on after a crash signal sent with kill; that is
+//     the runtime's choice, not this file's.) endwin() is not async-signal-safe; it is the
 //     compromise ncurses itself makes in its own SIGINT/SIGTERM handlers, and the only
 //     way to leave the alternate screen and show the cursor again without hand-written
 //     escape sequences. The risk is a garbled escape sequence if the signal interrupts
