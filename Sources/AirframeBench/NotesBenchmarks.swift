@@ -755,7 +755,7 @@ private final class DeliveryStamps {
 }
 
 /// The nearest-rank percentile `fraction` of `samples`.
-private func nearestRank(_ samples: [Double], _ fraction: Double) -> Double {
+func nearestRank(_ samples: [Double], _ fraction: Double) -> Double {
   let sorted = samples.sorted()
   let rank = Int((fraction * Double(sorted.count)).rounded(.up))
   return sorted[max(rank, 1) - 1]

@@ -5,7 +5,8 @@
 // cancel churn (ChurnBenchmarks.swift), 4 a derived chain (DerivedBenchmarks.swift),
 // 5 heap bytes per subscription (MemoryBenchmarks.swift), 6 view state
 // (ViewStateBenchmarks.swift) and 7–10 the Notes app's storage, search and View State
-// Controllers at 100,000 notes (NotesBenchmarks.swift). Measurement.swift says how a
+// Controllers at 100,000 notes (NotesBenchmarks.swift), 11 keystroke to screen in the
+// terminal app (KeystrokeBenchmarks.swift). Measurement.swift says how a
 // figure is taken. Everything runs on the main actor (top-level code is main-actor code).
 // Run it from a release build: `swift run -c release airframe-bench`.
 
@@ -90,8 +91,9 @@ if options.selects("memory") {
 if options.selects("view-state") {
   reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
 }
-if options.selects("notes-load", "notes-edits", "notes-search") {
-  // Figures 7–9 share one library file, built once; the folder is removed in every case.
+if options.selects("notes-load", "notes-edits", "notes-search", "keystroke") {
+  // Figures 7–9 and 11 share one library file, built once; the folder is removed in every
+  // case.
   var folder: ScratchFolder?
   do {
     let scratch = try ScratchFolder()
@@ -105,6 +107,9 @@ if options.selects("notes-load", "notes-edits", "notes-search") {
     }
     if options.selects("notes-search") {
       reporter.emit(try notesSearchFigure(number: 9, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("keystroke") {
+      reporter.emit(try keystrokeFigure(number: 11, fixture: fixture, scale: scale, sink: sink))
     }
     scratch.remove()
   } catch {

@@ -34,6 +34,18 @@ struct ValidatorTests {
     #expect(NoControlCharacters(field: "title").issues(in: text).count == 1)
   }
 
+  @Test func theControlCharacterScanMatchesUnicodeCategoryCc() {
+    // Every scalar of the first planes' start, alone and between other text.
+    for value in UInt32(0)..<0x3000 {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let isControl = scalar.properties.generalCategory == .control
+      let text = "é" + String(Character(scalar)) + "x"
+      #expect(NoControlCharacters.containsControlCharacter(in: text) == isControl, "U+\(value)")
+    }
+    #expect(!NoControlCharacters.containsControlCharacter(in: "a\nb\tc", allowing: ["\n", "\t"]))
+    #expect(NoControlCharacters.containsControlCharacter(in: "a\nb\u{85}", allowing: ["\n"]))
+  }
+
   @Test func noControlCharactersAcceptsOrdinaryAndSQLSpecialText() {
     #expect(NoControlCharacters(field: "title").issues(in: "It's 100% done; -- \"quoted\"").isEmpty)
   }

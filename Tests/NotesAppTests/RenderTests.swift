@@ -56,6 +56,12 @@ struct RenderTests {
     #expect(!buffer.line(0).contains("\u{1B}"))
   }
 
+  @Test func asciiFollowedByACombiningMarkIsOneCharacter() {
+    var buffer = ScreenBuffer(width: 6, height: 1)
+    #expect(buffer.write("cafe\u{301}!", row: 0, column: 0) == 5)
+    #expect(buffer.line(0) == "café! ")
+  }
+
   @Test func wideCharacterAtTheEdgeBecomesASpace() {
     var buffer = ScreenBuffer(width: 5, height: 1)
     let written = buffer.write("ab漢字", row: 0, column: 0)

@@ -26,6 +26,13 @@ struct TextEditingTests {
     #expect(cursor.offset == 1)
   }
 
+  @Test func aCursorOutsideTheTextOrInsideACharacterIsMovedOntoABoundary() {
+    #expect(TextCursor(text: "abc", utf8Offset: 99).offset == 3)
+    #expect(TextCursor(text: "a漢b", utf8Offset: 2).offset == 1)
+    #expect(TextCursor(text: "a漢b", utf8Offset: 4).offset == 2)
+    #expect(TextCursor(text: "abc", offset: -3).offset == 0)
+  }
+
   @Test func lineStartAndEnd() {
     var cursor = TextCursor(text: "one\ntwo words\nthree", offset: 6)
     cursor.moveToLineStart()
@@ -35,10 +42,10 @@ struct TextEditingTests {
   }
 
   @Test func layoutWrapsAtTheWidthInColumns() {
-    let layout = TextLayout(text: "abcdef\n漢字漢字", width: 4, cursor: 9)
+    let layout = TextLayout(text: "abcdef\n漢字漢字", width: 4, cursorUTF8Offset: 13)
     #expect(layout.lines.map { String($0.text) } == ["abcd", "ef", "漢字", "漢字"])
     #expect(layout.cursorRow == 3 && layout.cursorColumn == 0)
-    let end = TextLayout(text: "abcd", width: 4, cursor: 4)
+    let end = TextLayout(text: "abcd", width: 4, cursorUTF8Offset: 4)
     #expect(end.lines.map { String($0.text) } == ["abcd", ""])
     #expect(end.cursorRow == 1 && end.cursorColumn == 0)
   }

@@ -64,11 +64,35 @@ public struct NoControlCharacters: Validator {
   /// - Parameter value: The text to check.
   /// - Returns: One issue, or none.
   public func issues(in value: String) -> [ValidationIssue] {
-    let hasControl = value.unicodeScalars.contains { $0.properties.generalCategory == .control }
-    return hasControl
+    Self.containsControlCharacter(in: value)
       ? [
         ValidationIssue(field: field, message: "The \(field) must not contain control characters.")
       ]
       : []
+  }
+
+  /// Whether `text` contains a control character (Unicode category Cc: U+0000–U+001F and
+  /// U+007F–U+009F) other than the `allowed` ones.
+  ///
+  /// The scan reads UTF-8 bytes without looking up Unicode properties, so checking a long
+  /// text on every keystroke stays cheap.
+  ///
+  /// - Parameters:
+  ///   - text: The text to check.
+  ///   - allowed: Control characters to accept, such as `"\n"` and `"\t"`.
+  /// - Returns: `true` if a control character other than the allowed ones occurs.
+  /// - Complexity: O(*n*) in the text's UTF-8 length.
+  public static func containsControlCharacter(
+    in text: String, allowing allowed: Set<Unicode.Scalar> = []
+  ) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      // C0 controls and DEL are single bytes; C1 controls are 0xC2 0x80–0x9F, and their
+      // scalar value equals the second byte.
+      let isControl = byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F)
+      if isControl, !allowed.contains(Unicode.Scalar(byte)) { return true }
+      previous = byte
+    }
+    return false
   }
 }

@@ -54,7 +54,7 @@ public final class NotesApplication {
   /// The modal interaction in progress.
   public internal(set) var interaction = Interaction.browsing
   /// The editor's text and cursor while a note is open.
-  var cursor = TextCursor(text: "", offset: 0)
+  var cursor = TextCursor(atEndOf: "")
 
   // What the panes show: the latest values the controllers published.
   var sidebarRows: [SidebarRow] = []
@@ -133,8 +133,11 @@ public final class NotesApplication {
       connect.render(noteList.lens.updates) { [unowned self] in listCount = $0.count }
       connect.render(editor.state) { [unowned self] state in
         if state.noteID != editorState.noteID || state.body != cursor.text {
-          let offset = state.noteID == editorState.noteID ? cursor.offset : state.body.count
-          cursor = TextCursor(text: state.body, offset: offset)
+          // The same note keeps its cursor place; another note opens with it at the end.
+          cursor =
+            state.noteID == editorState.noteID
+            ? TextCursor(text: state.body, utf8Offset: cursor.utf8Offset)
+            : TextCursor(atEndOf: state.body)
         }
         editorState = state
       }

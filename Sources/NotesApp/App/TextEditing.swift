@@ -2,74 +2,115 @@
 // of the body into screen lines.
 //
 // Guarantees
-// - Pure functions of their arguments; the cursor is a character offset, always clamped
-//   to `0...text.count`.
+// - Pure functions of their arguments; the cursor is a UTF-8 offset that always sits on a
+//   character boundary inside the text, so finding it costs O(1) at any body length.
 // - Layout wraps each paragraph at the pane's width in display columns (wide characters
 //   never straddle the edge) and gives the cursor's row and column in the wrapped lines.
 
 /// A body of text with a cursor, edited one key at a time.
+///
+/// The cursor is kept as a UTF-8 offset, so typing at the cursor costs O(1) to find the
+/// place however long the body is; it always sits on a character boundary.
 public struct TextCursor: Equatable, Sendable {
   /// The text.
   public private(set) var text: String
-  /// The cursor, as a number of characters from the start.
-  public private(set) var offset: Int
+  /// The cursor, as a number of UTF-8 bytes from the start.
+  public private(set) var utf8Offset: Int
 
-  /// Creates a cursor at `offset` in `text`.
+  /// Creates a cursor at `offset` characters into `text`.
   ///
   /// - Parameters:
   ///   - text: The text.
   ///   - offset: Characters from the start; clamped to the text.
   public init(text: String, offset: Int) {
     self.text = text
-    self.offset = min(max(0, offset), text.count)
+    let index =
+      text.index(text.startIndex, offsetBy: max(0, offset), limitedBy: text.endIndex)
+      ?? text.endIndex
+    utf8Offset = text.utf8.distance(from: text.startIndex, to: index)
   }
 
-  private var index: String.Index { text.index(text.startIndex, offsetBy: offset) }
+  /// Creates a cursor at a UTF-8 offset, clamped to the text and rounded down to a
+  /// character boundary.
+  ///
+  /// - Parameters:
+  ///   - text: The text.
+  ///   - utf8Offset: Bytes from the start.
+  public init(text: String, utf8Offset: Int) {
+    self.text = text
+    let clamped = min(max(0, utf8Offset), text.utf8.count)
+    var index = text.utf8.index(text.startIndex, offsetBy: clamped)
+    if String.Index(index, within: text) == nil {
+      // Rounds down: the character containing the byte, then its start.
+      index = text.index(before: text.index(after: index))
+    }
+    self.utf8Offset = text.utf8.distance(from: text.startIndex, to: index)
+  }
+
+  /// Creates a cursor at the end of `text`.
+  ///
+  /// - Parameter text: The text.
+  public init(atEndOf text: String) {
+    self.text = text
+    utf8Offset = text.utf8.count
+  }
+
+  /// The cursor, as a number of characters from the start.
+  ///
+  /// - Complexity: O(*n*) in the characters before the cursor.
+  public var offset: Int { text[..<index].count }
+
+  /// The cursor as an index of `text`.
+  var index: String.Index { text.utf8.index(text.startIndex, offsetBy: utf8Offset) }
+
+  private mutating func moveTo(_ index: String.Index) {
+    utf8Offset = text.utf8.distance(from: text.startIndex, to: index)
+  }
 
   /// Inserts characters at the cursor and moves past them.
   ///
   /// - Parameter inserted: The characters.
   public mutating func insert(_ inserted: String) {
-    let before = text.count
     text.insert(contentsOf: inserted, at: index)
-    // A combining mark can merge with the character before it, so count what was added.
-    offset += text.count - before
+    utf8Offset += inserted.utf8.count
+    // A combining mark merges with the character before it: step past the merged one.
+    let landed = index
+    if String.Index(landed, within: text) == nil { moveTo(text.index(after: landed)) }
   }
 
   /// Deletes the character before the cursor.
   public mutating func deleteBackward() {
-    guard offset > 0 else { return }
-    text.remove(at: text.index(before: index))
-    offset -= 1
+    guard utf8Offset > 0 else { return }
+    let end = index
+    let start = text.index(before: end)
+    text.removeSubrange(start..<end)
+    moveTo(start)
   }
 
   /// Deletes the character after the cursor.
   public mutating func deleteForward() {
-    guard offset < text.count else { return }
-    text.remove(at: index)
+    let start = index
+    guard start < text.endIndex else { return }
+    text.remove(at: start)
   }
 
   /// Moves the cursor by `delta` characters, staying inside the text.
   ///
   /// - Parameter delta: Characters to move; negative moves left.
   public mutating func move(by delta: Int) {
-    offset = min(max(0, offset + delta), text.count)
+    let limit = delta < 0 ? text.startIndex : text.endIndex
+    moveTo(text.index(index, offsetBy: delta, limitedBy: limit) ?? limit)
   }
 
   /// Moves the cursor to the start of its line.
   public mutating func moveToLineStart() {
     let prefix = text[..<index]
-    if let newline = prefix.lastIndex(of: "\n") {
-      offset = text.distance(from: text.startIndex, to: newline) + 1
-    } else {
-      offset = 0
-    }
+    moveTo(prefix.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex)
   }
 
   /// Moves the cursor to the end of its line.
   public mutating func moveToLineEnd() {
-    let suffix = text[index...]
-    offset += suffix.prefix { $0 != "\n" }.count
+    moveTo(text[index...].firstIndex(of: "\n") ?? text.endIndex)
   }
 
   /// Moves the cursor to the same column of the previous or next line of a layout.
@@ -78,19 +119,19 @@ public struct TextCursor: Equatable, Sendable {
   ///   - rows: Lines to move; negative moves up.
   ///   - width: The layout's width.
   public mutating func moveVertically(by rows: Int, width: Int) {
-    let layout = TextLayout(text: text, width: width, cursor: offset)
+    let layout = TextLayout(text: text, width: width, cursorUTF8Offset: utf8Offset)
     let target = min(max(0, layout.cursorRow + rows), layout.lines.count - 1)
     guard target != layout.cursorRow else { return }
     let line = layout.lines[target]
     var column = 0
-    var characters = 0
+    var position = line.text.startIndex
     for character in line.text {
       let next = column + character.displayWidth
       if next > layout.cursorColumn { break }
       column = next
-      characters += 1
+      position = line.text.index(after: position)
     }
-    offset = line.startOffset + characters
+    moveTo(position)
   }
 }
 
@@ -100,8 +141,8 @@ public struct TextLayout: Equatable, Sendable {
   public struct Line: Equatable, Sendable {
     /// Its characters.
     public var text: Substring
-    /// The character offset of its first character in the body.
-    public var startOffset: Int
+    /// The UTF-8 offset of its first character in the body.
+    public var startUTF8Offset: Int
   }
 
   /// The wrapped lines; at least one.
@@ -116,8 +157,8 @@ public struct TextLayout: Equatable, Sendable {
   /// - Parameters:
   ///   - text: The body.
   ///   - width: Columns per line (at least 2 are used).
-  ///   - cursor: The cursor's character offset.
-  public init(text: String, width: Int, cursor: Int) {
+  ///   - cursorUTF8Offset: The cursor, as a UTF-8 offset on a character boundary.
+  public init(text: String, width: Int, cursorUTF8Offset: Int) {
     let width = max(2, width)
     var offset = 0
     var lineStart = text.startIndex
@@ -126,7 +167,7 @@ public struct TextLayout: Equatable, Sendable {
     var index = text.startIndex
     var cursorFound = false
     func place(at row: Int, column: Int) {
-      if !cursorFound, offset == cursor {
+      if !cursorFound, offset == cursorUTF8Offset {
         cursorRow = row
         cursorColumn = column
         cursorFound = true
@@ -136,9 +177,9 @@ public struct TextLayout: Equatable, Sendable {
       let character = text[index]
       if character == "\n" {
         place(at: lines.count, column: column)
-        lines.append(Line(text: text[lineStart..<index], startOffset: lineOffset))
+        lines.append(Line(text: text[lineStart..<index], startUTF8Offset: lineOffset))
         index = text.index(after: index)
-        offset += 1
+        offset += 1  // "\n" is one byte
         lineStart = index
         lineOffset = offset
         column = 0
@@ -146,7 +187,7 @@ public struct TextLayout: Equatable, Sendable {
       }
       let characterWidth = max(1, character.displayWidth)
       if column + characterWidth > width {
-        lines.append(Line(text: text[lineStart..<index], startOffset: lineOffset))
+        lines.append(Line(text: text[lineStart..<index], startUTF8Offset: lineOffset))
         lineStart = index
         lineOffset = offset
         column = 0
@@ -154,11 +195,11 @@ public struct TextLayout: Equatable, Sendable {
       place(at: lines.count, column: column)
       column += characterWidth
       index = text.index(after: index)
-      offset += 1
+      offset += character.utf8.count
     }
     if !cursorFound {
       if column >= width {
-        lines.append(Line(text: text[lineStart..<index], startOffset: lineOffset))
+        lines.append(Line(text: text[lineStart..<index], startUTF8Offset: lineOffset))
         lineStart = index
         lineOffset = offset
         column = 0
@@ -166,6 +207,6 @@ public struct TextLayout: Equatable, Sendable {
       cursorRow = lines.count
       cursorColumn = column
     }
-    lines.append(Line(text: text[lineStart..<text.endIndex], startOffset: lineOffset))
+    lines.append(Line(text: text[lineStart..<text.endIndex], startUTF8Offset: lineOffset))
   }
 }

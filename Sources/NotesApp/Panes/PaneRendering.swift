@@ -21,7 +21,10 @@ func drawRow(
   _ text: String, trailing: String = "", row: Int, frame: Frame, style: CellStyle,
   into screen: inout ScreenBuffer
 ) {
-  screen.fill(row: row, columns: frame.column..<(frame.column + frame.width), style: style)
+  // Pane rows start blank; only a styled row needs its background filled.
+  if !style.isEmpty {
+    screen.fill(row: row, columns: frame.column..<(frame.column + frame.width), style: style)
+  }
   let trailingWidth = trailing.isEmpty ? 0 : trailing.displayWidth + 1
   screen.write(
     text, row: row, column: frame.column + 1, limit: frame.width - 1 - trailingWidth,
@@ -142,7 +145,8 @@ func drawEditor(
     header += " — unsaved"
   }
   drawHeader(header, focused: focused, frame: frame, into: &screen)
-  let layout = TextLayout(text: cursor.text, width: textFrame.width, cursor: cursor.offset)
+  let layout = TextLayout(
+    text: cursor.text, width: textFrame.width, cursorUTF8Offset: cursor.utf8Offset)
   NotesApp.scroll(
     toShow: layout.cursorRow, visible: textFrame.height, count: layout.lines.count,
     offset: &scroll)

@@ -10,6 +10,7 @@
 extension Character {
   /// The number of terminal columns the character takes: 0, 1 or 2.
   public var displayWidth: Int {
+    if let ascii = asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
     let scalars = unicodeScalars
     guard let first = scalars.first else { return 0 }
     if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }

@@ -46,8 +46,8 @@ public struct ScreenBuffer: Equatable, Sendable {
   public let width: Int
   /// Rows.
   public let height: Int
-  /// The cells, row by row.
-  public private(set) var rows: [[ScreenCell]]
+  /// The cells, row after row, in one array.
+  private var cells: [ScreenCell]
   /// Where the terminal's cursor goes, as (row, column); `nil` hides it.
   public var cursor: (row: Int, column: Int)? {
     get { cursorPosition.map { ($0.row, $0.column) } }
@@ -60,6 +60,9 @@ public struct ScreenBuffer: Equatable, Sendable {
     var column: Int
   }
 
+  /// One-character strings for the printable ASCII characters, made once.
+  private static let asciiGlyphs: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
   /// Creates a blank buffer.
   ///
   /// - Parameters:
@@ -68,7 +71,21 @@ public struct ScreenBuffer: Equatable, Sendable {
   public init(width: Int, height: Int) {
     self.width = max(0, width)
     self.height = max(0, height)
-    rows = Array(repeating: Array(repeating: .blank, count: self.width), count: self.height)
+    cells = Array(repeating: .blank, count: self.width * self.height)
+  }
+
+  /// The cell at a position.
+  ///
+  /// - Parameters:
+  ///   - row: A row in `0..<height`.
+  ///   - column: A column in `0..<width`.
+  public subscript(row: Int, column: Int) -> ScreenCell {
+    cells[row * width + column]
+  }
+
+  /// The cells, row by row.
+  public var rows: [[ScreenCell]] {
+    (0..<height).map { Array(cells[($0 * width)..<(($0 + 1) * width)]) }
   }
 
   /// Writes `text` at a position, clipped to `limit` columns and the buffer's edge.
@@ -83,14 +100,35 @@ public struct ScreenBuffer: Equatable, Sendable {
   ///   - style: How the text is drawn.
   /// - Returns: The number of columns written.
   @discardableResult
-  public mutating func write(
-    _ text: some StringProtocol, row: Int, column: Int, limit: Int? = nil,
+  public mutating func write<S: StringProtocol>(
+    _ text: S, row: Int, column: Int, limit: Int? = nil,
     style: CellStyle = []
   ) -> Int {
     guard row >= 0, row < height, column >= 0, column < width else { return 0 }
     let end = min(width, column + max(0, limit ?? width))
+    let base = row * width
     var x = column
-    for character in text {
+    // Fast path: a run of printable ASCII needs no grapheme breaking and takes one column
+    // per byte. It stops at the first other byte, and the rest goes character by character.
+    let utf8 = text.utf8
+    var position = utf8.startIndex
+    var lastASCII: S.UTF8View.Index?
+    while position < utf8.endIndex, x < end {
+      let byte = utf8[position]
+      guard byte >= 0x20, byte < 0x7F else { break }
+      cells[base + x] = ScreenCell(glyph: Self.asciiGlyphs[Int(byte)], style: style)
+      x += 1
+      lastASCII = position
+      position = utf8.index(after: position)
+    }
+    guard position < utf8.endIndex, x < end else { return x - column }
+    if let lastASCII {
+      // The last ASCII character may combine with what follows (a combining accent), so
+      // it is drawn again as part of the slow path's first character.
+      position = lastASCII
+      x -= 1
+    }
+    for character in text[position...] {
       guard x < end else { break }
       var glyph = String(character)
       var glyphWidth = character.displayWidth
@@ -102,12 +140,12 @@ public struct ScreenBuffer: Equatable, Sendable {
         glyphWidth = 1
       }
       if x + glyphWidth > end {
-        rows[row][x] = ScreenCell(glyph: " ", style: style)
+        cells[base + x] = ScreenCell(glyph: " ", style: style)
         x += 1
         break
       }
-      rows[row][x] = ScreenCell(glyph: glyph, style: style)
-      if glyphWidth == 2 { rows[row][x + 1] = ScreenCell(glyph: "", style: style) }
+      cells[base + x] = ScreenCell(glyph: glyph, style: style)
+      if glyphWidth == 2 { cells[base + x + 1] = ScreenCell(glyph: "", style: style) }
       x += glyphWidth
     }
     return x - column
@@ -124,7 +162,8 @@ public struct ScreenBuffer: Equatable, Sendable {
     let lower = max(0, columns.lowerBound)
     let upper = min(width, columns.upperBound)
     guard lower < upper else { return }
-    for x in lower..<upper { rows[row][x] = ScreenCell(glyph: " ", style: style) }
+    let blank = ScreenCell(glyph: " ", style: style)
+    for x in lower..<upper { cells[row * width + x] = blank }
   }
 
   /// The text of one row, as a terminal shows it.
@@ -134,7 +173,7 @@ public struct ScreenBuffer: Equatable, Sendable {
   public func line(_ row: Int) -> String {
     guard row >= 0, row < height else { return "" }
     var text = ""
-    for cell in rows[row] { text += cell.glyph }
+    for cell in cells[(row * width)..<((row + 1) * width)] { text += cell.glyph }
     return text
   }
 
@@ -148,7 +187,7 @@ public struct ScreenBuffer: Equatable, Sendable {
   ///   - rhs: Another buffer.
   /// - Returns: `true` if they look the same on a terminal.
   public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
-    lhs.width == rhs.width && lhs.height == rhs.height && lhs.rows == rhs.rows
+    lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
       && lhs.cursorPosition == rhs.cursorPosition
   }
 }

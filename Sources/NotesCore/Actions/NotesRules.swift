@@ -68,10 +68,7 @@ public enum NotesRules {
   /// - Returns: Every issue.
   public static func bodyIssues(_ body: String) -> [ValidationIssue] {
     var issues = MaximumLength(field: "note body", limit: bodyLimit).issues(in: body)
-    let forbidden = body.unicodeScalars.contains {
-      $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r"
-    }
-    if forbidden {
+    if NoControlCharacters.containsControlCharacter(in: body, allowing: ["\n", "\t", "\r"]) {
       issues.append(
         ValidationIssue(
           field: "note body",

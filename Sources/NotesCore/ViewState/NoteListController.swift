@@ -44,8 +44,11 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
 
   /// The first line of the body, at most 80 characters, for a second line in the list.
   public var snippet: String {
-    let firstLine = body.prefix { $0 != "\n" }
-    return String(firstLine.prefix(80))
+    // Looks for the line break in the first 320 bytes only (80 characters take at most
+    // that many), so a long body is never walked to its end.
+    let head = body.utf8.prefix(320)
+    let lineEnd = head.firstIndex(of: UInt8(ascii: "\n")) ?? head.endIndex
+    return String(body[..<lineEnd].prefix(80))
   }
 }
 
