@@ -2,12 +2,15 @@
 // one it opens the full-screen terminal app on the default (or `--database`) library.
 //
 // Guarantees
-// - Usage errors and failures go to standard error with a non-zero status: 64 for a bad
-//   command line, 1 for anything else. Nothing is written to the database on a usage error.
+// - Usage errors and failures go to standard error with a non-zero status (BSD sysexits,
+//   see `ExitCode`): 64 for a bad command line, 65 for invalid input data, 66 for a note,
+//   notebook or file that does not exist, 1 for anything else. Nothing is written to the
+//   database on any of them.
 // - The full-screen app refuses to start without a terminal (status 1, with a message).
 // - A library file that does not exist yet is created; the full-screen app fills a new
 //   library with the samples of `SampleLibrary`.
-// - Every exit path of the full-screen app restores the terminal (see `Terminal`).
+// - Every exit path of the full-screen app restores the terminal (see `Terminal`). Quitting
+//   and a closed terminal (hangup) also save the editor's draft and close the database.
 
 import Airframe
 import Foundation
@@ -78,18 +81,20 @@ func runFullScreen(databasePath: String?) -> Never {
     drawScheduled = true
     DispatchQueue.main.async { MainActor.assumeIsolated { draw() } }
   }
+  func finish() -> Never {
+    app.shutdown()
+    terminal.stop()
+    database.close()
+    exit(0)
+  }
   terminal.run(
     onKey: { key in
       app.handle(key)
-      if app.isFinished {
-        app.shutdown()
-        terminal.stop()
-        database.close()
-        exit(0)
-      }
+      if app.isFinished { finish() }
       draw()
     },
-    onResize: { _, _ in draw() })
+    onResize: { _, _ in draw() },
+    onHangup: { finish() })
   draw()
   dispatchMain()
 }
@@ -99,7 +104,7 @@ do {
   command = try NotesCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
   printError("\(error)\nusage: see `notes --help`")
-  exit(64)
+  exit(ExitCode.usage.rawValue)
 }
 if case .interactive(let path) = command {
   MainActor.assumeIsolated { runFullScreen(databasePath: path) }

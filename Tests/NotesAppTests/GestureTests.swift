@@ -132,6 +132,20 @@ struct GestureTests {
     app.shutdown()
   }
 
+  @Test func theListKeepsASelectionWhileItHasRows() {
+    let app = makeApp()
+    app.press(.down, .down)  // the third note: "Book list"
+    #expect(app.noteList.lens.selection.value == NoteID(rawValue: 8))
+    app.press(.character("d"))
+    // Its neighbour moves into its place and is selected and shown.
+    #expect(app.noteList.lens.selection.value == NoteID(rawValue: 7))
+    #expect(app.screen()[1].contains("│ Weekend"))
+    app.press(.tab, .tab, .down)  // the sidebar: Home
+    #expect(app.noteList.lens.selection.value == app.noteList.lens.row(at: 0).id)
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
   @Test func paletteShowsDisabledCommandsWithTheirReasonAndRefusesThem() {
     let app = makeApp()
     app.press(.character(":"))

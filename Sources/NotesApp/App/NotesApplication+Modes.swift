@@ -82,7 +82,10 @@ extension NotesApplication {
       return
     }
     interaction = .prompt(prompt)
-    if prompt.purpose == .search { noteList.search = prompt.text }
+    if prompt.purpose == .search {
+      selectedIndex = 0
+      noteList.search = prompt.text
+    }
   }
 
   private func submit(_ prompt: Prompt) {

@@ -10,6 +10,8 @@
 //   the model except the dispatcher's actions and the sync coordinator.
 // - Rendering emits no input: `render(width:height:)` runs inside `Rendering.perform` and
 //   changes nothing but scroll offsets, which are presentation state.
+// - The note list keeps a selection while it has rows, so the editor shows a note whenever
+//   there is one to show.
 // - Validation failures and refused commands are reported to the status bar with their
 //   reason and change nothing.
 // - `shutdown()` saves the editor's draft and cancels every binding the app made.
@@ -65,6 +67,8 @@ public final class NotesApplication {
   var status = StatusBarController.status(for: NotesState(), message: nil)
   var menuRows: [CommandRow] = []
   var listCount = 0
+  /// Where the selected note was in the list, to select its neighbour when it leaves.
+  var selectedIndex = 0
 
   // Scroll offsets: presentation state, adjusted while rendering.
   var sidebarScroll = 0
@@ -98,7 +102,7 @@ public final class NotesApplication {
     syncCoordinator = SyncCoordinator(model: model, service: syncService)
     commands = NotesCommands(app: self)
     bindPresentations()
-    if listCount > 0 { noteList.lens.select(noteList.lens.row(at: 0).id) }
+    if noteList.lens.count > 0 { noteList.lens.select(noteList.lens.row(at: 0).id) }
   }
 
   /// Connects the presentations to their controllers, and the controllers to each other.
@@ -106,12 +110,20 @@ public final class NotesApplication {
     // Wiring: one controller's view state drives another's (not rendering).
     sidebar.selection.observe { [unowned self] notebook in
       selectedNotebook = notebook
+      selectedIndex = 0
       noteList.notebook = notebook
       windowTitle.notebook = notebook
       listScroll = 0
       commands.refreshAvailability()
     }.store(in: bag)
     noteList.lens.selection.observe { [unowned self] note in
+      // The list keeps a selection while it has rows: when the selected note leaves it
+      // (deleted, moved, filtered out), the note now in its place is selected.
+      if note == nil, noteList.lens.count > 0 {
+        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, noteList.lens.count - 1)).id)
+        return
+      }
+      if let note, let index = noteList.lens.index(of: note) { selectedIndex = index }
       guard note != selectedNote else { return }
       selectedNote = note
       editor.open(note)
