@@ -244,7 +244,7 @@ final class RawNotesConnection {
     sqlite3_bind_int64(update, 2, note.notebookID.rawValue)
     sqlite3_bind_text(update, 3, note.title, -1, csqlite_transient())
     sqlite3_bind_text(update, 4, note.body, -1, csqlite_transient())
-    sqlite3_bind_double(update, 5, note.modified.timeIntervalSince1970)
+    sqlite3_bind_double(update, 5, note.modified.timeIntervalSinceReferenceDate)
     sqlite3_bind_int64(update, 6, note.isPinned ? 1 : 0)
     do {
       try step(update)

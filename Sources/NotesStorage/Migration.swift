@@ -21,6 +21,9 @@ enum Migration: Int32, CaseIterable {
   case createTables = 1
   /// The FTS5 index over note titles and bodies, kept current by triggers.
   case addFullTextIndex = 2
+  /// Dates as seconds since 2001 (`Date`'s reference date) instead of 1970, so every
+  /// date reads back exactly as it was written.
+  case storeDatesExactly = 3
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -56,8 +59,19 @@ enum Migration: Int32, CaseIterable {
       try connection.execute(script: Self.tablesScript)
     case .addFullTextIndex:
       if fullTextSearch { try FullTextIndex.install(on: connection) }
+    case .storeDatesExactly:
+      try connection.execute(script: Self.datesSince2001Script)
     }
   }
+
+  /// Version 3: every stored date moves from the 1970 epoch to the 2001 one. The update
+  /// touches no title or body, so the full-text triggers do not fire.
+  private static let datesSince2001Script = """
+    UPDATE notebooks SET created = created - 978307200;
+    UPDATE notes SET created = created - 978307200, modified = modified - 978307200;
+    UPDATE meta SET value = value - 978307200
+      WHERE key = '\(MetaKey.lastSynced)' AND value IS NOT NULL;
+    """
 
   /// The tables of version 1.
   ///

@@ -24,10 +24,10 @@ extension NotesDatabase {
         $0.int64(at: 0)
       }
       let lastSynced = try Self.meta(MetaKey.lastSynced, in: connection) {
-        Date(timeIntervalSince1970: $0.double(at: 0))
+        dates.date($0.double(at: 0))
       }
-      let notebooks = try Self.readNotebooks(connection)
-      let notes = try Self.readNotes(connection)
+      let notebooks = try Self.readNotebooks(connection, dates: dates)
+      let notes = try Self.readNotes(connection, dates: dates)
       return NotesState(
         notebooks: notebooks, notes: notes, sync: .idle(lastSynced: lastSynced),
         lastAssignedID: lastAssignedID)
@@ -45,7 +45,7 @@ extension NotesDatabase {
   }
 
   private static func readNotebooks(
-    _ connection: SQLiteConnection
+    _ connection: SQLiteConnection, dates: StoredDates
   ) throws(NotesStorageError) -> [Notebook] {
     try connection.withStatement(SQL.selectNotebooks) { statement throws(NotesStorageError) in
       var notebooks: [Notebook] = []
@@ -54,14 +54,14 @@ extension NotesDatabase {
           Notebook(
             id: NotebookID(rawValue: statement.int64(at: 0)),
             title: statement.string(at: 1),
-            created: Date(timeIntervalSince1970: statement.double(at: 2))))
+            created: dates.date(statement.double(at: 2))))
       }
       return notebooks
     }
   }
 
   private static func readNotes(
-    _ connection: SQLiteConnection
+    _ connection: SQLiteConnection, dates: StoredDates
   ) throws(NotesStorageError) -> [Note] {
     var notes: [Note] = []
     notes.reserveCapacity(Int(try connection.int64(SQL.countNotes) ?? 0))
@@ -73,8 +73,8 @@ extension NotesDatabase {
             notebookID: NotebookID(rawValue: statement.int64(at: 1)),
             title: statement.string(at: 2),
             body: statement.string(at: 3),
-            created: Date(timeIntervalSince1970: statement.double(at: 4)),
-            modified: Date(timeIntervalSince1970: statement.double(at: 5)),
+            created: dates.date(statement.double(at: 4)),
+            modified: dates.date(statement.double(at: 5)),
             isPinned: statement.int64(at: 6) != 0))
       }
     }

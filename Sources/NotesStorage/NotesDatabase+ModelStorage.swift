@@ -52,7 +52,7 @@ extension NotesDatabase: ModelStorage {
       }
       if syncChanged {
         try setMeta(MetaKey.lastSynced, in: connection) { statement throws(NotesStorageError) in
-          try statement.bind(state.sync.lastSynced?.timeIntervalSince1970, at: 2)
+          try statement.bind(state.sync.lastSynced.map(dates.value), at: 2)
         }
       }
       if lastAssignedIDChanged {
@@ -86,7 +86,7 @@ extension NotesDatabase: ModelStorage {
     try connection.withStatement(SQL.insertNotebook) { statement throws(NotesStorageError) in
       try statement.bind(notebook.id.rawValue, at: 1)
       try statement.bind(notebook.title, at: 2)
-      try statement.bind(notebook.created.timeIntervalSince1970, at: 3)
+      try statement.bind(dates.value(notebook.created), at: 3)
       try statement.step()
     }
   }
@@ -105,7 +105,7 @@ extension NotesDatabase: ModelStorage {
   private func insert(_ note: Note, into connection: SQLiteConnection) throws(NotesStorageError) {
     try connection.withStatement(SQL.insertNote) { statement throws(NotesStorageError) in
       try bindColumns(of: note, to: statement)
-      try statement.bind(note.created.timeIntervalSince1970, at: 7)
+      try statement.bind(dates.value(note.created), at: 7)
       try statement.step()
     }
   }
@@ -124,7 +124,7 @@ extension NotesDatabase: ModelStorage {
     try statement.bind(note.notebookID.rawValue, at: 2)
     try statement.bind(note.title, at: 3)
     try statement.bind(note.body, at: 4)
-    try statement.bind(note.modified.timeIntervalSince1970, at: 5)
+    try statement.bind(dates.value(note.modified), at: 5)
     try statement.bind(note.isPinned, at: 6)
   }
 

@@ -8,7 +8,8 @@
 //   this code created for a failed open is removed again.
 // - Older files are migrated on open (see `Migration`), each step in its own transaction.
 // - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
-//   are REAL seconds since 1970. Of the sync status only `lastSynced` is stored: syncing
+//   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
+//   back bit for bit; files before schema version 3 stored seconds since 1970). Of the sync status only `lastSynced` is stored: syncing
 //   and failed are states of a running app, so a loaded state is always
 //   `.idle(lastSynced:)`.
 // - The database is main-actor isolated like the model it stores, and is the only writer
@@ -37,6 +38,8 @@ public final class NotesDatabase {
   /// How ``search(_:limit:)`` finds notes in this file.
   public private(set) var searchMethod: SearchMethod
   let connection: SQLiteConnection
+  /// How this file's date columns are written and read.
+  let dates: StoredDates
 
   /// Opens (creating or migrating if needed) the database at `location`.
   ///
@@ -86,6 +89,7 @@ public final class NotesDatabase {
       throw error
     }
     self.path = path
+    self.dates = StoredDates(schemaVersion: schemaVersion)
     self.connection = connection
   }
 

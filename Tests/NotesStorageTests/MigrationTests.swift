@@ -13,7 +13,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 2)
+    #expect(NotesDatabase.supportedSchemaVersion == 3)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -31,7 +31,7 @@ struct MigrationTests {
     }
     #expect(try database.search("milk") == F.noteIDs(2))
     database.close()
-    #expect(try RawDatabase.userVersion(path) == 2)
+    #expect(try RawDatabase.userVersion(path) == 3)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 
@@ -56,12 +56,35 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try database.connection.int64("PRAGMA user_version") == 2)
+    #expect(try database.connection.int64("PRAGMA user_version") == 3)
     #expect(database.searchMethod == .fullText)
     #expect(try database.loadState() == model.state)
     #expect(try database.search("honey") == F.noteIDs(2))
     #expect(try database.search("fern") == F.noteIDs(3))
     #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionTwoFileKeepsEveryDateThroughTheEpochChange() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 2)
+    // Whole seconds since 1970 convert to the 2001 epoch exactly.
+    let model = Model(NotesState(), storage: old)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+      transaction.set(\.sync, to: .idle(lastSynced: F.date(9)))
+    }
+    old.close()
+    #expect(try RawDatabase.userVersion(path) == 2)
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 3)
+    #expect(try database.loadState() == model.state)
+    #expect(try database.search("milk") == F.noteIDs(2))
   }
 
   @Test func aFileWrittenWithoutFTS5GetsItsIndexWhenFTS5IsAvailable() throws {

@@ -15,7 +15,7 @@ struct NotesDatabaseOpeningTests {
     let database = try NotesDatabase(path: path)
     #expect(try database.connection.string("PRAGMA journal_mode") == "wal")
     #expect(try database.connection.int64("PRAGMA foreign_keys") == 1)
-    #expect(try database.connection.int64("PRAGMA user_version") == 2)
+    #expect(try database.connection.int64("PRAGMA user_version") == 3)
     #expect(database.searchMethod == .fullText)
     #expect(try database.loadState() == NotesState())
     database.close()
@@ -45,12 +45,17 @@ struct NotesDatabaseOpeningTests {
     try RawDatabase.execute(path, "PRAGMA user_version = 99")
     let before = try RawDatabase.bytes(path)
 
-    #expect(throws: NotesStorageError.newerSchema(found: 99, supported: 2)) {
+    #expect(
+      throws: NotesStorageError.newerSchema(
+        found: 99, supported: NotesDatabase.supportedSchemaVersion)
+    ) {
       try NotesDatabase(path: path)
     }
     #expect(try RawDatabase.bytes(path) == before)
     #expect(try folder.contents() == ["notes.sqlite"])
-    #expect(NotesStorageError.newerSchema(found: 99, supported: 2).description.contains("newer"))
+    #expect(
+      NotesStorageError.newerSchema(found: 99, supported: NotesDatabase.supportedSchemaVersion)
+        .description.contains("newer"))
   }
 
   @Test func aPathUnderARegularFileIsAnUnwritableLocation() throws {

@@ -150,18 +150,26 @@ struct NotesDatabasePersistenceTests {
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 
-  @Test func datesStoreAsSecondsSince1970WithinAMicrosecond() throws {
+  @Test func everyDateReadsBackExactly() throws {
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let database = try NotesDatabase(path: folder.file("notes.sqlite"))
     defer { database.close() }
+    // Dates with every bit of their fraction in use, as `Date()` gives them.
     let created = Date(timeIntervalSinceReferenceDate: 760_000_000.123_456_789)
+    let modified = Date(timeIntervalSinceReferenceDate: 816_000_000.987_654_321)
+    let synced = Date(timeIntervalSinceReferenceDate: 0.000_000_1)
     let model = Model(NotesState(), storage: database)
     try model.write { transaction in
       try transaction.insert(
         Notebook(id: NotebookID(rawValue: 1), title: "Home", created: created), into: \.notebooks)
+      try transaction.insert(
+        Note(
+          id: NoteID(rawValue: 2), notebookID: NotebookID(rawValue: 1), title: "a",
+          created: created, modified: modified), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+      transaction.set(\.sync, to: .idle(lastSynced: synced))
     }
-    let loaded = try #require(try database.loadState().notebooks[NotebookID(rawValue: 1)])
-    #expect(abs(loaded.created.timeIntervalSince(created)) < 1e-6)
+    #expect(try database.loadState() == model.state)
   }
 }
