@@ -64,8 +64,9 @@ enum Migration: Int32, CaseIterable {
     }
   }
 
-  /// Version 3: every stored date moves from the 1970 epoch to the 2001 one. The update
-  /// touches no title or body, so the full-text triggers do not fire.
+  /// Version 3: every stored date moves from the 1970 epoch to the 2001 one.
+  ///
+  /// The update touches no title or body, so the full-text triggers do not fire.
   private static let datesSince2001Script = """
     UPDATE notebooks SET created = created - 978307200;
     UPDATE notes SET created = created - 978307200, modified = modified - 978307200;
