@@ -32,7 +32,13 @@ struct FullScreenTests {
     let pid = try #require(notes.pid)
 
     kill(pid, signal)
-    #expect(try await notes.waitForExit() == 128 + signal, "not ended by the signal")
+    let status = try await notes.waitForExit()
+    // Under a sanitizer (CI's sanitizer passes set AIRFRAME_SANITIZER) the sanitizer owns
+    // SIGSEGV: it reports the fault and ends the process its own way, before any handler
+    // of ours runs. There the test only checks that the process ended.
+    let sanitized = ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"] != nil
+    guard !(sanitized && signal == SIGSEGV) else { return }
+    #expect(status == 128 + signal, "not ended by the signal")
     try notes.expectTerminalRestored()
   }
 

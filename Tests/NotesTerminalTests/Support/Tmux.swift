@@ -10,8 +10,8 @@
 //   rather than pass without running.
 // - The pane runs with a fixed environment (C.UTF-8 locale, TERM=screen, and the Swift
 //   backtracer off: on a crash signal sent with kill it prints a backtrace and lets the
-//   process run on), whatever the test process's environment is, and stays after its
-//   program ends (remain-on-exit).
+//   process run on), whatever the test process's environment is — only sanitizer settings
+//   pass through — and stays after its program ends (remain-on-exit).
 // - Waiting polls every 20 ms; the timeout is only a safety net, and hitting it records
 //   an issue that shows the screen at that moment.
 
@@ -50,10 +50,15 @@ final class TmuxSession {
     }
     self.tmux = tmux
     self.folder = folder
-    environment = [
-      "PATH=/usr/bin:/bin", "HOME=\(folder.path)", "LANG=C.UTF-8",
-      "SWIFT_BACKTRACE=enable=no",
-    ]
+    // Sanitizer settings pass through, so an instrumented `notes` runs as CI configured it.
+    let passedThrough = ["ASAN_OPTIONS", "TSAN_OPTIONS", "AIRFRAME_SANITIZER"].compactMap { name in
+      ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
+    }
+    environment =
+      [
+        "PATH=/usr/bin:/bin", "HOME=\(folder.path)", "LANG=C.UTF-8",
+        "SWIFT_BACKTRACE=enable=no",
+      ] + passedThrough
     let configuration = """
       set -g default-terminal screen
       set -g remain-on-exit on
