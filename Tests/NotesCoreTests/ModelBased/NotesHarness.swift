@@ -1,0 +1,246 @@
+// NotesHarness: the system under test — one Notes model with every controller an app
+// would put on it, a sync service and four asynchronous commands the test drives step by
+// step, and a consistency check on a manual scheduler.
+//
+// Nothing here waits on a clock. Each asynchronous step opens a gate and then awaits
+// exactly the work that gate set free (a run's task, the sync task, or the sync
+// service's acknowledgement that a progress report was written), so every interleaving is
+// decided by the generated sequence alone.
+
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+
+/// A sync service that does what the test tells it, one command at a time.
+final class ControlledSync: SyncService {
+  enum Command: Sendable {
+    case progress(Double)
+    case finish(Date)
+    case fail(String)
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  let commands = Gate<Command>()
+  /// Opened after each progress report has been written to the model.
+  let reported = Gate<Bool>()
+
+  func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
+    while true {
+      let command = try await commands.wait()
+      try Task.checkCancellation()
+      switch command {
+      case .progress(let value):
+        await progress(value)
+        await reported.open(returning: true)
+      case .finish(let date): return date
+      case .fail(let message): throw Failure(description: message)
+      }
+    }
+  }
+}
+
+/// What an asynchronous command's work waits for.
+struct RunRequest: Sendable {
+  let gate: Gate<ResolvedOp>
+}
+
+/// The error a released run fails with.
+struct ReleasedRunError: Error, CustomStringConvertible {
+  var description: String { ReferenceNotes.asyncFailure }
+}
+
+@MainActor
+final class NotesHarness {
+  final class Clock {
+    var now = tickDate(0)
+  }
+
+  struct PendingRun {
+    let gate: Gate<ResolvedOp>
+    let op: ResolvedOp
+    let task: Task<ActionOutcome, Never>
+    var released = false
+  }
+
+  typealias Command = AsyncActionController<NotesState, RunRequest, ResolvedOp>
+
+  let dispatcher: ActionDispatcher<NotesState>
+  let deletion: NotebookDeletion
+  let sidebar: SidebarController
+  let list: NoteListController
+  let title: WindowTitleController
+  let status: StatusBarController
+  let editor: EditorController
+  let service: ControlledSync
+  let coordinator: SyncCoordinator
+  let commands: [RunPolicy: Command]
+  let newNote: ActionController<NotesState, String>
+  let syncCommand: ActionController<NotesState, Void>
+  let menu = CommandMenuController()
+  let scheduler: ManualScheduler
+  let check: ConsistencyCheck<NotesState>
+  let clock: Clock
+  private var unsavedBinding: Lifetime?
+  private(set) var syncTask: Task<Void, Never>?
+  private var syncCancelled = false
+  private(set) var runs: [RunPolicy: [PendingRun]] = [:]
+
+  /// The availability rules of the menu's commands; the reference reads the same rules.
+  static func newNoteAvailability(_ state: NotesState) -> Availability {
+    state.notebooks.count == 0 ? .disabled("Create a notebook first.") : .enabled
+  }
+
+  static func syncAvailability(_ state: NotesState) -> Availability {
+    if case .syncing = state.sync { return .disabled("Already syncing.") }
+    return .enabled
+  }
+
+  init(state: NotesState) {
+    let model = Model(state)
+    let dispatcher = ActionDispatcher(model: model)
+    let clock = Clock()
+    let service = ControlledSync()
+    let scheduler = ManualScheduler()
+    self.clock = clock
+    self.service = service
+    self.scheduler = scheduler
+    self.dispatcher = dispatcher
+    deletion = NotebookDeletion(dispatcher: dispatcher)
+    sidebar = SidebarController(model: model)
+    list = NoteListController(model: model)
+    title = WindowTitleController(model: model)
+    status = StatusBarController(model: model)
+    editor = EditorController(dispatcher: dispatcher) { clock.now }
+    coordinator = SyncCoordinator(model: model, service: service)
+    var commands: [RunPolicy: Command] = [:]
+    for policy in RunPolicy.allCases {
+      commands[policy] = Command(
+        dispatcher: dispatcher, policy: policy.policy,
+        work: { request in try await request.gate.wait() },
+        makeAction: { $0.action })
+    }
+    self.commands = commands
+    newNote = ActionController(dispatcher: dispatcher, availability: Self.newNoteAvailability) {
+      title in
+      let first = model.state.notebooks.elements.map(\.id).min() ?? NotebookID(rawValue: 0)
+      return CreateNote(notebookID: first, title: title, now: clock.now)
+    }
+    // Only its availability is used; syncs start through the coordinator.
+    syncCommand = ActionController(dispatcher: dispatcher, availability: Self.syncAvailability) {
+      _ in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
+    }
+    check = ConsistencyCheck(model: model, scheduler: scheduler)
+    menu.add("New Note", shortcut: "n", availability: newNote.availability)
+    menu.add("Sync Now", shortcut: "s", availability: syncCommand.availability)
+    menu.add("Import", shortcut: "i", availability: commands[.rejectWhileRunning]!.availability)
+    let sidebar = sidebar
+    let title = title
+    let status = status
+    let editor = editor
+    check.register("sidebar") { sidebar.renderedRevision }
+    check.register("window title") { title.renderedRevision }
+    check.register("status bar") { status.renderedRevision }
+    check.register("editor") { editor.renderedRevision }
+    // As an app would: the window title shows the editor's unsaved marker.
+    unsavedBinding = editor.state.observe { title.hasUnsavedEdits = $0.isDirty }
+  }
+
+  var model: Model<NotesState> { dispatcher.model }
+
+  // MARK: - Sync
+
+  func startSync() -> Bool {
+    guard let task = coordinator.syncNow() else { return false }
+    syncTask = task
+    syncCancelled = false
+    return true
+  }
+
+  /// Sends `command` to a running sync and waits until its effect is in the model.
+  func send(_ command: ControlledSync.Command) async {
+    guard let task = syncTask else { return }
+    await service.commands.open(returning: command)
+    if case .progress = command, !syncCancelled {
+      _ = try? await service.reported.wait()
+    } else {
+      await task.value
+      syncTask = nil
+    }
+  }
+
+  func cancelSync() {
+    guard syncTask != nil else { return }
+    coordinator.cancel()
+    syncCancelled = true
+  }
+
+  // MARK: - Asynchronous commands
+
+  /// Triggers a run; returns its outcome at once if the command refused to start it.
+  func trigger(_ policy: RunPolicy, _ op: ResolvedOp) async -> ActionOutcome? {
+    let command = commands[policy]!
+    let gate = Gate<ResolvedOp>()
+    let running = command.runningCount
+    let task = command.trigger(RunRequest(gate: gate))
+    guard command.runningCount > running else { return await task.value }
+    runs[policy, default: []].append(PendingRun(gate: gate, op: op, task: task))
+    return nil
+  }
+
+  /// Lets the `index`-th unreleased run's work return, then awaits every run that can now
+  /// finish (for a queue, the released runs at its head, in order).
+  func release(_ policy: RunPolicy, _ index: Int, succeeds: Bool) async -> [ActionOutcome] {
+    let open = runs[policy, default: []].indices.filter { !runs[policy]![$0].released }
+    guard !open.isEmpty else { return [] }
+    let position = open[index % open.count]
+    runs[policy]![position].released = true
+    let run = runs[policy]![position]
+    await run.gate.open(with: succeeds ? .success(run.op) : .failure(ReleasedRunError()))
+    var outcomes: [ActionOutcome] = []
+    if policy == .queue {
+      while let first = runs[policy]?.first, first.released {
+        runs[policy]!.removeFirst()
+        outcomes.append(await first.task.value)
+      }
+    } else {
+      runs[policy]!.remove(at: position)
+      outcomes.append(await run.task.value)
+    }
+    return outcomes
+  }
+
+  // MARK: - Ending
+
+  /// Lets every run and the sync finish, then ends every binding.
+  func shutdown() async {
+    for policy in RunPolicy.allCases {
+      let pending = runs[policy, default: []]
+      for run in pending where !run.released {
+        await run.gate.open(with: .failure(ReleasedRunError()))
+      }
+      for run in pending { _ = await run.task.value }
+      runs[policy] = []
+      commands[policy]?.invalidate()
+    }
+    if let syncTask {
+      coordinator.cancel()
+      await service.commands.open(returning: .finish(.distantPast))
+      await syncTask.value
+      self.syncTask = nil
+    }
+    unsavedBinding?.cancel()
+    newNote.cancel()
+    syncCommand.cancel()
+    menu.cancel()
+    check.cancel()
+    sidebar.cancel()
+    list.cancel()
+    title.cancel()
+    status.cancel()
+    editor.cancel()
+  }
+}
