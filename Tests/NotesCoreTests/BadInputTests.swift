@@ -39,8 +39,6 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   let text: String
   let asTitle: Verdict
   let asBody: Verdict
-  /// A known bug this input runs into, recorded with `withKnownIssue`.
-  var knownIssue: String?
 
   var testDescription: String { name }
 
@@ -106,13 +104,12 @@ let badInputs: [BadInput] = [
     "201 characters", String(repeating: "x", count: NotesRules.titleLimit + 1),
     title: .rejected("at most")),
   .plain("200 flags (1,600 bytes)", String(repeating: "🇫🇷", count: NotesRules.titleLimit)),
-  // Known bug: NonEmptyText (Unicode White_Space) lets U+200B through, and then
+  // A regression case: NonEmptyText (Unicode White_Space) lets U+200B through, but
   // NotesRules.normalizedTitle (CharacterSet.whitespacesAndNewlines, which on this
-  // Foundation contains U+200B) trims it away: the action commits an empty title.
+  // Foundation contains U+200B) trims it away; titles are now judged after trimming.
   BadInput(
     name: "zero-width space only", text: "\u{200B}", asTitle: .rejected("empty"),
-    asBody: .accepted("\u{200B}"),
-    knownIssue: "a title of only U+200B ZERO WIDTH SPACE is stored as an empty title"),
+    asBody: .accepted("\u{200B}")),
   .plain("right-to-left override", "\u{202E}txt.exe"),
 ]
 
@@ -170,18 +167,9 @@ struct BadInputTests {
     }
   }
 
-  /// Runs `body`, as a known issue when `input` runs into one.
-  func checking(_ input: BadInput, _ body: () -> Void) {
-    if let knownIssue = input.knownIssue {
-      withKnownIssue(Comment(rawValue: knownIssue)) { body() }
-    } else {
-      body()
-    }
-  }
-
   @Test(arguments: badInputs)
   func asATitleEveryActionAcceptsPlainTextOrRefusesWithAReason(input: BadInput) {
-    checking(input) { titleActions(input) }
+    titleActions(input)
   }
 
   func titleActions(_ input: BadInput) {
@@ -234,7 +222,7 @@ struct BadInputTests {
 
   @Test(arguments: badInputs)
   func theEditorSavesPlainTextOrRefusesAndKeepsTheDraft(input: BadInput) {
-    checking(input) { editorSaves(input) }
+    editorSaves(input)
   }
 
   func editorSaves(_ input: BadInput) {
@@ -268,7 +256,7 @@ struct BadInputTests {
 
   @Test(arguments: badInputs)
   func theValidatorsThemselvesReportEveryIssueWithAReadableMessage(input: BadInput) {
-    checking(input) { validators(input) }
+    validators(input)
   }
 
   func validators(_ input: BadInput) {

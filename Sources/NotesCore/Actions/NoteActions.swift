@@ -274,18 +274,24 @@ public struct RestoreNoteFields: Action {
         + NotesRules.notebookExists(note.notebookID, in: state))
   }
 
-  /// Restores the fields; the inverse restores the fields it replaced.
+  /// Restores the fields exactly, the modification date included; the inverse restores
+  /// the fields it replaced.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {
-    try Self.change(note.id, named: name, in: &transaction) { $0 = note }
+    try Self.change(note.id, named: name, in: &transaction, restoring: true) { $0 = note }
   }
 
   /// Changes a note and returns the action that restores it.
+  ///
+  /// An edit that changes nothing but the modification date is no edit and commits
+  /// nothing, unless `restoring`: a restore puts back the date too (undoing typing that was
+  /// typed back must still return the note's old date).
   static func change(
     _ id: NoteID,
     named name: String,
     in transaction: inout Transaction<NotesState>,
+    restoring: Bool = false,
     _ edit: (inout Note) -> Void
   ) throws -> RestoreNoteFields {
     guard let old = transaction.state.notes[id] else {
@@ -296,7 +302,7 @@ public struct RestoreNoteFields: Action {
     var sameExceptDate = edited
     sameExceptDate.modified = old.modified
     // An edit that changes nothing but the date is no edit: nothing is committed.
-    if sameExceptDate != old || edited == old {
+    if sameExceptDate != old || edited == old || restoring {
       try transaction.update(id, in: \.notes) { $0 = edited }
     }
     return RestoreNoteFields(note: old, name: name)

@@ -32,14 +32,17 @@ public enum NotesRules {
   ///   - field: The field name for messages, such as `"note title"`.
   /// - Returns: Every issue.
   public static func titleIssues(_ title: String, field: String) -> [ValidationIssue] {
-    Airframe.validate(
-      title,
+    // Emptiness and length are judged on the title as it would be stored (trimmed), so a
+    // title that trims to nothing, such as a lone U+200B, is refused rather than stored
+    // empty; control characters are judged on what the user typed.
+    let stored = normalizedTitle(title)
+    return Airframe.validate(
+      stored,
       using: [
         AnyValidator(NonEmptyText(field: field)),
         AnyValidator(MaximumLength(field: field, limit: titleLimit)),
-        AnyValidator(NoControlCharacters(field: field)),
       ]
-    ).issues
+    ).issues + NoControlCharacters(field: field).issues(in: title)
   }
 
   /// The issues of a notebook title, including uniqueness among the other notebooks.

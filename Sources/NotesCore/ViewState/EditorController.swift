@@ -10,7 +10,8 @@
 //   user resolves it.
 // - The editor's own save is recognized as its own: it never becomes a conflict and never
 //   echoes back as an edit.
-// - If the note is deleted elsewhere, the session says so and saving is refused.
+// - If the note is deleted elsewhere, the session says so and saving is refused until the
+//   note comes back (an undo of the deletion).
 // - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
 //   ("Undo Typing" reverts all of them). Opening a note, resolving a conflict, a refresh
 //   from another change, or `endTypingRun()` starts a new run.
@@ -180,6 +181,10 @@ public final class EditorController {
     if notes.removed.contains(id) {
       stateSource.update { $0.isDeleted = true }
       return
+    }
+    if notes.inserted.contains(id), stateSource.value.isDeleted {
+      // The note came back (its deletion was undone): the session goes on.
+      stateSource.update { $0.isDeleted = false }
     }
     guard notes.updated.contains(id) || notes.inserted.contains(id),
       let theirs = commit.state.notes[id], theirs != base

@@ -57,10 +57,14 @@ public final class WindowTitleController {
     let notes = commit.changes.changes(in: \.notes)
     let notebooks = commit.changes.changes(in: \.notebooks)
     if let note, notes.removed.contains(note) { self.note = nil }
-    let touchesNote = note.map { notes.updated.contains($0) } ?? false
+    // A shown note or notebook that is inserted (an undone deletion) counts as touched.
+    let touchesNote =
+      note.map { notes.updated.contains($0) || notes.inserted.contains($0) } ?? false
     let shownNotebook = note.flatMap { commit.state.notes[$0]?.notebookID } ?? notebook
     if let notebook, notebooks.removed.contains(notebook) { self.notebook = nil }
-    let touchesNotebook = shownNotebook.map { notebooks.updated.contains($0) } ?? false
+    let touchesNotebook =
+      shownNotebook.map { notebooks.updated.contains($0) || notebooks.inserted.contains($0) }
+      ?? false
     if touchesNote || touchesNotebook || commit.changes.changed(\.sync) { refresh() }
   }
 

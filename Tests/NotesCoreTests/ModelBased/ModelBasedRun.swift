@@ -44,14 +44,11 @@ final class ModelBasedRun {
   var reference: ReferenceNotes
   var statistics = RunStatistics()
 
-  /// Creates a run; `strict` makes the reference follow the documented guarantees where
-  /// the app is known to deviate (see the known-issue tests).
-  init(initial: NotesState, fault: ReferenceNotes.Fault? = nil, strict: Bool = false) {
+  /// Creates a run.
+  init(initial: NotesState, fault: ReferenceNotes.Fault? = nil) {
     harness = NotesHarness(state: initial)
     reference = ReferenceNotes(initial)
     reference.fault = fault
-    reference.restoredNoteStaysDeleted = !strict
-    reference.dateOnlyTypingUndoIsLost = !strict
   }
 
   /// The initial state a seed starts from: empty, two notebooks, or the sample library.
@@ -68,10 +65,9 @@ final class ModelBasedRun {
     _ steps: [GeneratedStep],
     initial: NotesState,
     fault: ReferenceNotes.Fault? = nil,
-    strict: Bool = false,
     statistics: inout RunStatistics
   ) async -> RunFailure? {
-    let run = ModelBasedRun(initial: initial, fault: fault, strict: strict)
+    let run = ModelBasedRun(initial: initial, fault: fault)
     let state = run.reference.state
     var failure = run.compare(after: -1, state: state, rows: run.expectedRows(state))
     if failure == nil {

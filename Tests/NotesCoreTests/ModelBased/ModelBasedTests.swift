@@ -184,10 +184,11 @@ struct ModelBasedTests {
     #expect(correct == nil)
   }
 
-  /// Known bug: the window title misses the insertion of the note or notebook it shows.
+  /// Regression (a bug this generator found): the window title follows the insertion of
+  /// the note or notebook it shows.
   ///
-  /// WindowTitleController recomputes the title when a commit *updates* the shown note or
-  /// notebook, but not when it *inserts* it. Shown an id that does not exist yet (here the
+  /// WindowTitleController used to recompute the title when a commit *updated* the shown
+  /// note or notebook, but not when it *inserted* it. Shown an id that does not exist yet (here the
   /// next id, which the following create or redo assigns), the title stays "Notes" while
   /// a full recomputation names the new note or notebook.
   @Test(
@@ -200,16 +201,15 @@ struct ModelBasedTests {
       ],
     ] as [[GeneratedStep]])
   func windowTitleFollowsTheInsertionOfTheNoteOrNotebookItShows(steps: [GeneratedStep]) async {
-    await expectAgreement(
-      steps, knownIssue: "WindowTitleController ignores inserts of the shown note or notebook")
+    await expectAgreement(steps)
   }
 
-  /// Known bug: the editor still says "deleted" after the note came back.
+  /// Regression (a bug this generator found): the editor stops saying "deleted" once the
+  /// note is back.
   ///
-  /// EditorController sets `isDeleted` when the open note is deleted and never clears it
-  /// when the note comes back (undo of the deletion). The session keeps saying
-  /// the note was deleted and `save()` refuses with "The note was deleted." although the
-  /// note exists again. The reference used here clears the flag when the note reappears.
+  /// EditorController set `isDeleted` when the open note was deleted and never cleared it
+  /// when the note came back (undo of the deletion), so `save()` kept refusing with "The
+  /// note was deleted." although the note existed again.
   @Test(
     arguments: [
       [.openEditor(.at(0)), .dispatch(.deleteNote(.at(0))), .undo],
@@ -219,18 +219,16 @@ struct ModelBasedTests {
       ],
     ] as [[GeneratedStep]])
   func theEditorNoLongerSaysDeletedOnceTheNoteIsBack(steps: [GeneratedStep]) async {
-    await expectAgreement(
-      steps, strict: true, knownIssue: "EditorController keeps isDeleted after the note is back")
+    await expectAgreement(steps)
   }
 
-  /// Known bug, found by this generator (seeds 77013, 77071, 77275 of a 3,000-sequence
-  /// soak): undoing a typing run whose saves end where they began changes nothing.
+  /// Regression (found by this generator: seeds 77013, 77071, 77275 of a 3,000-sequence
+  /// soak): undoing a typing run whose saves end where they began restores the date.
   ///
   /// A joined typing run keeps only its first save's inverse, `RestoreNoteFields(original)`.
-  /// When the run's net change is only the modification date (the text was typed back),
-  /// `RestoreNoteFields.change` treats the date-only difference as no edit, so "Undo
-  /// Typing" returns `.unchanged`, the step is spent, and the note keeps the run's date,
-  /// although coalescing promises that undo restores the state before the first save.
+  /// When the run's net change was only the modification date (the text was typed back),
+  /// the restore treated the date-only difference as no edit, so "Undo Typing" returned
+  /// `.unchanged` and the note kept the run's date. A restore now puts the date back too.
   @Test(
     arguments: [
       [
@@ -243,19 +241,15 @@ struct ModelBasedTests {
       ],
     ] as [[GeneratedStep]])
   func undoingATypingRunRestoresTheModificationDate(steps: [GeneratedStep]) async {
-    await expectAgreement(
-      steps, strict: true, knownIssue: "undo of a typing run that changed only the date is lost")
+    await expectAgreement(steps)
   }
 
-  /// Runs `steps` from `sampleState()`; the app must agree with the reference, except for
-  /// the known bug `knownIssue`, which must show.
-  func expectAgreement(_ steps: [GeneratedStep], strict: Bool = false, knownIssue: String) async {
+  /// Runs `steps` from `sampleState()`; the app must agree with the reference throughout.
+  func expectAgreement(_ steps: [GeneratedStep]) async {
     var statistics = RunStatistics()
     let failure = await ModelBasedRun.run(
-      steps, initial: sampleState(), strict: strict, statistics: &statistics)
-    withKnownIssue(Comment(rawValue: knownIssue)) {
-      #expect(failure == nil, "\(failure.map(\.description) ?? "")")
-    }
+      steps, initial: sampleState(), statistics: &statistics)
+    #expect(failure == nil, "\(failure.map(\.description) ?? "")")
   }
 
   @Test func stepsPrintAsTheSwiftThatWritesThem() {

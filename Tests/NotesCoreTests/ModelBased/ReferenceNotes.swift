@@ -12,9 +12,9 @@
 //   each commit by comparing the content before and after it.
 // - Validation failures are predicted as the list of fields the issues name, in order,
 //   not as message text, so wording changes in NotesCore do not break the model.
-// - Where the app is known to break a documented guarantee, a flag makes the reference
-//   mirror the app (the default, so the randomized runs stay green and keep finding new
-//   disagreements); a strict run holds the guarantee in a `withKnownIssue` test.
+// - It states the documented guarantees, never the app's current behaviour: the four bugs
+//   it found (see the regression tests in ModelBasedTests and BadInputTests) were fixed
+//   in the app, not mirrored here.
 
 import Airframe
 import Foundation
@@ -108,24 +108,6 @@ struct ReferenceNotes {
   static let asyncFailure = "Offline."
 
   var fault: Fault?
-
-  /// Whether the editor still says "deleted" when the open note comes back.
-  ///
-  /// An open note comes back through an undo of its deletion. `true` mirrors EditorController today; the model the editor's
-  /// guarantees describe is `false`, and
-  /// `ModelBasedTests.theEditorNoLongerSaysDeletedOnceTheNoteIsBack` holds that as a known
-  /// issue.
-  var restoredNoteStaysDeleted = true
-
-  /// Whether undoing a typing run whose net change is only the modification date does
-  /// nothing (outcome "unchanged", the step spent).
-  ///
-  /// `true` mirrors the app today: a joined run keeps only its first save's inverse, a
-  /// `RestoreNoteFields`, which treats a date-only difference as no edit. The model the
-  /// coalescing guarantee describes ("undo restores the state before the first of them")
-  /// is `false`; `ModelBasedTests.undoingATypingRunRestoresTheModificationDate` holds that
-  /// as a known issue.
-  var dateOnlyTypingUndoIsLost = true
 
   private(set) var content = Content()
   private(set) var lastAssignedID: Int64
@@ -352,12 +334,6 @@ struct ReferenceNotes {
   mutating func undo() -> StepResult {
     runKey = nil
     guard let step = undoStack.popLast() else { return .rejected }
-    if dateOnlyTypingUndoIsLost, step.joined, step.firstCommits == 1,
-      Self.sameExceptDates(content, step.content)
-    {
-      keepDates(lostBy: step)
-      return .unchanged
-    }
     let before = content
     content = step.content
     if fault == .undoKeepsPins, step.name == "Pin Note" || step.name == "Unpin Note" {
@@ -376,30 +352,6 @@ struct ReferenceNotes {
     committed(from: before)
     Self.push(UndoStep(name: step.name, content: before), onto: &undoStack)
     return .committed(revision: revision)
-  }
-
-  /// After a lost undo, the steps below it that never touched the note keep its new date:
-  /// their inverses leave the note alone, so their snapshots must not put the old date back.
-  private mutating func keepDates(lostBy step: UndoStep) {
-    for (id, note) in content.notes where step.content.notes[id] != note {
-      let old = step.content.notes[id]
-      for index in undoStack.indices.reversed() {
-        guard undoStack[index].content.notes[id] == old else { break }
-        undoStack[index].content.notes[id]?.modified = note.modified
-      }
-    }
-  }
-
-  /// Whether two contents differ at most in their notes' modification dates.
-  static func sameExceptDates(_ first: Content, _ second: Content) -> Bool {
-    guard first.notebooks == second.notebooks, first.notes.count == second.notes.count else {
-      return false
-    }
-    return first.notes.allSatisfy { id, note in
-      guard var other = second.notes[id] else { return false }
-      other.modified = note.modified
-      return other == note
-    }
   }
 
   private static func push(_ step: UndoStep, onto stack: inout [UndoStep]) {
@@ -427,7 +379,7 @@ struct ReferenceNotes {
     if old != nil, new == nil {
       editor.isDeleted = true
     } else if let theirs = new, theirs != old {
-      if old == nil, !restoredNoteStaysDeleted { editor.isDeleted = false }
+      if old == nil { editor.isDeleted = false }
       guard theirs != editorBase else { return }
       if editor.isDirty {
         editor.conflict = theirs
