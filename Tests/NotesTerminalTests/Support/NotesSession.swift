@@ -6,7 +6,8 @@
 //   "notes exited with status N" (N as a shell reports it: 128 + the signal for a
 //   signal), then stays; so a test sees the normal screen the user would be back at.
 // - `notes` runs with the pid the shell wrote to `notes.pid` (the shell execs it).
-// - The library is `notes.sqlite` in the session's temporary folder, new for each session.
+// - The library is `notes.sqlite` in the session's temporary folder, new for each session,
+//   unless the session is given a database file of its own (which it never removes).
 // - `close()` leaves nothing behind: no tmux server, no folder, no `notes`.
 
 import Foundation
@@ -20,6 +21,8 @@ import Testing
 final class NotesSession {
   /// The tmux session.
   let tmux: TmuxSession
+  /// The library file `notes` opens.
+  let databasePath: String
   /// What the shell prints after `notes` ends, before the status.
   private static let exitPrefix = "notes exited with status "
 
@@ -30,13 +33,17 @@ final class NotesSession {
   ///   - redirection: Shell redirections after the arguments, such as `> output`.
   ///   - width: The pane's columns.
   ///   - height: The pane's rows.
+  ///   - database: The library file, such as one kept from an earlier session; by default
+  ///     a new one in the session's folder.
   /// - Throws: When `notes` was not built, or tmux is missing or cannot start.
   init(
-    launcher: [String] = [], redirection: String = "", width: Int = 100, height: Int = 30
+    launcher: [String] = [], redirection: String = "", width: Int = 100, height: Int = 30,
+    database: String? = nil
   ) throws {
     let notes = try #require(Programs.built("notes"), "notes is not built")
     let folder = try TemporaryFolder()
-    let command = (launcher + [notes, "--database", "notes.sqlite"]).map(Self.quoted)
+    databasePath = database ?? folder.file("notes.sqlite")
+    let command = (launcher + [notes, "--database", databasePath]).map(Self.quoted)
     let script = """
       cd \(Self.quoted(folder.path)) || exit 1
       stty -g > stty-before

@@ -1,6 +1,6 @@
 // Tmux: a private tmux server with one session of a fixed size, for end-to-end tests of
-// the full-screen app: type and press keys, read the screen and the pane's modes, wait
-// for them to change.
+// the full-screen app: type and press keys (or send any bytes), read the screen (with or
+// without its attributes) and the pane's modes, wait for them to change.
 //
 // Guarantees
 // - Private: its own socket in its own temporary folder and only its own configuration
@@ -106,6 +106,25 @@ final class TmuxSession {
   /// - Throws: `TmuxError` when tmux fails.
   func press(_ keys: String...) throws {
     try run(["send-keys", "-t", session] + keys)
+  }
+
+  /// Sends bytes as they are, whatever they are: invalid UTF-8, NUL and control bytes
+  /// included (`send-keys -H`).
+  ///
+  /// - Parameter bytes: The bytes.
+  /// - Throws: `TmuxError` when tmux fails.
+  func send(bytes: [UInt8]) throws {
+    guard !bytes.isEmpty else { return }
+    let hex = bytes.map { String($0, radix: 16) }
+    try run(["send-keys", "-t", session, "-H"] + hex)
+  }
+
+  /// The pane's text with each character's attributes (bold, dim, reverse, underline).
+  ///
+  /// - Returns: The rows.
+  /// - Throws: `TmuxError` when tmux fails.
+  func styledScreen() throws -> [StyledText] {
+    StyledText.rows(fromCapture: try run(["capture-pane", "-p", "-e", "-t", session]))
   }
 
   /// The pane's text, one string per row, trailing spaces removed.
