@@ -6,7 +6,8 @@
 //   would) when ncurses cannot set up the terminal type.
 // - Every ncurses call happens on the main actor. Keys arrive through a read source on the
 //   main queue; reads never block (nodelay), except that a lone Escape waits up to 25 ms
-//   for the rest of a key sequence.
+//   for the rest of a key sequence. Text arrives as bytes decoded by `UTF8Decoder`: a byte
+//   that is not UTF-8 is dropped on its own, and every key after it still arrives.
 // - Size changes are handled here, not by ncurses: SIGWINCH is ignored before ncurses
 //   starts (so ncurses installs no handler of its own) and observed through a signal
 //   source; the new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
@@ -77,6 +78,8 @@ final class Terminal {
   private var onResize: (@MainActor (_ width: Int, _ height: Int) -> Void)?
   /// Called once when standard input hangs up; `nil` stops the terminal and exits.
   private var onHangup: (@MainActor () -> Void)?
+  /// Decodes the UTF-8 bytes of typed text, across reads.
+  private var decoder = UTF8Decoder()
 
   /// Creates the object for a screen ncurses has started.
   ///
@@ -201,11 +204,18 @@ final class Terminal {
 
   /// Reads every key available without blocking and reports each; notices a hangup.
   private func readKeys() {
+    // Bytes, not wide characters: ncurses' wget_wch gives up on the rest of a read after a
+    // byte that is not UTF-8, so keys after it would be lost. Key codes (arrows, function
+    // keys) still come decoded by keypad mode; text bytes go through `decoder`, which drops
+    // an invalid byte on its own.
     while !isStopped {
-      var character: wint_t = 0
-      let status = wget_wch(airframe_stdscr(), &character)
-      if status == ERR { break }
-      if let key = Self.key(status: status, character: UInt32(character)) { onKey?(key) }
+      let code = wgetch(airframe_stdscr())
+      if code == ERR { break }
+      if code > 0xFF {
+        if let key = Self.key(code: code) { onKey?(key) }
+      } else if let scalar = decoder.feed(UInt8(truncatingIfNeeded: code)) {
+        if let key = Self.key(scalar: scalar) { onKey?(key) }
+      }
     }
     // Checked after every read, whatever it returned: the source reports a hangup only
     // once, and ncurses may still have returned a queued key (such as the KEY_RESIZE that
@@ -234,17 +244,14 @@ final class Terminal {
     return Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
   }
 
-  /// The key a `wget_wch` result stands for.
+  /// The key a decoded input character stands for.
   ///
-  /// - Parameters:
-  ///   - status: What `wget_wch` returned: `OK` for a character, `KEY_CODE_YES` for a key
-  ///     code.
-  ///   - character: The character or key code.
+  /// - Parameter scalar: A character from the terminal.
   /// - Returns: The key, or `nil` for one the app has no use for.
-  private static func key(status: Int32, character: UInt32) -> Key? {
-    if status == KEY_CODE_YES { return key(code: Int32(bitPattern: character)) }
-    if character < 32 || character == 127 { return Key.control(byte: character) }
-    return Unicode.Scalar(character).map { .character(Character($0)) }
+  private static func key(scalar: Unicode.Scalar) -> Key? {
+    let value = scalar.value
+    if value < 32 || value == 127 { return Key.control(byte: value) }
+    return .character(Character(scalar))
   }
 
   /// The key an ncurses key code stands for.
