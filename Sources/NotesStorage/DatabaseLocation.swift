@@ -75,12 +75,12 @@ public struct DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - explicitPath: A path given on the command line, if any.
   ///   - environment: The environment to read; the process's by default.
-  ///   - homeDirectory: The user's home directory; the process's by default.
+  ///   - homeDirectory: The user's home directory; ``processHomeDirectory`` by default.
   /// - Returns: The chosen path and its source.
   public static func resolve(
     explicitPath: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    homeDirectory: String = NSHomeDirectory()
+    homeDirectory: String = Self.processHomeDirectory
   ) -> Self {
     if let explicitPath, !explicitPath.isEmpty {
       return Self(path: expandingTilde(explicitPath, home: homeDirectory), source: .explicit)
@@ -93,6 +93,13 @@ public struct DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     }
     return Self(
       path: join(homeDirectory, ".local/share", folderName, fileName), source: .homeDirectory)
+  }
+
+  /// The process's home directory: `$HOME` when it is an absolute path (as the XDG base
+  /// directory rules use it), else the account's home from the system.
+  public static var processHomeDirectory: String {
+    if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") { return home }
+    return NSHomeDirectory()
   }
 
   private static func expandingTilde(_ path: String, home: String) -> String {

@@ -1,4 +1,5 @@
 import AirframeTesting
+import Foundation
 import NotesStorage
 import Testing
 
@@ -58,5 +59,14 @@ struct DatabaseLocationTests {
     #expect(
       DatabaseLocation(path: "/e.sqlite", source: .environment).description
         == "/e.sqlite (from AIRFRAME_NOTES_DATABASE)")
+  }
+
+  @Test func theDefaultHomeIsTheHOMEVariableWhenItIsAnAbsolutePath() {
+    let home = ProcessInfo.processInfo.environment["HOME"]
+    if let home, home.hasPrefix("/") {
+      #expect(DatabaseLocation.processHomeDirectory == home)
+    } else {
+      #expect(DatabaseLocation.processHomeDirectory == NSHomeDirectory())
+    }
   }
 }
