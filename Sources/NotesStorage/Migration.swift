@@ -14,16 +14,24 @@
 //   version still becomes 2 and search uses the documented LIKE fallback. The index is
 //   created later, when the file is opened by an SQLite that has FTS5
 //   (see `FullTextIndex.install`).
+// - Migration 4 replaces the triggers that updated the index inside every commit by
+//   triggers that record which notes changed; the index is brought up to date before each
+//   search (see `FullTextIndex`). The old triggers kept the index exact, so the record
+//   starts empty. A file without the index is left alone: it gets the version-4 design
+//   when an SQLite with FTS5 installs the index.
 
 /// One step of the schema's history; `rawValue` is the version it produces.
 enum Migration: Int32, CaseIterable {
   /// Tables for notebooks, notes and metadata (last assigned id, last sync time).
   case createTables = 1
-  /// The FTS5 index over note titles and bodies, kept current by triggers.
+  /// The FTS5 index over note titles and bodies, kept current by triggers in every commit.
   case addFullTextIndex = 2
   /// Dates as seconds since 2001 (`Date`'s reference date) instead of 1970, so every
   /// date reads back exactly as it was written.
   case storeDatesExactly = 3
+  /// The full-text index is updated before each search from a record of changed notes,
+  /// instead of inside every commit.
+  case updateFullTextIndexBeforeSearch = 4
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -58,9 +66,13 @@ enum Migration: Int32, CaseIterable {
     case .createTables:
       try connection.execute(script: Self.tablesScript)
     case .addFullTextIndex:
-      if fullTextSearch { try FullTextIndex.install(on: connection) }
+      if fullTextSearch { try FullTextIndex.install(on: connection, schemaVersion: rawValue) }
     case .storeDatesExactly:
       try connection.execute(script: Self.datesSince2001Script)
+    case .updateFullTextIndexBeforeSearch:
+      if try FullTextIndex.isInstalled(on: connection) {
+        try FullTextIndex.recordChanges(on: connection)
+      }
     }
   }
 

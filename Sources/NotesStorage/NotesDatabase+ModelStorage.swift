@@ -7,7 +7,9 @@
 //   applies) keeps its state too.
 // - Exactly the rows the change set names are written, with their values read from
 //   `commit.state`: inserted rows are INSERTed, updated rows UPDATEd, removed rows
-//   DELETEd. The full-text index follows through triggers in the same transaction.
+//   DELETEd. Triggers record, in the same transaction, which notes the full-text index no
+//   longer matches; the index itself is updated before the next search (see
+//   `FullTextIndex`), so a commit tokenizes nothing.
 // - An UPDATE or DELETE that matches no row, or a changed id missing from the commit's
 //   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
 // - Rows may be written in any order within a commit: the notebook foreign key is checked

@@ -7,8 +7,10 @@
 // - A query is split at whitespace into words; a note matches when it contains every
 //   word (as a word prefix with full text; as a substring with the fallback). Words with
 //   no letter or digit are ignored; a query with no words finds nothing.
-// - Results reflect every commit persisted so far: the index is updated in the commit's
-//   transaction.
+// - Results reflect every commit persisted so far, by this or any other connection: a
+//   full-text search first checks, in the same read snapshot as its query, whether
+//   commits recorded changes the index does not reflect yet; if so it brings the index up
+//   to date and queries it in one write transaction (see `FullTextIndex`).
 // - Full text ranks by bm25 relevance (title words weigh four times body words); the
 //   substring fallback orders newest-modified first. Both return at most `limit` ids.
 
@@ -29,20 +31,31 @@ extension NotesDatabase {
   ///   - query: What the person typed; any text.
   ///   - limit: The most ids to return.
   /// - Returns: Matching note ids, most relevant (full text) or newest (fallback) first.
-  /// - Throws: A ``NotesStorageError`` if the database cannot be read.
-  /// - Complexity: Full text: proportional to the number of matching notes. Fallback:
-  ///   proportional to the size of all titles and bodies.
+  /// - Throws: A ``NotesStorageError`` if the database cannot be read, or the full-text
+  ///   index cannot be brought up to date (for instance while another process holds the
+  ///   write lock for longer than the busy timeout).
+  /// - Complexity: Full text: proportional to the number of matching notes, plus the text
+  ///   of the notes changed since the last search (the index is brought up to date
+  ///   first). Fallback: proportional to the size of all titles and bodies.
   public func search(_ query: String, limit: Int = 50) throws(NotesStorageError) -> [NoteID] {
     let connection = try openConnection()
     let words = Self.searchWords(in: query)
     guard !words.isEmpty, limit > 0 else { return [] }
     switch searchMethod {
     case .fullText:
-      return try connection.withStatement(SQL.searchFullText) {
-        statement throws(NotesStorageError) in
-        try statement.bind(Self.fullTextExpression(words), at: 1)
-        try statement.bind(Int64(limit), at: 2)
-        return try Self.ids(from: statement)
+      let expression = Self.fullTextExpression(words)
+      // One snapshot for the check and the query, so a commit made in between (by
+      // another connection) cannot be missed.
+      let upToDate = try connection.read { () throws(NotesStorageError) -> [NoteID]? in
+        if recordsIndexChanges, try FullTextIndex.hasRecordedChanges(on: connection) {
+          return nil
+        }
+        return try Self.fullTextSearch(expression, limit: limit, in: connection)
+      }
+      if let upToDate { return upToDate }
+      return try connection.transaction { () throws(NotesStorageError) in
+        try FullTextIndex.update(on: connection)
+        return try Self.fullTextSearch(expression, limit: limit, in: connection)
       }
     case .substring:
       return try connection.withStatement(Self.substringSQL(wordCount: words.count)) {
@@ -53,6 +66,17 @@ extension NotesDatabase {
         try statement.bind(Int64(limit), at: Int32(words.count + 1))
         return try Self.ids(from: statement)
       }
+    }
+  }
+
+  /// The ids of up to `limit` notes matching the FTS5 `expression`, most relevant first.
+  private static func fullTextSearch(
+    _ expression: String, limit: Int, in connection: SQLiteConnection
+  ) throws(NotesStorageError) -> [NoteID] {
+    try connection.withStatement(SQL.searchFullText) { statement throws(NotesStorageError) in
+      try statement.bind(expression, at: 1)
+      try statement.bind(Int64(limit), at: 2)
+      return try ids(from: statement)
     }
   }
 

@@ -9,11 +9,19 @@
 // - Older files are migrated on open (see `Migration`), each step in its own transaction.
 // - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
 //   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
-//   back bit for bit; files before schema version 3 stored seconds since 1970). Of the sync status only `lastSynced` is stored: syncing
-//   and failed are states of a running app, so a loaded state is always
-//   `.idle(lastSynced:)`.
+//   back bit for bit; files before schema version 3 stored seconds since 1970). Of the
+//   sync status only `lastSynced` is stored: syncing and failed are states of a running
+//   app, so a loaded state is always `.idle(lastSynced:)`.
+// - What a commit costs: one transaction writing the changed rows, plus, for each note
+//   whose title or body changes for the first time since the last index update, one row
+//   recording what the full-text index holds for it. No text is tokenized in a commit.
+// - When the full-text index is brought up to date: at the start of every search that
+//   finds recorded changes, and on `close()`, each time in a write transaction of its own
+//   (see `FullTextIndex`). So every committed change is visible to the next search, and
+//   the index and the record are consistent at every commit, even after a crash.
 // - The database is main-actor isolated like the model it stores, and is the only writer
-//   through this connection; every write happens inside `persist` (the model's funnel).
+//   through this connection; every change to the library happens inside `persist` (the
+//   model's funnel); searching and closing write only the full-text index.
 // - After `close()`, every call throws `.closed`.
 
 /// The SQLite database that stores a notes library, as the storage of its model.
@@ -38,6 +46,9 @@ public final class NotesDatabase {
   /// How ``search(_:limit:)`` finds notes in this file.
   public private(set) var searchMethod: SearchMethod
   let connection: SQLiteConnection
+  /// Whether commits record changed notes for the next index update (schema version 4
+  /// and later, with the index); without it the index needs no update.
+  let recordsIndexChanges: Bool
   /// How this file's date columns are written and read.
   let dates: StoredDates
 
@@ -81,8 +92,9 @@ public final class NotesDatabase {
       try Self.configure(
         connection, durability: durability, fullTextSearch: fullTextSearch,
         schemaVersion: schemaVersion)
-      self.searchMethod =
-        try FullTextIndex.isInstalled(on: connection) ? .fullText : .substring
+      let indexed = try FullTextIndex.isInstalled(on: connection)
+      self.searchMethod = indexed ? .fullText : .substring
+      self.recordsIndexChanges = indexed ? try FullTextIndex.recordsChanges(on: connection) : false
     } catch {
       connection.close()
       if !existed { FileLocation.removeCreatedFile(path) }
@@ -125,17 +137,34 @@ public final class NotesDatabase {
       try !FullTextIndex.isInstalled(on: connection)
     {
       try connection.transaction { () throws(NotesStorageError) in
-        try FullTextIndex.install(on: connection)
+        try FullTextIndex.install(on: connection, schemaVersion: schemaVersion)
       }
     }
   }
 
   /// Closes the file; later calls throw ``NotesStorageError/closed``.
   ///
-  /// Closing checkpoints the write-ahead log into the database file. Calling it again
-  /// does nothing.
+  /// Closing first brings the full-text index up to date (if that fails, for instance
+  /// because another process holds the write lock, the next search does it), then
+  /// checkpoints the write-ahead log into the database file. Calling it again does
+  /// nothing.
   public func close() {
+    if connection.isOpen { try? updateFullTextIndex() }
     connection.close()
+  }
+
+  /// Brings the full-text index up to date with every commit, in a write transaction of
+  /// its own; does nothing when no change is recorded.
+  ///
+  /// - Complexity: Proportional to the text of the notes changed since the last update.
+  func updateFullTextIndex() throws(NotesStorageError) {
+    let connection = try openConnection()
+    guard recordsIndexChanges, try FullTextIndex.hasRecordedChanges(on: connection) else {
+      return
+    }
+    try connection.transaction { () throws(NotesStorageError) in
+      try FullTextIndex.update(on: connection)
+    }
   }
 
   /// The open connection, or ``NotesStorageError/closed``.

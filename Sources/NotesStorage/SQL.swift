@@ -30,6 +30,26 @@ enum SQL {
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?1
     ORDER BY bm25(notes_fts, 4.0, 1.0) LIMIT ?2
     """
+  static let tableExists = """
+    SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1
+    """
+  static let hasRecordedChanges = "SELECT EXISTS (SELECT 1 FROM notes_fts_pending)"
+  /// Removes from the index exactly what it holds for each recorded note.
+  static let unindexRecordedNotes = """
+    INSERT INTO notes_fts(notes_fts, rowid, title, body)
+    SELECT 'delete', note_id, old_title, old_body FROM notes_fts_pending
+    WHERE old_title IS NOT NULL
+    """
+  /// Indexes the current title and body of each recorded note that still exists.
+  ///
+  /// CROSS JOIN keeps the record as the outer loop: the work is proportional to it, not
+  /// to the library.
+  static let indexRecordedNotes = """
+    INSERT INTO notes_fts(rowid, title, body)
+    SELECT notes.id, notes.title, notes.body
+    FROM notes_fts_pending CROSS JOIN notes ON notes.id = notes_fts_pending.note_id
+    """
+  static let clearRecordedChanges = "DELETE FROM notes_fts_pending"
 }
 
 /// The keys of the `meta` table.

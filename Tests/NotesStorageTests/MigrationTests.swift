@@ -13,7 +13,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 3)
+    #expect(NotesDatabase.supportedSchemaVersion == 4)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -31,7 +31,7 @@ struct MigrationTests {
     }
     #expect(try database.search("milk") == F.noteIDs(2))
     database.close()
-    #expect(try RawDatabase.userVersion(path) == 3)
+    #expect(try RawDatabase.userVersion(path) == Int64(NotesDatabase.supportedSchemaVersion))
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 
@@ -56,7 +56,9 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try database.connection.int64("PRAGMA user_version") == 3)
+    #expect(
+      try database.connection.int64("PRAGMA user_version")
+        == Int64(NotesDatabase.supportedSchemaVersion))
     #expect(database.searchMethod == .fullText)
     #expect(try database.loadState() == model.state)
     #expect(try database.search("honey") == F.noteIDs(2))
@@ -82,7 +84,7 @@ struct MigrationTests {
     #expect(try RawDatabase.userVersion(path) == 2)
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 3)
+    #expect(try RawDatabase.userVersion(path) == Int64(NotesDatabase.supportedSchemaVersion))
     #expect(try database.loadState() == model.state)
     #expect(try database.search("milk") == F.noteIDs(2))
   }
@@ -115,5 +117,103 @@ struct MigrationTests {
         path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: 2)
     }
     #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionThreeFileTradesItsIndexTriggersForARecordOfChanges() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 3)
+    let model = Model(NotesState(), storage: old)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      try transaction.insert(F.note(3, in: 1, "Plants", "water the fern"), into: \.notes)
+    }
+    try model.write {
+      try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "milk and honey" }
+    }
+    #expect(!old.recordsIndexChanges)
+    old.close()
+    #expect(try RawDatabase.triggerNames(path) == RawDatabase.version2Triggers)
+    #expect(try !RawDatabase.hasTable(path, "notes_fts_pending"))
+
+    let database = try NotesDatabase(path: path)
+    #expect(try RawDatabase.triggerNames(path) == RawDatabase.recordingTriggers)
+    // The old triggers left the index exact: nothing is recorded, nothing is missing.
+    #expect(try RawDatabase.recordedChangeCount(path) == 0)
+    try RawDatabase.checkIndexMatchesNotes(path)
+    #expect(database.recordsIndexChanges)
+    #expect(try database.search("honey") == F.noteIDs(2))
+
+    let current = Model(try database.loadState(), storage: database)
+    try current.write {
+      try $0.update(NoteID(rawValue: 3), in: \.notes) { $0.body = "repot the cactus" }
+    }
+    #expect(try RawDatabase.recordedChangeCount(path) == 1)
+    #expect(try database.search("fern").isEmpty)
+    #expect(try database.search("cactus") == F.noteIDs(3))
+    database.close()
+    try RawDatabase.checkIndexMatchesNotes(path)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aFileWithoutFTS5GetsTheCurrentIndexDesignWhenFTS5IsAvailable() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let latest = NotesDatabase.supportedSchemaVersion
+    let plain = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: latest)
+    let model = Model(NotesState(), storage: plain)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+    }
+    try model.write {
+      try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "fresh milk" }
+    }
+    // Migration 4 left the file alone: no index, no record, no triggers.
+    #expect(plain.searchMethod == .substring)
+    #expect(!plain.recordsIndexChanges)
+    #expect(try plain.search("fresh") == F.noteIDs(2))
+    plain.close()
+    #expect(try RawDatabase.userVersion(path) == Int64(latest))
+    #expect(try RawDatabase.triggerNames(path).isEmpty)
+    #expect(try !RawDatabase.hasTable(path, "notes_fts_pending"))
+
+    let indexed = try NotesDatabase(path: path)
+    #expect(indexed.searchMethod == .fullText)
+    #expect(indexed.recordsIndexChanges)
+    #expect(try RawDatabase.triggerNames(path) == RawDatabase.recordingTriggers)
+    try RawDatabase.checkIndexMatchesNotes(path)
+    #expect(try indexed.search("fresh") == F.noteIDs(2))
+    let current = Model(try indexed.loadState(), storage: indexed)
+    try current.write {
+      try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "oat milk" }
+    }
+    #expect(try indexed.search("fresh").isEmpty)
+    #expect(try indexed.search("oat") == F.noteIDs(2))
+    indexed.close()
+    try RawDatabase.checkIndexMatchesNotes(path)
+  }
+
+  @Test func anIndexInstalledForAnOlderVersionIsThatVersionsDesign() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: 2
+    ).close()
+    // Installed at version 3, the index has version 2's triggers, so that migration 4
+    // finds what it expects.
+    try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 3
+    ).close()
+    #expect(try RawDatabase.triggerNames(path) == RawDatabase.version2Triggers)
+    try NotesDatabase(path: path).close()
+    #expect(try RawDatabase.hasTable(path, "notes_fts_pending"))
+    #expect(try RawDatabase.triggerNames(path) == RawDatabase.recordingTriggers)
   }
 }

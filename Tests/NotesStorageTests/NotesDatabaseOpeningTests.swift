@@ -15,7 +15,9 @@ struct NotesDatabaseOpeningTests {
     let database = try NotesDatabase(path: path)
     #expect(try database.connection.string("PRAGMA journal_mode") == "wal")
     #expect(try database.connection.int64("PRAGMA foreign_keys") == 1)
-    #expect(try database.connection.int64("PRAGMA user_version") == 3)
+    #expect(
+      try database.connection.int64("PRAGMA user_version")
+        == Int64(NotesDatabase.supportedSchemaVersion))
     #expect(database.searchMethod == .fullText)
     #expect(try database.loadState() == NotesState())
     database.close()

@@ -14,6 +14,7 @@ struct NotesDatabaseSearchTests {
   /// Runs `body` with a database holding a few notes, then checks and removes it.
   private func withLibrary(
     fullTextSearch: Bool = true,
+    schemaVersion: Int32 = NotesDatabase.supportedSchemaVersion,
     _ body: (NotesDatabase, Model<NotesState>) throws -> Void
   ) throws {
     let folder = try TemporaryDirectory()
@@ -21,7 +22,7 @@ struct NotesDatabaseSearchTests {
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: fullTextSearch,
-      schemaVersion: 2)
+      schemaVersion: schemaVersion)
     let model = Model(NotesState(), storage: database)
     try model.write { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
@@ -59,8 +60,10 @@ struct NotesDatabaseSearchTests {
     }
   }
 
-  @Test func followsEveryCommit() throws {
-    try withLibrary { database, model throws in
+  /// With the index updated inside each commit (version 2) and before each search (4).
+  @Test(arguments: [Migration.addFullTextIndex.rawValue, Migration.latestVersion])
+  func followsEveryCommit(schemaVersion: Int32) throws {
+    try withLibrary(schemaVersion: schemaVersion) { database, model throws in
       try model.write {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" }
       }

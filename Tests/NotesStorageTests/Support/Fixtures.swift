@@ -45,7 +45,71 @@ enum RawDatabase {
     try connection.execute(script: script)
   }
 
+  /// The number of notes whose changes the full-text index does not reflect yet.
+  static func recordedChangeCount(_ path: String) throws -> Int64? {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    return try connection.int64("SELECT count(*) FROM notes_fts_pending")
+  }
+
+  /// Throws unless the full-text index holds exactly every note's current title and body.
+  static func checkIndexMatchesNotes(_ path: String) throws {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    try connection.run("INSERT INTO notes_fts(notes_fts, rank) VALUES ('integrity-check', 1)")
+  }
+
+  /// The triggers of schema version 4, which record changed notes, sorted.
+  static let recordingTriggers = [
+    "notes_fts_pending_after_delete", "notes_fts_pending_after_insert",
+    "notes_fts_pending_after_update",
+  ]
+  /// The triggers of schema versions 2 and 3, which update the index in every commit.
+  static let version2Triggers = [
+    "notes_fts_after_delete", "notes_fts_after_insert", "notes_fts_after_update",
+  ]
+
+  /// The names of the file's triggers, sorted.
+  static func triggerNames(_ path: String) throws -> [String] {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    return try connection.withStatement(
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    ) { statement throws(NotesStorageError) in
+      var names: [String] = []
+      while try statement.step() { names.append(statement.string(at: 0)) }
+      return names
+    }
+  }
+
+  /// Whether the file has a table named `name`.
+  static func hasTable(_ path: String, _ name: String) throws -> Bool {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    return try connection.withStatement(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
+    ) { statement throws(NotesStorageError) in
+      try statement.bind(name, at: 1)
+      return try statement.step() && statement.int64(at: 0) == 1
+    }
+  }
+
   static func bytes(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+}
+
+/// A deterministic random number generator (SplitMix64), so a failing seed reproduces.
+struct SeededRandom: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
   }
 }
