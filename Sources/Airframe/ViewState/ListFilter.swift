@@ -13,7 +13,7 @@
 /// ```
 public struct ListFilter<Row> {
   /// Returns `true` for a row the list shows; `nil` means every row.
-  let isIncluded: ((Row) -> Bool)?
+  @usableFromInline let isIncluded: ((Row) -> Bool)?
 
   /// Creates a filter from a predicate.
   ///

@@ -19,6 +19,7 @@ extension ListLens {
     registrar.access(self, keyPath: revisionKeyPath)
   }
 
+  @usableFromInline
   func notifyObservation() {
     guard mayBeTracked else { return }
     registrar.willSet(self, keyPath: revisionKeyPath)

@@ -23,6 +23,10 @@
 // - Observation: reading `revision`, `count`, `rows`, `row(at:)`, `index(of:)` or `row(for:)`
 //   inside `withObservationTracking` (or a SwiftUI body) registers the read, and every
 //   published update fires it (see ListLens+Observable.swift).
+// - Specialization: the commit path (the initializer, which subscribes it, `apply`, the
+//   sorted storage and `ListUpdate.describe`) is inlinable, so the module that creates a
+//   lens compiles it for its own types. Reloads and the accessors run generic code, but
+//   a reload sorts with the comparison made (specialized) in the initializer.
 
 import Observation
 
@@ -67,20 +71,28 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     didSet { reload() }
   }
 
-  private let model: Model<State>
-  private let table: KeyPath<State, EntityTable<Element>>
-  private let project: (Element) -> Row
-  private let chunkCapacity: Int
-  private var storage: SortedRows<Row>
-  private var rowsByID: [ID: Row] = [:]
+  // The commit path (the designated initializer, which subscribes it, down to the sorted
+  // storage) is inlinable, so each client compiles it for its own types; the properties
+  // it reads are therefore `@usableFromInline`.
+  @usableFromInline let model: Model<State>
+  @usableFromInline let table: KeyPath<State, EntityTable<Element>>
+  @usableFromInline let project: (Element) -> Row
+  @usableFromInline let chunkCapacity: Int
+  /// Makes the total order of an order: its keys, then ids.
+  ///
+  /// Formed in the initializer, so the comparison is compiled for the client's rows even
+  /// when `reload()` runs generically.
+  @usableFromInline let totalOrder: (ListOrder<Row>) -> (Row, Row) -> Int
+  @usableFromInline var storage: SortedRows<Row>
+  @usableFromInline var rowsByID: [ID: Row]
   /// The revision of the latest published update.
-  private var shownRevision: Int
+  @usableFromInline var shownRevision: Int
   /// The latest commit the rows reflect, published or not.
-  private var appliedRevision: Int
-  private var selectedID: ID?
-  private var commitLifetime: Lifetime?
-  private let output: StateSource<ListUpdate<ID>>
-  private let selectionSource = StateSource<ID?>(nil)
+  @usableFromInline var appliedRevision: Int
+  @usableFromInline var selectedID: ID?
+  @usableFromInline var commitLifetime: Lifetime?
+  @usableFromInline let output: StateSource<ListUpdate<ID>>
+  @usableFromInline let selectionSource: StateSource<ID?>
   let registrar = ObservationRegistrar()
   /// Set once an accessor was read, so updates notify Observation only when somebody may
   /// be tracking.
@@ -95,6 +107,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   ///   - row: Projects an entity to the row the list shows; it must keep the entity's id.
   ///   - order: The initial sort order; the lens breaks ties by id.
   ///   - filter: The initial filter; every row by default.
+  @inlinable
   public convenience init(
     model: Model<State>,
     table: KeyPath<State, EntityTable<Element>>,
@@ -106,6 +119,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
       model: model, table: table, row: row, order: order, filter: filter, chunkCapacity: 512)
   }
 
+  @inlinable
   init(
     model: Model<State>,
     table: KeyPath<State, EntityTable<Element>>,
@@ -120,7 +134,10 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     self.order = order
     self.filter = filter
     self.chunkCapacity = chunkCapacity
+    self.totalOrder = Self.makeTotalOrder
     self.storage = SortedRows(sorted: [], chunkCapacity: chunkCapacity) { _, _ in 0 }
+    self.rowsByID = [:]
+    self.selectionSource = StateSource(nil)
     self.shownRevision = model.revision
     self.appliedRevision = model.revision
     self.output = StateSource(
@@ -228,7 +245,9 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     publish(ListUpdate(revision: shownRevision, kind: .reloaded, count: storage.count))
   }
 
-  private func rebuild(from state: State, revision: Int) {
+  /// Recomputes every row from `state`; publishes nothing.
+  @usableFromInline
+  func rebuild(from state: State, revision: Int) {
     let elements = state[keyPath: table]
     var rows: [Row] = []
     rows.reserveCapacity(elements.count)
@@ -240,16 +259,17 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     } else {
       for element in elements.elements { rows.append(project(element)) }
     }
-    let compare = Self.totalOrder(order)
-    rows.sort { compare($0, $1) < 0 }
-    storage = SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
+    storage = SortedRows(unsorted: rows, chunkCapacity: chunkCapacity, compare: totalOrder(order))
     rowsByID = Dictionary(minimumCapacity: rows.count)
     for row in rows { rowsByID[row.id] = row }
     shownRevision = revision
     appliedRevision = revision
   }
 
-  private func apply(_ commit: Commit<State>) {
+  /// Applies one commit: skips it if already shown, reloads if it names much of the
+  /// table, and otherwise updates the changed rows and publishes what moved.
+  @inlinable
+  func apply(_ commit: Commit<State>) {
     guard commitLifetime != nil, commit.revision > appliedRevision else { return }
     appliedRevision = commit.revision
     let changes = commit.changes.changes(in: table)
@@ -269,7 +289,8 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   }
 
   /// Removes the old rows of the changed ids, inserts their new rows, and describes it.
-  private func applyIncrementally(
+  @inlinable
+  func applyIncrementally(
     _ changes: EntityChanges<ID>, elements: EntityTable<Element>
   ) -> ListUpdate<ID> {
     var leaving: [Row] = []
@@ -278,22 +299,29 @@ where Row.ID == Element.ID, Element.ID: Comparable {
       if let old = rowsByID.removeValue(forKey: id) { leaving.append(old) }
     }
     let isIncluded = filter.isIncluded
-    for ids in [changes.updated, changes.inserted] {
-      for id in ids {
-        if let old = rowsByID.removeValue(forKey: id) { leaving.append(old) }
-        guard let element = elements[id] else { continue }
-        let row = project(element)
-        if isIncluded?(row) ?? true {
-          rowsByID[id] = row
-          arriving.append(row)
-        }
+    func take(_ id: ID) {
+      if let row = elements[id].map(project), isIncluded?(row) ?? true {
+        if let old = rowsByID.updateValue(row, forKey: id) { leaving.append(old) }
+        arriving.append(row)
+      } else if let old = rowsByID.removeValue(forKey: id) {
+        leaving.append(old)
       }
+    }
+    for id in changes.updated { take(id) }
+    for id in changes.inserted { take(id) }
+    var update = ListUpdate<ID>(revision: 0, kind: .changed, count: storage.count)
+    // One row changed without moving (its keys are tied with its old ones): overwrite it
+    // in place, which is what removing and re-inserting it would describe.
+    if leaving.count == 1, arriving.count == 1, storage.compare(leaving[0], arriving[0]) == 0,
+      let index = storage.replace(leaving[0], with: arriving[0])
+    {
+      update.updated = [ListRowChange(id: arriving[0].id, from: index, to: index)]
+      return update
     }
     // Removing in descending order keeps each returned index an old index; inserting in
     // ascending order keeps each returned index a final index.
-    let compare = storage.compare
-    if leaving.count > 1 { leaving.sort { compare($0, $1) > 0 } }
-    if arriving.count > 1 { arriving.sort { compare($0, $1) < 0 } }
+    if leaving.count > 1 { SortedRows.sort(&leaving, by: storage.compare, descending: true) }
+    if arriving.count > 1 { SortedRows.sort(&arriving, by: storage.compare) }
     var departed: [ListRowChange<ID>] = []
     departed.reserveCapacity(leaving.count)
     for row in leaving {
@@ -304,19 +332,22 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     for row in arriving {
       landed.append(ListRowChange(id: row.id, from: nil, to: storage.insert(row)))
     }
-    var update = ListUpdate<ID>(revision: 0, kind: .changed, count: storage.count)
+    update.count = storage.count
     departed.reverse()
     update.describe(departed: departed, landed: landed)
     return update
   }
 
-  private func publish(_ update: ListUpdate<ID>) {
+  /// Publishes `update`, then clears the selection if its row left the list.
+  @inlinable
+  func publish(_ update: ListUpdate<ID>) {
     notifyObservation()
     output.set(update)
     if let selectedID, rowsByID[selectedID] == nil { setSelection(nil) }
   }
 
-  private func setSelection(_ id: ID?) {
+  @usableFromInline
+  func setSelection(_ id: ID?) {
     guard id != selectedID else { return }
     selectedID = id
     selectionSource.set(id)
@@ -329,7 +360,8 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   }
 
   /// The lens's order: `order`'s keys, then ids.
-  private static func totalOrder(_ order: ListOrder<Row>) -> (Row, Row) -> Int {
+  @inlinable
+  static func makeTotalOrder(_ order: ListOrder<Row>) -> (Row, Row) -> Int {
     let compare = order.compare
     return { first, second in
       let result = compare(first, second)
@@ -347,6 +379,7 @@ extension ListLens where Row == Element {
   ///   - table: The key path of the entity table to list.
   ///   - order: The initial sort order; the lens breaks ties by id.
   ///   - filter: The initial filter; every entity by default.
+  @inlinable
   public convenience init(
     model: Model<State>,
     table: KeyPath<State, EntityTable<Element>>,

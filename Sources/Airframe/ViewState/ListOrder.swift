@@ -5,6 +5,8 @@
 //   its keys; a lens breaks every tie by id, so the order a lens uses is a strict total
 //   order as long as the keys compare consistently (a strict weak ordering).
 // - An order holds no state and never changes: a new sort order is a new value.
+// - Building an order is inlinable, so its comparisons are compiled where the order is
+//   made, for the concrete row and key types (no generic dispatch per comparison).
 
 /// How a ``ListLens`` sorts its rows: keys compared in turn, ties broken by id.
 ///
@@ -28,19 +30,21 @@ public struct ListOrder<Row> {
   }
 
   /// Compares two rows: negative if the first sorts first, zero if tied, positive if after.
-  let compare: (Row, Row) -> Int
+  @usableFromInline let compare: (Row, Row) -> Int
 
   /// Creates an order from a "sorts before" predicate.
   ///
   /// - Parameter areInIncreasingOrder: Returns `true` if the first row sorts before the
   ///   second; it must be a strict weak ordering. Rows it leaves tied are ordered by id.
+  @inlinable
   public init(_ areInIncreasingOrder: @escaping (Row, Row) -> Bool) {
     self.compare = { first, second in
       areInIncreasingOrder(first, second) ? -1 : (areInIncreasingOrder(second, first) ? 1 : 0)
     }
   }
 
-  private init(compare: @escaping (Row, Row) -> Int) {
+  @usableFromInline
+  init(compare: @escaping (Row, Row) -> Int) {
     self.compare = compare
   }
 
@@ -50,6 +54,7 @@ public struct ListOrder<Row> {
   ///   - key: Reads the key from a row; a key path such as `\.title` works.
   ///   - direction: Ascending (the default) or descending.
   /// - Returns: The order.
+  @inlinable
   public static func by<Key: Comparable>(
     _ key: @escaping (Row) -> Key, _ direction: Direction = .ascending
   ) -> ListOrder {
@@ -62,6 +67,7 @@ public struct ListOrder<Row> {
   ///   - key: Reads the next key from a row.
   ///   - direction: Ascending (the default) or descending.
   /// - Returns: The refined order.
+  @inlinable
   public func then<Key: Comparable>(
     _ key: @escaping (Row) -> Key, _ direction: Direction = .ascending
   ) -> ListOrder {
@@ -79,11 +85,14 @@ public struct ListOrder<Row> {
   ///   - first: A row.
   ///   - second: Another row.
   /// - Returns: `true` if `first` sorts strictly before `second`.
+  @inlinable
   public func areInIncreasingOrder(_ first: Row, _ second: Row) -> Bool {
     compare(first, second) < 0
   }
 
-  private static func comparison<Key: Comparable>(
+  /// The three-way comparison of one key in one direction.
+  @inlinable
+  static func comparison<Key: Comparable>(
     _ key: @escaping (Row) -> Key, _ direction: Direction
   ) -> (Row, Row) -> Int {
     switch direction {

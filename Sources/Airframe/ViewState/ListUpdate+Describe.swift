@@ -8,7 +8,8 @@
 //   other in-place rows is unchanged; otherwise it is moved. So the rows that stay (the
 //   untouched and the in-place ones) are in the same relative order before and after,
 //   which is what makes the update applicable by deletions and insertions.
-// - Cost: O(k log k) for k rows, with no look-up of the list itself.
+// - Cost: O(k log k) for k rows, with no look-up of the list itself. It is inlinable, so
+//   a lens's client compiles it for its own id type.
 
 extension ListUpdate {
   /// Fills `removed`, `inserted`, `moved` and `updated`.
@@ -16,6 +17,7 @@ extension ListUpdate {
   /// - Parameters:
   ///   - departed: The rows taken out, with their old index (`from`), ascending.
   ///   - landed: The rows put in, with their new index (`to`), ascending.
+  @inlinable
   mutating func describe(departed: [ListRowChange<ID>], landed: [ListRowChange<ID>]) {
     guard !landed.isEmpty else {
       removed = departed
@@ -26,16 +28,19 @@ extension ListUpdate {
       return
     }
     // The rank of each departed row among the departed rows, by id.
-    let ranks: [ID: Int]? =
-      departed.count > 8
-      ? Dictionary(uniqueKeysWithValues: departed.enumerated().map { ($1.id, $0) }) : nil
+    var ranks: [ID: Int] = [:]
+    if departed.count > 8 {
+      ranks.reserveCapacity(departed.count)
+      for rank in departed.indices { ranks[departed[rank].id] = rank }
+    }
     func rank(of id: ID) -> Int? {
-      if let ranks { return ranks[id] }
+      if !ranks.isEmpty { return ranks[id] }
       return departed.firstIndex { $0.id == id }
     }
     var stays = [Bool](repeating: false, count: departed.count)
     var candidates: [ListRowChange<ID>] = []
-    for (landedRank, change) in landed.enumerated() {
+    for landedRank in landed.indices {
+      let change = landed[landedRank]
       guard let departedRank = rank(of: change.id), let to = change.to,
         let from = departed[departedRank].from
       else {
@@ -51,11 +56,11 @@ extension ListUpdate {
         moved.append(both)
       }
     }
-    for (departedRank, change) in departed.enumerated() where !stays[departedRank] {
-      removed.append(change)
+    for departedRank in departed.indices where !stays[departedRank] {
+      removed.append(departed[departedRank])
     }
     // Keep in place the candidates whose new indices increase in old-index order.
-    candidates.sort { ($0.from ?? 0) < ($1.from ?? 0) }
+    if candidates.count > 1 { candidates.sort { ($0.from ?? 0) < ($1.from ?? 0) } }
     var lastKept = -1
     var displaced = false
     for candidate in candidates {

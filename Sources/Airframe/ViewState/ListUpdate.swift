@@ -26,6 +26,7 @@ public struct ListRowChange<ID: Hashable>: Hashable {
   ///   - id: The row's id.
   ///   - from: Its index before the update, if it was listed.
   ///   - to: Its index after the update, if it is listed.
+  @inlinable
   public init(id: ID, from: Int?, to: Int?) {
     self.id = id
     self.from = from
@@ -81,6 +82,7 @@ public struct ListUpdate<ID: Hashable>: Hashable {
   ///   - revision: The model revision shown.
   ///   - kind: Listed changes or a reload.
   ///   - count: The number of rows after the update.
+  @inlinable
   public init(revision: Int, kind: Kind, count: Int) {
     self.revision = revision
     self.kind = kind
@@ -88,6 +90,7 @@ public struct ListUpdate<ID: Hashable>: Hashable {
   }
 
   /// The number of rows this update names.
+  @inlinable
   public var changedRowCount: Int { removed.count + inserted.count + moved.count + updated.count }
 }
 

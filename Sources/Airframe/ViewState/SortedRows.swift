@@ -10,18 +10,24 @@
 //   `ends` (plain integer adds); `row(at:)` is O(log(n / B)). With B = 512 and 100,000
 //   rows a move shifts at most one chunk instead of the whole list.
 // - Building from sorted rows is O(n).
+// - Specialization: the per-commit operations (`insert`, `remove`, `replace` and the
+//   searches they use) are inlinable, so a lens's client compiles them for its own row
+//   type; the searches read rows through buffer pointers (no bounds checks, no copies of
+//   the chunk arrays).
 
 /// Rows in ascending order, stored as an array of bounded sorted chunks.
+@usableFromInline
 struct SortedRows<Row> {
   /// The most rows one chunk holds; a chunk that grows past it is split in two.
-  let chunkCapacity: Int
+  @usableFromInline let chunkCapacity: Int
   /// Compares two rows: negative if the first sorts first, zero only for the same row.
-  let compare: (Row, Row) -> Int
-  private(set) var chunks: [[Row]] = []
+  @usableFromInline let compare: (Row, Row) -> Int
+  @usableFromInline var chunks: [[Row]] = []
   /// `ends[i]` is the number of rows in `chunks[0...i]`.
-  private var ends: [Int] = []
+  @usableFromInline var ends: [Int] = []
 
   /// Creates storage holding `rows`, which must already be sorted by `compare`.
+  @usableFromInline
   init(sorted rows: [Row], chunkCapacity: Int = 512, compare: @escaping (Row, Row) -> Int) {
     precondition(chunkCapacity >= 4, "chunk capacity too small")
     self.chunkCapacity = chunkCapacity
@@ -42,8 +48,31 @@ struct SortedRows<Row> {
     }
   }
 
+  /// Creates storage holding `rows`, in any order, sorted by `compare`.
+  @usableFromInline
+  init(unsorted rows: [Row], chunkCapacity: Int = 512, compare: @escaping (Row, Row) -> Int) {
+    var rows = rows
+    Self.sort(&rows, by: compare)
+    self.init(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
+  }
+
+  /// Sorts `rows` by `compare`, ascending or descending.
+  ///
+  /// The sort's closure is formed here, outside any actor, so a main-actor caller's sort
+  /// makes no run-time isolation check per comparison.
+  @inlinable
+  static func sort(
+    _ rows: inout [Row], by compare: (Row, Row) -> Int, descending: Bool = false
+  ) {
+    if descending {
+      rows.sort { compare($0, $1) > 0 }
+    } else {
+      rows.sort { compare($0, $1) < 0 }
+    }
+  }
+
   /// The number of rows.
-  var count: Int { ends.last ?? 0 }
+  @inlinable var count: Int { ends.last ?? 0 }
 
   /// The row at `index`, which must be in `0..<count`.
   func row(at index: Int) -> Row {
@@ -54,17 +83,12 @@ struct SortedRows<Row> {
 
   /// The position of `row`, or `nil` if no stored row compares equal to it.
   func index(of row: Row) -> Int? {
-    let chunk = chunkFor(row)
-    guard chunk < chunks.count else { return nil }
-    let offset = lowerBound(of: row, in: chunks[chunk])
-    guard offset < chunks[chunk].count, compare(chunks[chunk][offset], row) == 0 else {
-      return nil
-    }
+    guard let (chunk, offset) = location(of: row) else { return nil }
     return start(of: chunk) + offset
   }
 
   /// Inserts `row`, which must not be stored yet, and returns its position.
-  @discardableResult
+  @inlinable @discardableResult
   mutating func insert(_ row: Row) -> Int {
     guard !chunks.isEmpty else {
       var chunk: [Row] = []
@@ -75,7 +99,7 @@ struct SortedRows<Row> {
       return 0
     }
     let chunk = min(chunkFor(row), chunks.count - 1)
-    let offset = lowerBound(of: row, in: chunks[chunk])
+    let offset = lowerBound(of: row, in: chunk)
     let position = start(of: chunk) + offset
     chunks[chunk].insert(row, at: offset)
     adjustEnds(from: chunk, by: 1)
@@ -85,19 +109,24 @@ struct SortedRows<Row> {
 
   /// Removes the stored row that compares equal to `row` and returns its former position,
   /// or returns `nil` if there is none.
-  @discardableResult
+  @inlinable @discardableResult
   mutating func remove(_ row: Row) -> Int? {
-    let chunk = chunkFor(row)
-    guard chunk < chunks.count else { return nil }
-    let offset = lowerBound(of: row, in: chunks[chunk])
-    guard offset < chunks[chunk].count, compare(chunks[chunk][offset], row) == 0 else {
-      return nil
-    }
+    guard let (chunk, offset) = location(of: row) else { return nil }
     let position = start(of: chunk) + offset
     chunks[chunk].remove(at: offset)
     adjustEnds(from: chunk, by: -1)
     rebalance(afterRemovingFrom: chunk)
     return position
+  }
+
+  /// Replaces the stored row that compares equal to `old` with `new`, which must sort in
+  /// the same place (compare the same as `old` with every other row), and returns its
+  /// position, or returns `nil` if `old` is not stored.
+  @inlinable
+  mutating func replace(_ old: Row, with new: Row) -> Int? {
+    guard let (chunk, offset) = location(of: old) else { return nil }
+    chunks[chunk][offset] = new
+    return start(of: chunk) + offset
   }
 
   /// Every row, in order (O(n); for tests and small lists).
@@ -121,10 +150,11 @@ struct SortedRows<Row> {
 
   // MARK: - Locating
 
-  private func start(of chunk: Int) -> Int { chunk == 0 ? 0 : ends[chunk - 1] }
+  @inlinable
+  func start(of chunk: Int) -> Int { chunk == 0 ? 0 : ends[chunk - 1] }
 
   /// The chunk whose rows include position `index`.
-  private func chunkContaining(index: Int) -> Int {
+  func chunkContaining(index: Int) -> Int {
     var low = 0
     var high = ends.count - 1
     while low < high {
@@ -134,41 +164,60 @@ struct SortedRows<Row> {
     return low
   }
 
-  /// The first chunk whose last row does not sort before `row`; `chunks.count` if none.
-  private func chunkFor(_ row: Row) -> Int {
-    var low = 0
-    var high = chunks.count
-    while low < high {
-      let middle = (low + high) / 2
-      if compare(chunks[middle][chunks[middle].count - 1], row) < 0 {
-        low = middle + 1
-      } else {
-        high = middle
-      }
+  /// The chunk and offset of the stored row that compares equal to `row`, if any.
+  @inlinable
+  func location(of row: Row) -> (chunk: Int, offset: Int)? {
+    let chunk = chunkFor(row)
+    guard chunk < chunks.count else { return nil }
+    let offset = lowerBound(of: row, in: chunk)
+    let found = chunks[chunk].withUnsafeBufferPointer { rows in
+      offset < rows.count && compare(rows[offset], row) == 0
     }
-    return low
+    return found ? (chunk, offset) : nil
   }
 
-  /// The first offset in `chunk` whose row does not sort before `row`.
-  private func lowerBound(of row: Row, in chunk: [Row]) -> Int {
-    var low = 0
-    var high = chunk.count
-    while low < high {
-      let middle = (low + high) / 2
-      if compare(chunk[middle], row) < 0 { low = middle + 1 } else { high = middle }
+  /// The first chunk whose last row does not sort before `row`; `chunks.count` if none.
+  @inlinable
+  func chunkFor(_ row: Row) -> Int {
+    chunks.withUnsafeBufferPointer { chunks in
+      var low = 0
+      var high = chunks.count
+      while low < high {
+        let middle = (low + high) / 2
+        let sortsBefore = chunks[middle].withUnsafeBufferPointer { last in
+          compare(last[last.count - 1], row) < 0
+        }
+        if sortsBefore { low = middle + 1 } else { high = middle }
+      }
+      return low
     }
-    return low
+  }
+
+  /// The first offset in chunk `chunk` whose row does not sort before `row`.
+  @inlinable
+  func lowerBound(of row: Row, in chunk: Int) -> Int {
+    chunks[chunk].withUnsafeBufferPointer { rows in
+      var low = 0
+      var high = rows.count
+      while low < high {
+        let middle = (low + high) / 2
+        if compare(rows[middle], row) < 0 { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
   }
 
   // MARK: - Restructuring
 
-  private mutating func adjustEnds(from chunk: Int, by delta: Int) {
+  @inlinable
+  mutating func adjustEnds(from chunk: Int, by delta: Int) {
     ends.withUnsafeMutableBufferPointer { ends in
       for index in chunk..<ends.count { ends[index] += delta }
     }
   }
 
-  private mutating func split(_ chunk: Int) {
+  @usableFromInline
+  mutating func split(_ chunk: Int) {
     let half = chunks[chunk].count / 2
     var upper: [Row] = []
     upper.reserveCapacity(chunkCapacity + 1)
@@ -180,7 +229,8 @@ struct SortedRows<Row> {
 
   /// Drops an empty chunk, or merges a chunk under a quarter full into a neighbour that
   /// has room, so the number of chunks stays about n / B.
-  private mutating func rebalance(afterRemovingFrom chunk: Int) {
+  @inlinable
+  mutating func rebalance(afterRemovingFrom chunk: Int) {
     let size = chunks[chunk].count
     if size == 0 {
       chunks.remove(at: chunk)
@@ -197,7 +247,8 @@ struct SortedRows<Row> {
   }
 
   /// Appends the rows of chunk `source` to chunk `source - 1` and drops `source`.
-  private mutating func merge(_ source: Int, into target: Int) {
+  @usableFromInline
+  mutating func merge(_ source: Int, into target: Int) {
     precondition(source == target + 1)
     let moved = chunks[source]
     chunks[target].append(contentsOf: moved)
