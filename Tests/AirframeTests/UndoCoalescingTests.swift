@@ -45,9 +45,10 @@ struct UndoCoalescingTests {
   @Test func groupsCoalesceLikeSingleSteps() {
     let dispatcher = makeDispatcher()
     for title in ["x", "xy"] {
-      dispatcher.group(named: "Typing", coalescingKey: 7) {
+      let outcome = dispatcher.group(named: "Typing", coalescingKey: 7) {
         dispatcher.dispatch(RenameNote(id: 1, title: title))
       }
+      #expect(outcome.isCommitted)
     }
     #expect(dispatcher.undoAvailability.value.undoName == "Typing")
     dispatcher.undo()
