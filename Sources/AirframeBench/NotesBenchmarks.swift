@@ -6,8 +6,9 @@
 // a word is one of 8 common words ("the", "and", …) one time in four, otherwise one of a
 // 5,000-word vocabulary of made-up words (each then appears in about 600 notes per
 // 100,000). The SQLite file is built once per run through `NotesDatabase` (the real schema,
-// the real full-text triggers): one `Model.write` inserting every notebook and note. It
-// lives in a folder named with a UUID under the temporary directory, removed at the end.
+// the real full-text triggers): one `Model.write` inserting every notebook and note, then
+// `close()`, which brings the full-text index up to date. It lives in a folder named with a
+// UUID under the temporary directory, removed at the end.
 //
 // - notes-load: open the file and load the whole state (`NotesDatabase(path:)` +
 //   `loadState()`), each run one sample; the time to drop the loaded state and close is
@@ -16,13 +17,19 @@
 //   `ActionDispatcher.dispatch(EditNoteBody)` on a `Model` whose storage is a
 //   `NotesDatabase`. Beside it, the same statements issued through raw sqlite3 calls on a
 //   connection with the same pragmas: BEGIN IMMEDIATE, the same UPDATE of every column
-//   (so the same full-text triggers fire), a changed-row check, COMMIT. Pin toggles
-//   (`SetNotePinned`; the triggers' WHEN clause skips the index) both ways as well. Every
-//   subject edits its own copy of the library file, the same notes in the same order.
+//   (on a copy of the same file, so the same full-text triggers fire: since schema 4 they
+//   record the note's old title and body for the next index update instead of
+//   re-tokenizing it), a changed-row check, COMMIT. The index update itself happens at
+//   the next search, on neither side here (notes-search measures a search after edits).
+//   Pin toggles (`SetNotePinned`; the triggers' WHEN clause records nothing) both ways as
+//   well. Every subject edits its own copy of the library file, the same notes in the
+//   same order.
 // - notes-search: `NotesDatabase.search(_:limit:)` (50 results, bm25 order) for a
 //   vocabulary word, two vocabulary words, and the 3-letter prefix of a vocabulary word,
-//   each query one sample (median and p99). A common word that is in almost every note is
-//   shown too, without a target: it is the worst case of a one-word query.
+//   each query one sample (median and p99); and a vocabulary word searched on a copy of
+//   the file after 3 `EditNoteBody` commits (not timed), so each of those searches first
+//   brings the index up to date with 3 edited notes. A common word that is in almost every
+//   note is shown too, without a target: it is the worst case of a one-word query.
 // - notes-views: a `Model<NotesState>` in memory (no storage) with all six View State
 //   Controllers observing: sidebar, note list (all notes, pinned first then newest),
 //   window title showing the note being edited, status bar, editor open on a note that is
@@ -492,6 +499,9 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
 func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Sink) throws
   -> Figure
 {
+  // A copy of the (closed) file whose notes are edited between searches, so each of its
+  // searches first brings the index up to date with those edits.
+  let editedPath = try fixture.folder.copy(fixture.path, to: "search.sqlite")
   let database = try NotesDatabase(path: fixture.path)
   defer { database.close() }
   let vocabulary = fixture.library.vocabulary
@@ -500,22 +510,47 @@ func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
   let searches = scale.notesSearches
   // The common word matches almost every note and takes far longer: fewer samples.
   let commonSearches = max(5, searches / 20)
-  let kinds: [(name: String, query: () -> String, count: Int, hasTarget: Bool)] = [
-    ("one word", { word() }, searches, true),
-    ("two words", { word() + " " + word() }, searches, true),
-    ("3-letter prefix", { String(word().prefix(3)) }, searches, true),
-    ("common word \"the\" (no target)", { "the" }, commonSearches, false),
-  ]
+  let edited = try NotesDatabase(path: editedPath)
+  defer { edited.close() }
+  let editor = ActionDispatcher(model: Model(try edited.loadState(), storage: edited))
+  let noteIDs = fixture.library.notes.map(\.id)
+  let editsPerSearch = 3
+  var notCommitted = 0
+  let failures = FailureLog()
+  /// Edits `editsPerSearch` random notes' bodies, each its own commit (not timed).
+  func editNotes() {
+    for _ in 0..<editsPerSearch {
+      let id = noteIDs[Int.random(in: 0..<noteIDs.count, using: &random)]
+      let body = NotesLibrary.text(
+        words: NotesLibrary.wordsPerBody, from: vocabulary, using: &random)
+      let outcome = editor.dispatch(EditNoteBody(id: id, body: body, now: Date()))
+      if !outcome.isCommitted { notCommitted += 1 }
+    }
+  }
+  let kinds:
+    [(
+      name: String, query: () -> String, count: Int, hasTarget: Bool, database: NotesDatabase,
+      prepare: () -> Void
+    )] = [
+      ("one word", { word() }, searches, true, database, {}),
+      ("two words", { word() + " " + word() }, searches, true, database, {}),
+      ("3-letter prefix", { String(word().prefix(3)) }, searches, true, database, {}),
+      (
+        "one word, \(editsPerSearch) notes edited since the last search", { word() }, searches,
+        true, edited, editNotes
+      ),
+      ("common word \"the\" (no target)", { "the" }, commonSearches, false, database, {}),
+    ]
   let warmUp = max(5, searches / 10)
   var samples = Array(repeating: [Double](), count: kinds.count)
   var hits = Array(repeating: 0, count: kinds.count)
-  let failures = FailureLog()
   for step in 0..<(warmUp + searches) {
     for (index, kind) in kinds.enumerated() where step < warmUp + kind.count {
+      kind.prepare()
       let query = kind.query()
       var found = 0
       let nanoseconds = timeNanoseconds {
-        failures.attempt { found = try database.search(query, limit: 50).count }
+        failures.attempt { found = try kind.database.search(query, limit: 50).count }
       }
       if step >= warmUp {
         samples[index].append(nanoseconds)
@@ -564,6 +599,12 @@ func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
   figure.notes.append(
     "each query is one sample; the kinds are interleaved; \(warmUp) warm-up queries of each;"
       + " \(commonSearches) of the common word")
+  figure.notes.append(
+    "edited since the last search: \(editsPerSearch) EditNoteBody commits (not timed) on a copy"
+      + " of the file before each query; the query first brings the index up to date")
+  if notCommitted > 0 {
+    figure.notes.append("WARNING: \(notCommitted) edit(s) before a search did not commit")
+  }
   return figure
 }
 
