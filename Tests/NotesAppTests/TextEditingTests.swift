@@ -59,4 +59,27 @@ struct TextEditingTests {
     cursor.moveVertically(by: -5, width: 20)
     #expect(cursor.offset == 2)
   }
+
+  @Test func layoutOfMixedTextKeepsEveryCharacterOnceWithinTheWidth() {
+    let pieces = ["a", "b", " ", "\n", "\r\n", "é", "e\u{301}", "漢", "🎉", "\t", "z"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+      let text = (0..<Int.random(in: 0...60, using: &generator))
+        .map { _ in pieces.randomElement(using: &generator)! }.joined()
+      let width = Int.random(in: 2...9, using: &generator)
+      let layout = TextLayout(text: text, width: width, cursorUTF8Offset: text.utf8.count)
+      for line in layout.lines {
+        #expect(line.text.displayWidth <= width, "\(text.debugDescription) at \(width)")
+        #expect(
+          text.utf8.distance(from: text.startIndex, to: line.text.startIndex)
+            == line.startUTF8Offset)
+      }
+      // The lines are the text cut at the width and at line breaks, which they drop.
+      let joined = layout.lines.map { String($0.text) }.joined()
+      let withoutBreaks = String(text.filter { $0 != "\n" })
+      #expect(
+        Array(joined.unicodeScalars) == Array(withoutBreaks.unicodeScalars),
+        "\(text.debugDescription) at \(width)")
+    }
+  }
 }

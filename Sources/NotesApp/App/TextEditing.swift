@@ -173,7 +173,34 @@ public struct TextLayout: Equatable, Sendable {
         cursorFound = true
       }
     }
+    let utf8 = text.utf8
     while index < text.endIndex {
+      // Fast path: an ASCII byte followed by another ASCII byte (or the end) is a whole
+      // character one column wide, or a line break; no grapheme breaking needed. A
+      // carriage return is left to the slow path, since "\r\n" is one character.
+      let byte = utf8[index]
+      let next = utf8.index(after: index)
+      if byte < 0x80, byte != 0x0D, next == utf8.endIndex || utf8[next] < 0x80 {
+        if byte == 0x0A {
+          place(at: lines.count, column: column)
+          lines.append(Line(text: text[lineStart..<index], startUTF8Offset: lineOffset))
+          lineStart = next
+          lineOffset = offset + 1
+          column = 0
+        } else {
+          if column + 1 > width {
+            lines.append(Line(text: text[lineStart..<index], startUTF8Offset: lineOffset))
+            lineStart = index
+            lineOffset = offset
+            column = 0
+          }
+          place(at: lines.count, column: column)
+          column += 1
+        }
+        index = next
+        offset += 1
+        continue
+      }
       let character = text[index]
       if character == "\n" {
         place(at: lines.count, column: column)

@@ -18,7 +18,7 @@ func drawHeader(_ text: String, focused: Bool, frame: Frame, into screen: inout 
 
 /// Draws a text left-aligned and a label right-aligned on one row of a frame.
 func drawRow(
-  _ text: String, trailing: String = "", row: Int, frame: Frame, style: CellStyle,
+  _ text: some StringProtocol, trailing: String = "", row: Int, frame: Frame, style: CellStyle,
   into screen: inout ScreenBuffer
 ) {
   // Pane rows start blank; only a styled row needs its background filled.
@@ -120,8 +120,18 @@ func drawNoteList(
         (note.isPinned ? "★ " : "") + note.title, row: row, frame: frame, style: style,
         into: &screen)
     }
-    drawRow(note.snippet, row: row + 1, frame: frame, style: style.union(.dim), into: &screen)
+    drawRow(
+      firstLine(of: note.body), row: row + 1, frame: frame, style: style.union(.dim),
+      into: &screen)
   }
+}
+
+/// The first line of a body, without copying it: the row's width clips it when drawn.
+///
+/// The line break is looked for in the first 320 bytes only, more than a row can show, so
+/// a long body is never walked to its end.
+func firstLine(of body: String) -> Substring {
+  body[..<(body.utf8.prefix(320).firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex)]
 }
 
 /// Draws the editor: a header with the note's state, then the wrapped body and the cursor.
