@@ -4,17 +4,8 @@ import Foundation
 import NotesCore
 import Testing
 
-/// A small seeded generator (SplitMix64), so a failing sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator the randomized tests share (SplitMix64).
+typealias SeededGenerator = SeededRandomNumberGenerator
 
 /// All the Notes presentations over one model.
 @MainActor
@@ -76,7 +67,7 @@ struct NotesViewStateTests {
 
   @Test(arguments: [1, 2, 3])
   func everyPresentationEqualsAFullRecomputationAfterRandomChanges(seed: UInt64) {
-    var rng = SeededGenerator(state: seed)
+    var rng = SeededGenerator(seed: seed)
     let start = Date(timeIntervalSince1970: 0)
     let notebooks = (1...3).map {
       Notebook(id: NotebookID(rawValue: Int64($0)), title: "Book \($0)", created: start)

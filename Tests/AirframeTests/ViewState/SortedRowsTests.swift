@@ -1,3 +1,4 @@
+import AirframeTesting
 import Testing
 
 @testable import Airframe

@@ -1,4 +1,5 @@
 import Airframe
+import AirframeTesting
 
 /// The view-state suites, grouped so that `swift test --filter ViewState` selects them.
 enum ViewStateTests {}
@@ -18,20 +19,8 @@ struct Desk: Sendable {
   var status = "idle"
 }
 
-/// A small, seeded random number generator (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}
+/// The seeded generator the randomized tests share (SplitMix64).
+typealias SplitMix64 = SeededRandomNumberGenerator
 
 /// Titles drawn from a small vocabulary, so searches and title sorts have many ties.
 let memoWords = ["apple", "Banana", "cherry", "Date", "elder", "fig", "grape", "Honey"]

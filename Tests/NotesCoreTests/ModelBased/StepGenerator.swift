@@ -6,13 +6,14 @@
 // sometimes explicit raw ids that may not exist, and titles come from a small pool so
 // that duplicates ignoring case happen often.
 
+import AirframeTesting
 import Foundation
 import NotesCore
 
 struct StepGenerator {
   private var random: SeededGenerator
 
-  init(seed: UInt64) { random = SeededGenerator(state: seed) }
+  init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
   /// `count` steps.
   ///

@@ -10,25 +10,11 @@
 //   character is appended, Backspace (^H, DEL) removes the last character, Ctrl-U clears
 //   the field, every other control byte is ignored.
 
+import AirframeTesting
 import Foundation
 
-/// A seeded random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  /// Creates a generator.
-  ///
-  /// - Parameter seed: The seed.
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator the randomized tests share (SplitMix64).
+typealias SeededGenerator = SeededRandomNumberGenerator
 
 /// Random key bytes.
 enum RandomKeys {
