@@ -68,6 +68,7 @@ struct RenderTests {
     #expect(written == 5)
     #expect(buffer.line(0) == "ab漢 ")
     #expect(buffer.rows[0][3].glyph == "")
+    #expect(buffer[0, 2].glyph == "漢" && buffer[0, 3].glyph == "")
   }
 
   @Test func writesOutsideTheBufferAreClipped() {

@@ -164,11 +164,11 @@ final class Terminal {
     let rows = min(buffer.height, size.height)
     let columns = min(buffer.width, size.width)
     for y in 0..<rows {
-      let cells = buffer.rows[y]
-      for x in 0..<columns where !cells[x].glyph.isEmpty {
-        let cell = cells[x]
+      for x in 0..<columns where !buffer[y, x].glyph.isEmpty {
+        let cell = buffer[y, x]
         // A wide character cut by the screen's right edge would wrap; draw a blank.
-        let isCutWide = x == columns - 1 && x + 1 < cells.count && cells[x + 1].glyph.isEmpty
+        let isCutWide =
+          x == columns - 1 && x + 1 < buffer.width && buffer[y, x + 1].glyph.isEmpty
         wattr_set(window, Self.attributes(cell.style), 0, nil)
         _ = mvwaddstr(window, Int32(y), Int32(x), isCutWide ? " " : cell.glyph)
       }
