@@ -86,7 +86,7 @@ public struct ScreenBuffer: Equatable, Sendable {
   /// The cells, row by row, as new arrays.
   ///
   /// - Complexity: O(*width* × *height*) on every call; to read cells in a loop, use
-  ///   ``subscript(row:column:)``.
+  ///   the subscript, `buffer[row, column]`.
   public var rows: [[ScreenCell]] {
     (0..<height).map { Array(cells[($0 * width)..<(($0 + 1) * width)]) }
   }
