@@ -1,10 +1,3 @@
-// Gate: asynchronous work that finishes only when the test says so.
-//
-// Guarantees
-// - `wait()` returns only after `open`, with the result it was opened with; a result opened
-//   while nobody waits goes to the next waiter.
-// - `waitForWaiters(_:)` resumes as soon as enough callers are waiting; it never polls.
-
 /// A point where asynchronous work waits until the test opens it.
 ///
 /// Put a gate inside a fake service to suspend work at an `await` for exactly as long as
@@ -21,6 +14,12 @@
 /// `wait()` deliberately ignores task cancellation, like work that cannot be stopped
 /// (a network call without cancellation support): it returns only when opened. That makes
 /// it the tool for proving that a cancelled or superseded result is never published.
+///
+/// ## Guarantees
+/// - ``wait()`` returns only after ``open(with:)`` or ``openOne(with:)``, with the result
+///   it was opened with; a result opened while nobody waits goes to the next waiter.
+/// - ``openOne(with:)`` resumes exactly one waiter, the one that arrived first.
+/// - ``waitForWaiters(_:)`` resumes as soon as enough callers are waiting; it never polls.
 public actor Gate<Value: Sendable> {
   /// Creates a closed gate.
   public init() {}
@@ -65,6 +64,26 @@ public actor Gate<Value: Sendable> {
   ///
   /// - Parameter value: What every waiter returns.
   public func open(returning value: Value) { open(with: .success(value)) }
+
+  /// Resumes only the caller that has waited longest with `result`, or keeps it for the
+  /// next waiter if none waits; every other waiter stays suspended.
+  ///
+  /// Use it to finish overlapping runs one at a time, in the order they arrived.
+  ///
+  /// - Parameter result: What that one waiter receives.
+  public func openOne(with result: Result<Value, any Error>) {
+    guard !waiters.isEmpty else {
+      unclaimed.append(result)
+      return
+    }
+    waiters.removeFirst().resume(returning: result)
+  }
+
+  /// Resumes only the caller that has waited longest with `value` (see
+  /// ``openOne(with:)``).
+  ///
+  /// - Parameter value: What that one waiter returns.
+  public func openOne(returning value: Value) { openOne(with: .success(value)) }
 
   /// The number of callers waiting now.
   public var waiterCount: Int { waiters.count }

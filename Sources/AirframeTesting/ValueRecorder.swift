@@ -77,9 +77,9 @@ public final class ValueRecorder<Value> {
 
   /// Waits until `condition` holds for the recorded values, for at most `timeout`.
   ///
-  /// Use it for deliveries scheduled on the main actor (such as
-  /// ``ObservationProjection``'s re-reads). It checks on every main-actor turn; the
-  /// timeout only keeps a broken test from hanging.
+  /// Use it for deliveries that arrive on later main-actor turns from work the test did
+  /// not schedule itself (see ``eventually(timeout:isolation:_:)``); with a
+  /// ``TestScheduler``, run it until idle and assert on ``values`` instead.
   ///
   /// - Parameters:
   ///   - timeout: The longest to wait.
@@ -90,18 +90,6 @@ public final class ValueRecorder<Value> {
     timeout: Duration = .seconds(20),
     _ condition: ([Value]) -> Bool
   ) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    var turns = 0
-    while clock.now < deadline {
-      if condition(values) { return true }
-      turns += 1
-      if turns < 100 {
-        await Task.yield()
-      } else {
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-    }
-    return condition(values)
+    await eventually(timeout: timeout) { condition(values) }
   }
 }

@@ -22,7 +22,7 @@ struct ConsistencyCheckTests {
 
   @Test func presentationsThatRenderEveryCommitAgree() throws {
     let model = Model(Library())
-    let scheduler = ManualScheduler()
+    let scheduler = TestScheduler()
     let check = ConsistencyCheck(model: model, scheduler: scheduler)
     let sidebar = Pane(model: model)
     let list = Pane(model: model)
@@ -40,7 +40,7 @@ struct ConsistencyCheckTests {
 
   @Test func aPresentationThatMissedACommitIsReported() throws {
     let model = Model(Library())
-    let scheduler = ManualScheduler()
+    let scheduler = TestScheduler()
     let check = ConsistencyCheck(model: model, scheduler: scheduler)
     let sidebar = Pane(model: model)
     let list = Pane(model: model)

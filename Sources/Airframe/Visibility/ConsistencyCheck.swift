@@ -37,7 +37,7 @@ public final class ConsistencyCheck<State> {
   }
 
   private let model: Model<State>
-  private let scheduler: any DeliveryScheduler
+  private let scheduler: any WorkScheduler
   private var presentations: [(name: String, revision: () -> Int)] = []
   private var observation: Lifetime?
 
@@ -51,7 +51,7 @@ public final class ConsistencyCheck<State> {
   /// - Parameters:
   ///   - model: The model whose revision is the reference.
   ///   - scheduler: Where the after-delivery check runs; a main-actor task by default.
-  public init(model: Model<State>, scheduler: any DeliveryScheduler = .mainActor) {
+  public init(model: Model<State>, scheduler: any WorkScheduler = .mainActor) {
     self.model = model
     self.scheduler = scheduler
     observation = model.observeCommits { [weak self] _ in self?.scheduleCheck() }

@@ -1,4 +1,7 @@
 /// Where an asynchronous load stands, with the last good value kept across refreshes.
+///
+/// A view usually shows ``latestValue`` (the loaded value, or the one kept during a
+/// refresh or after a failure) and a spinner while ``isLoading``.
 public enum AsyncPhase<Value> {
   /// Nothing has been requested.
   case idle
@@ -21,6 +24,18 @@ public enum AsyncPhase<Value> {
     }
   }
 
+  /// The value of a successful load, or `nil` in every other phase.
+  ///
+  /// Use ``latestValue`` to keep showing the previous value during a refresh.
+  public var value: Value? {
+    if case .loaded(let value) = self { value } else { nil }
+  }
+
+  /// Whether nothing has been requested.
+  public var isIdle: Bool {
+    if case .idle = self { true } else { false }
+  }
+
   /// Whether a request is running.
   public var isLoading: Bool {
     if case .loading = self { true } else { false }
@@ -33,3 +48,21 @@ public enum AsyncPhase<Value> {
 }
 
 extension AsyncPhase: Sendable where Value: Sendable {}
+
+extension AsyncPhase: Equatable where Value: Equatable {
+  /// Whether two phases are the same case with equal values.
+  ///
+  /// Errors are not `Equatable`; two failures are equal when their errors have the same
+  /// type and the same description, and their previous values are equal.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.idle, .idle): true
+    case (.loading(let a), .loading(let b)): a == b
+    case (.loaded(let a), .loaded(let b)): a == b
+    case (.failed(let errorA, let a), .failed(let errorB, let b)):
+      a == b && type(of: errorA) == type(of: errorB)
+        && String(reflecting: errorA) == String(reflecting: errorB)
+    default: false
+    }
+  }
+}

@@ -1,20 +1,3 @@
-// AsyncProjection: the phases of the latest asynchronous request, and nothing stale.
-//
-// Guarantees
-// - Phases: idle, then loading(previous:) when a request starts, then loaded(value) or
-//   failed(error, previous:) when the latest request completes.
-// - Identity: every request gets a new `AsyncRequestID`. Only the completion of the
-//   current request publishes. A completion of a superseded or cancelled request is
-//   dropped and counted in `droppedCompletionCount`, even when the work ignored
-//   cancellation and finished normally.
-// - `cancel()` cancels the current request's task and restores the phase from before it
-//   (loaded(previous) if there was a value, otherwise idle). Releasing the projection
-//   cancels its task.
-// - Cancelling a request cancels this projection's own task only. Work shared with
-//   another consumer through `SharedOperation` keeps running for that consumer.
-// - Observing follows `StateSource`: replay of the current phase, then every phase
-//   change, synchronously on the main actor. Phases are not deduplicated.
-
 /// The identity of one request made through an ``AsyncProjection``.
 public struct AsyncRequestID: Hashable, Sendable, CustomStringConvertible {
   let rawValue: Int
@@ -31,6 +14,23 @@ public struct AsyncRequestID: Hashable, Sendable, CustomStringConvertible {
 /// zones.load { try await catalog.zones() }      // supersedes the first request
 /// // Only the second completion can publish .loaded(...) or .failed(...).
 /// ```
+///
+/// ## Guarantees
+/// - Phases: idle, then `loading(previous:)` when a request starts, then `loaded(value)`
+///   or `failed(error, previous:)` when the latest request completes.
+/// - Identity: every request gets a new ``AsyncRequestID``. Only the completion of the
+///   current request publishes. A completion of a superseded or cancelled request is
+///   dropped and counted in ``droppedCompletionCount``, even when the work ignored
+///   cancellation and finished normally.
+/// - ``cancel()`` cancels the current request's task and restores the phase from before
+///   it (`loaded` with the previous value if there was one, otherwise `idle`). Releasing
+///   the projection cancels its task.
+/// - Cancelling a request cancels this projection's own task only. Work shared with
+///   another consumer through ``SharedOperation`` keeps running for that consumer.
+/// - Observing follows ``StateSource``: replay of the current phase, then every phase
+///   change, synchronously on the main actor. Phases are not deduplicated.
+/// - Requests start through the projection's ``WorkScheduler``, so a test that passes a
+///   test scheduler can wait until the request has completed instead of polling.
 @MainActor
 public final class AsyncProjection<Value: Sendable>: StateProjection {
   /// The phase type this projection publishes.
@@ -47,8 +47,14 @@ public final class AsyncProjection<Value: Sendable>: StateProjection {
   /// The number of completions dropped because their request was superseded or cancelled.
   public private(set) var droppedCompletionCount = 0
 
+  private let scheduler: any WorkScheduler
+
   /// Creates an idle projection.
-  public init() {}
+  ///
+  /// - Parameter scheduler: Where requests start; plain main-actor tasks by default.
+  public init(scheduler: any WorkScheduler = .mainActor) {
+    self.scheduler = scheduler
+  }
 
   /// The current phase.
   public var value: Phase { phase.value }
@@ -78,7 +84,7 @@ public final class AsyncProjection<Value: Sendable>: StateProjection {
     if currentRequest == nil { phaseBeforeRequest = phase.value }
     currentRequest = request
     phase.set(.loading(previous: phase.value.latestValue))
-    task = Task { [weak self] in
+    task = scheduler.startTask { [weak self] in
       let result: Result<Value, any Error>
       do {
         result = .success(try await operation())
@@ -115,7 +121,7 @@ public final class AsyncProjection<Value: Sendable>: StateProjection {
     }
   }
 
-  isolated deinit {
+  deinit {
     task?.cancel()
   }
 }

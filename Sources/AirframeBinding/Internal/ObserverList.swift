@@ -110,6 +110,11 @@ final class ObserverList<Element>: LifetimeTarget {
   @usableFromInline
   func compactIfNeeded() {
     guard !isDelivering, holes > 16, holes * 2 >= observers.count else { return }
+    OffMainReleases.ifNonePending { compact() }
+  }
+
+  /// Removes the holes, keeping order, and renumbers the live lifetimes' handles.
+  private func compact() {
     var kept = 0
     for index in observers.indices where observers[index].call != nil {
       lifetimes[index]?._withUnsafeGuaranteedRef { $0.handle = kept }

@@ -94,9 +94,16 @@ public final class BindingLedger {
     edges[ObjectIdentifier(lifetime)]?.owner = owner
   }
 
-  func lifetimeEnded(_ lifetime: Lifetime) {
+  /// Shows a linked lifetime under the source its connection observes, once, in the graph.
+  func link(_ lifetime: Lifetime, to connection: Lifetime) {
+    guard recordsGraph, let inner = edges.removeValue(forKey: ObjectIdentifier(connection))
+    else { return }
+    edges[ObjectIdentifier(lifetime)]?.source = inner.source
+  }
+
+  func lifetimeEnded(_ lifetime: ObjectIdentifier) {
     liveCount -= 1
-    if recordsGraph { edges[ObjectIdentifier(lifetime)] = nil }
+    if recordsGraph { edges[lifetime] = nil }
   }
 
   /// A readable description of the live bindings recorded while ``recordsGraph`` was on:

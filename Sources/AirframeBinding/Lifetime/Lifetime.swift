@@ -63,7 +63,7 @@ public final class Lifetime {
   public func cancel() {
     guard let target else { return }
     self.target = nil
-    ledger.lifetimeEnded(self)
+    ledger.lifetimeEnded(ObjectIdentifier(self))
     target.lifetimeDidEnd(handle: handle)
   }
 
@@ -75,8 +75,29 @@ public final class Lifetime {
     bag.insert(self)
   }
 
-  isolated deinit {
-    cancel()
+  // Nonisolated on purpose (see `MainActorCheck`): on the main actor it cancels before
+  // the release returns; elsewhere the observer list hears of it on the main actor's next
+  // turn, and compaction waits for that (see `OffMainReleases`).
+  deinit {
+    if MainActorCheck.isOnMainActor {
+      MainActor.assumeIsolated { cancel() }
+      return
+    }
+    OffMainReleases.begin()
+    let target = self.target
+    let handle = self.handle
+    let ledger = self.ledger
+    OffMainReleases.unlock()
+    guard let target else {
+      OffMainReleases.end()
+      return
+    }
+    let identifier = ObjectIdentifier(self)
+    Task { @MainActor in
+      ledger.lifetimeEnded(identifier)
+      target.lifetimeDidEnd(handle: handle)
+      OffMainReleases.end()
+    }
   }
 }
 
@@ -104,4 +125,37 @@ private final class CancelAction: LifetimeTarget {
   init(_ action: @escaping @MainActor () -> Void) { self.action = action }
   override func lifetimeDidEnd(handle: Int) { action() }
   override var graphLabel: String { "custom lifetime" }
+}
+
+extension Lifetime {
+  /// Creates a lifetime before the connection it will end exists, so that the
+  /// connection's first callback (the replay) can already cancel it.
+  ///
+  /// `connect` receives the new lifetime and returns the lifetime of the connection it
+  /// made. Cancelling the new lifetime, even inside `connect`, cancels that connection; a
+  /// callback that checks `isCancelled` on the lifetime it was handed therefore stops at
+  /// once.
+  static func linked(_ connect: (Lifetime) -> Lifetime) -> Lifetime {
+    let link = LinkedConnection()
+    let lifetime = Lifetime(target: link, handle: 0)
+    let connection = connect(lifetime)
+    if lifetime.isCancelled {
+      connection.cancel()
+    } else {
+      link.connection = connection
+      lifetime.ledger.link(lifetime, to: connection)
+    }
+    return lifetime
+  }
+}
+
+/// The target of a ``Lifetime/linked(_:)`` lifetime: the connection it ends.
+@MainActor
+private final class LinkedConnection: LifetimeTarget {
+  var connection: Lifetime?
+  override func lifetimeDidEnd(handle: Int) {
+    connection?.cancel()
+    connection = nil
+  }
+  override var graphLabel: String { "linked lifetime" }
 }

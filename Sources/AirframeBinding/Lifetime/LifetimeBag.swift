@@ -23,7 +23,8 @@
 @MainActor
 public final class LifetimeBag {
   private var lifetimes: [Lifetime] = []
-  private var isClosed = false
+  /// Whether ``close()`` was called: every later insertion is cancelled at once.
+  public private(set) var isClosed = false
 
   /// The owner's name in the binding graph, such as `"NoteListScreen"`.
   public var label: String?
@@ -65,7 +66,12 @@ public final class LifetimeBag {
     cancelAll()
   }
 
-  isolated deinit {
-    cancelAll()
+  // Nonisolated on purpose, like `Lifetime`'s: on the main actor it cancels before the
+  // release returns, elsewhere on the main actor's next turn.
+  deinit {
+    let ending = lifetimes
+    MainActorCheck.run {
+      for lifetime in ending { lifetime.cancel() }
+    }
   }
 }

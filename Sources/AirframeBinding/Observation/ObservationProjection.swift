@@ -5,7 +5,7 @@
 //   replays the value it produced, synchronously.
 // - Scheduling: Observation reports a change before the new value is stored (willSet),
 //   possibly on another thread. The projection therefore re-reads later: it hands one job
-//   to its `DeliveryScheduler` (by default a main-actor task), which runs the read again
+//   to its `WorkScheduler` (by default a main-actor task), which runs the read again
 //   under fresh tracking (the re-tracking loop) and delivers the result. Several changes
 //   before that job runs coalesce into one re-read, which sees the latest state.
 // - Delivery: after the re-read, synchronously on the main actor, in registration order,
@@ -36,14 +36,14 @@ public final class ObservationProjection<Value>: StateProjection {
   private let read: @MainActor () -> Value
   private let output: StateSource<Value>
   private let reference: WeakReference
-  private let scheduler: any DeliveryScheduler
+  private let scheduler: any WorkScheduler
 
   /// The number of re-reads performed after a change was reported.
   public private(set) var rereadCount = 0
 
   private init(
     read: @escaping @MainActor () -> Value,
-    scheduler: any DeliveryScheduler,
+    scheduler: any WorkScheduler,
     output: (Value) -> StateSource<Value>
   ) {
     let reference = WeakReference()
@@ -60,7 +60,7 @@ public final class ObservationProjection<Value>: StateProjection {
   ///   - scheduler: Where re-reads run; a main-actor task per change by default.
   ///   - read: Reads `@Observable` state; runs now and after each change.
   public convenience init(
-    scheduler: any DeliveryScheduler = .mainActor,
+    scheduler: any WorkScheduler = .mainActor,
     _ read: @escaping @MainActor () -> Value
   ) {
     self.init(read: read, scheduler: scheduler, output: { StateSource($0) })
@@ -81,7 +81,7 @@ public final class ObservationProjection<Value>: StateProjection {
   private static func trackedRead(
     _ read: @MainActor () -> Value,
     reference: WeakReference,
-    scheduler: any DeliveryScheduler
+    scheduler: any WorkScheduler
   ) -> Value {
     withObservationTracking {
       read()
@@ -103,7 +103,7 @@ extension ObservationProjection where Value: Equatable {
   ///   - scheduler: Where re-reads run; a main-actor task per change by default.
   ///   - read: Reads `@Observable` state; runs now and after each change.
   public convenience init(
-    scheduler: any DeliveryScheduler = .mainActor,
+    scheduler: any WorkScheduler = .mainActor,
     _ read: @escaping @MainActor () -> Value
   ) {
     self.init(read: read, scheduler: scheduler, output: { StateSource($0) })

@@ -24,3 +24,54 @@ public protocol StateProjection<Value>: AnyObject {
   /// - Returns: The lifetime of the observation.
   func observe(_ observer: @escaping (Value) -> Void) -> Lifetime
 }
+
+extension StateProjection {
+  /// Calls `observer` with the current value now and with each later value, handing it
+  /// the observation's own lifetime, so that any call, the replay included, can end it.
+  ///
+  /// ``observe(_:)`` returns its lifetime only after the replay has run, so the replay
+  /// cannot reach it. Use this variant for an observation that stops itself, such as one
+  /// that waits for a value and then ends:
+  ///
+  /// ```swift
+  /// loaded.observe(withLifetime: { isLoaded, lifetime in
+  ///   guard isLoaded else { return }
+  ///   showContent()
+  ///   lifetime.cancel()          // nothing more is delivered, even during the replay
+  /// })
+  /// ```
+  ///
+  /// - Parameter observer: Called synchronously on the main actor with each value and the
+  ///   lifetime this method returns.
+  /// - Returns: The lifetime of the observation; the same object every call receives.
+  public func observe(
+    withLifetime observer: @escaping (Value, Lifetime) -> Void
+  ) -> Lifetime {
+    Lifetime.linked { lifetime in
+      observe { [weak lifetime] value in
+        guard let lifetime, !lifetime.isCancelled else { return }
+        observer(value, lifetime)
+      }
+    }
+  }
+
+  /// Stores the observation in `bag` before the replay, then calls `observer` with the
+  /// current value and each later value.
+  ///
+  /// Unlike `observe(_:).store(in: bag)`, a replay that cancels `bag` (or closes it)
+  /// ends this observation too: nothing more is delivered.
+  ///
+  /// - Parameters:
+  ///   - bag: The owner's bag; if it is already closed, the observer is never called.
+  ///   - observer: Called synchronously on the main actor with each value.
+  public func observe(in bag: LifetimeBag, _ observer: @escaping (Value) -> Void) {
+    guard !bag.isClosed else { return }
+    _ = Lifetime.linked { lifetime in
+      lifetime.store(in: bag)
+      return observe { [weak lifetime] value in
+        guard let lifetime, !lifetime.isCancelled else { return }
+        observer(value)
+      }
+    }
+  }
+}

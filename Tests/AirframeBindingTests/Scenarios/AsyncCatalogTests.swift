@@ -19,10 +19,13 @@ final class ZoneCatalogService {
   /// Set by the fetch if it saw its task cancelled when it finished.
   let cancellation = CancellationProbe()
 
-  init() {
+  let scheduler: TestScheduler
+
+  init(scheduler: TestScheduler) {
+    self.scheduler = scheduler
     let gate = gate
     let cancellation = cancellation
-    fetch = SharedOperation {
+    fetch = SharedOperation(scheduler: scheduler) {
       let zones = try await gate.wait()
       await cancellation.record(Task.isCancelled)
       return zones
@@ -38,13 +41,14 @@ actor CancellationProbe {
 /// One screen's model: the async zones, a selection, and the rows to display.
 @MainActor
 final class CatalogScreenModel {
-  let zones = AsyncProjection<[ZoneChoice]>()
+  let zones: AsyncProjection<[ZoneChoice]>
   let selectedID = StateSource<String?>(nil)
   let display: DerivedState<CatalogDisplay>
   private let service: ZoneCatalogService
 
   init(service: ZoneCatalogService) {
     self.service = service
+    zones = AsyncProjection(scheduler: service.scheduler)
     display = DerivedState(combining: zones, selectedID) { phase, selectedID in
       let rows = (phase.latestValue ?? []).map {
         ZoneRow(id: $0.id, text: $0.title, isSelected: $0.id == selectedID)
@@ -95,10 +99,11 @@ final class CatalogScreen {
 @Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncCatalogTests {
+  let scheduler = TestScheduler()
   let zones = [ZoneChoice(id: "a", title: "Amman"), ZoneChoice(id: "b", title: "Berlin")]
 
   @Test func loadingThenLoaded() async {
-    let service = ZoneCatalogService()
+    let service = ZoneCatalogService(scheduler: scheduler)
     let model = CatalogScreenModel(service: service)
     let screen = CatalogScreen()
     screen.bind(to: model)
@@ -107,20 +112,22 @@ struct AsyncCatalogTests {
     #expect(screen.status.text == "loading")
     #expect(await service.gate.waitForWaiters(1))
     await service.gate.open(returning: zones)
-    #expect(await eventually { screen.status.text == "ready" })
+    await scheduler.runUntilIdle()
+    #expect(screen.status.text == "ready")
     #expect(screen.list.rows.map(\.id) == ["a", "b"])
     screen.binder.cancel()
   }
 
   @Test func failureIsShownAndKeepsNothingHalfLoaded() async {
-    let service = ZoneCatalogService()
+    let service = ZoneCatalogService(scheduler: scheduler)
     let model = CatalogScreenModel(service: service)
     let screen = CatalogScreen()
     screen.bind(to: model)
     model.refresh()
     #expect(await service.gate.waitForWaiters(1))
     await service.gate.open(with: .failure(TestFailure(message: "offline")))
-    #expect(await eventually { screen.status.text == "failed: offline" })
+    await scheduler.runUntilIdle()
+    #expect(screen.status.text == "failed: offline")
     #expect(screen.list.rows.isEmpty)
     screen.list.userSelects("a")
     #expect(model.selectedID.value == nil)
@@ -128,14 +135,15 @@ struct AsyncCatalogTests {
   }
 
   @Test func previousRowsAndSelectionStayVisibleDuringRefreshAndAfterAFailedRefresh() async {
-    let service = ZoneCatalogService()
+    let service = ZoneCatalogService(scheduler: scheduler)
     let model = CatalogScreenModel(service: service)
     let screen = CatalogScreen()
     screen.bind(to: model)
     model.refresh()
     #expect(await service.gate.waitForWaiters(1))
     await service.gate.open(returning: zones)
-    #expect(await eventually { screen.status.text == "ready" })
+    await scheduler.runUntilIdle()
+    #expect(screen.status.text == "ready")
     screen.list.userSelects("b")
 
     model.refresh()
@@ -144,14 +152,15 @@ struct AsyncCatalogTests {
 
     #expect(await service.gate.waitForWaiters(1))
     await service.gate.open(with: .failure(TestFailure(message: "timeout")))
-    #expect(await eventually { screen.status.text == "failed: timeout" })
+    await scheduler.runUntilIdle()
+    #expect(screen.status.text == "failed: timeout")
     #expect(screen.list.rows.map(\.id) == ["a", "b"])
     #expect(screen.list.rows.map(\.isSelected) == [false, true])
     screen.binder.cancel()
   }
 
   @Test func aStaleCompletionIsRejectedEvenWhenItsWorkIgnoresCancellation() async {
-    let projection = AsyncProjection<String>()
+    let projection = AsyncProjection<String>(scheduler: scheduler)
     let recorder = ValueRecorder(projection)
     let slow = Gate<String>()
     let fast = Gate<String>()
@@ -162,16 +171,21 @@ struct AsyncCatalogTests {
     #expect(await slow.waitForWaiters(1))
     #expect(await fast.waitForWaiters(1))
 
+    // The superseded request still waits at its gate, so the scheduler cannot be idle
+    // yet: wait for the fresh phase itself to be delivered instead.
+    var phases = projection.values(bufferingPolicy: .unbounded).makeAsyncIterator()
     await fast.open(returning: "fresh")
-    #expect(await eventually { projection.value.latestValue == "fresh" })
+    while let phase = await phases.next(), phase.value != "fresh" {}
+    #expect(projection.value.latestValue == "fresh")
     await slow.open(returning: "stale")
-    #expect(await eventually { projection.droppedCompletionCount == 1 })
+    await scheduler.runUntilIdle()
+    #expect(projection.droppedCompletionCount == 1)
     #expect(projection.value.latestValue == "fresh")
     #expect(recorder.values.compactMap(\.latestValue) == ["fresh"])
   }
 
   @Test func cancellingOneScreensBinderStopsItsUpdatesButNotTheSharedLoad() async {
-    let service = ZoneCatalogService()
+    let service = ZoneCatalogService(scheduler: scheduler)
     var leftModel: CatalogScreenModel? = CatalogScreenModel(service: service)
     let rightModel = CatalogScreenModel(service: service)
     let left = CatalogScreen()
@@ -180,17 +194,21 @@ struct AsyncCatalogTests {
     right.bind(to: rightModel)
     leftModel?.refresh()
     rightModel.refresh()
-    #expect(await eventually { service.fetch.waiterCount == 2 })
+    // Both requests' tasks ran before the shared run reached its gate.
+    #expect(await service.gate.waitForWaiters(1))
+    #expect(service.fetch.waiterCount == 2)
     #expect(service.fetch.startCount == 1)
 
     // The left screen goes away: its binder is cancelled and its model released.
     left.binder.cancel()
     leftModel = nil
-    #expect(await eventually { service.fetch.waiterCount == 1 })
+    scheduler.drain()
+    #expect(service.fetch.waiterCount == 1)
     #expect(service.fetch.isRunning)
 
     await service.gate.open(returning: zones)
-    #expect(await eventually { right.status.text == "ready" })
+    await scheduler.runUntilIdle()
+    #expect(right.status.text == "ready")
     #expect(right.list.rows.map(\.id) == ["a", "b"])
     #expect(left.status.text == "loading")
     #expect(left.list.rows.isEmpty)

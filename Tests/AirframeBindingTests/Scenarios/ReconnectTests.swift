@@ -8,22 +8,34 @@ import Testing
 @Suite(.noLiveBindings, .timeLimit(.minutes(1)))
 @MainActor
 struct ReconnectTests {
-  /// A feature that outlives its screens: content state plus durable confirmations.
+  /// A feature that outlives its screens: content state plus durable confirmations, and
+  /// an asynchronous save whose result arrives through an async projection.
   @MainActor
   final class SaveFeature {
     let content = StateSource("draft")
     let confirmations = DurableOutcomes<Confirmation>()
+    let saving: AsyncProjection<String>
     private var nextID = 0
-    private(set) var isRunning = true
+    private var savingObservation: Lifetime?
+
+    init(scheduler: any WorkScheduler = .mainActor) {
+      saving = AsyncProjection(scheduler: scheduler)
+      savingObservation = saving.observe { [weak self] phase in
+        if case .loaded(let text) = phase { self?.saveSucceeded(text) }
+      }
+    }
 
     func saveSucceeded(_ text: String) {
-      guard isRunning else { return }
       content.set(text)
       nextID += 1
       confirmations.post(Confirmation(id: nextID, message: "Saved \(text)"))
     }
 
-    func stop() { isRunning = false }
+    /// Saves in the background; the result, if it still counts, is shown on completion.
+    func save(_ work: @escaping @Sendable () async throws -> String) { saving.load(work) }
+
+    /// Stops the feature: a save in flight must never reach a screen.
+    func stop() { saving.cancel() }
   }
 
   /// A screen: renders content, shows each confirmation and acknowledges it.
@@ -37,12 +49,11 @@ struct ReconnectTests {
     func attach(to feature: SaveFeature) {
       binder.bind { connect in
         connect.render(feature.content) { [label] in label.render($0) }
-        connect.own(
-          feature.confirmations.observe { [weak self] confirmation in
-            guard let self else { return }
-            shownConfirmations.append(confirmation)
-            if acknowledges { feature.confirmations.acknowledge(confirmation.id) }
-          })
+        connect.render(feature.confirmations) { [weak self] confirmation in
+          guard let self else { return }
+          shownConfirmations.append(confirmation)
+          if acknowledges { feature.confirmations.acknowledge(confirmation.id) }
+        }
       }
     }
 
@@ -113,21 +124,33 @@ struct ReconnectTests {
   }
 
   @Test func aDelayedResultAfterTheFeatureStopsShowsNothing() async {
-    let feature = SaveFeature()
+    let scheduler = TestScheduler()
+    let feature = SaveFeature(scheduler: scheduler)
     let screen = Screen()
     screen.attach(to: feature)
     let gate = Gate<String>()
-    let pendingSave = Task { @MainActor in
-      let text = try await gate.wait()
-      feature.saveSucceeded(text)
-    }
+    // The work ignores cancellation and returns normally: only the framework can drop it.
+    feature.save { try await gate.wait() }
     #expect(await gate.waitForWaiters(1))
     feature.stop()
     await gate.open(returning: "late")
-    _ = await pendingSave.result
+    await scheduler.runUntilIdle()
+    #expect(feature.saving.droppedCompletionCount == 1)
     #expect(screen.label.text == "draft")
     #expect(screen.shownConfirmations.isEmpty)
     #expect(feature.confirmations.pending.isEmpty)
+    screen.detach()
+  }
+
+  @Test func aSaveThatCompletesWhileAttachedIsShownOnce() async {
+    let scheduler = TestScheduler()
+    let feature = SaveFeature(scheduler: scheduler)
+    let screen = Screen()
+    screen.attach(to: feature)
+    feature.save { "v5" }
+    await scheduler.runUntilIdle()
+    #expect(screen.label.text == "v5")
+    #expect(screen.shownConfirmations.map(\.message) == ["Saved v5"])
     screen.detach()
   }
 }

@@ -81,7 +81,7 @@ final class NotesHarness {
   let newNote: ActionController<NotesState, String>
   let syncCommand: ActionController<NotesState, Void>
   let menu = CommandMenuController()
-  let scheduler: ManualScheduler
+  let scheduler: TestScheduler
   let check: ConsistencyCheck<NotesState>
   let clock: Clock
   private var unsavedBinding: Lifetime?
@@ -104,7 +104,7 @@ final class NotesHarness {
     let dispatcher = ActionDispatcher(model: model)
     let clock = Clock()
     let service = ControlledSync()
-    let scheduler = ManualScheduler()
+    let scheduler = TestScheduler()
     self.clock = clock
     self.service = service
     self.scheduler = scheduler
