@@ -9,6 +9,7 @@
 ///
 /// - Parameters:
 ///   - timeout: The longest to wait.
+///   - isolation: The actor the condition runs on; the caller's, by default.
 ///   - condition: The state to wait for; it may suspend.
 /// - Returns: Whether `condition` held before the timeout.
 public func eventually(

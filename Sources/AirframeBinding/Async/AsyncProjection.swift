@@ -59,6 +59,9 @@ public final class AsyncProjection<Value: Sendable>: StateProjection {
   /// The current phase.
   public var value: Phase { phase.value }
 
+  /// The number of live observers of the phase.
+  public var observerCount: Int { phase.observerCount }
+
   /// Replays the current phase, then delivers each phase change.
   ///
   /// - Parameter observer: Called synchronously on the main actor.

@@ -17,9 +17,10 @@ extension StateProjection where Value: Sendable {
   ///   `.unbounded` to receive every value, at the cost of memory while it is behind, or
   ///   `.bufferingOldest(n)` to keep the first `n`.
   /// - The observation behind the sequence starts now and is a live binding until the
-  ///   sequence terminates: when the iterating task is cancelled, the loop ends, or the
-  ///   sequence is released. It ends at once when that happens on the main actor, and on
-  ///   the main actor's next turn otherwise.
+  ///   sequence terminates: when the iterating task is cancelled, or when the sequence and
+  ///   its iterators are released (a `for await` loop over `values()` that ends releases
+  ///   both). It ends at once when that happens on the main actor, and on the main actor's
+  ///   next turn otherwise.
   ///
   /// - Parameter bufferingPolicy: What the sequence keeps while its consumer is behind.
   /// - Returns: A sequence that never finishes on its own.

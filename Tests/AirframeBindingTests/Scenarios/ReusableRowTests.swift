@@ -61,4 +61,42 @@ struct ReusableRowTests {
     #expect(row.field.edits.replacementCount == 0)
     row.binder.cancel()
   }
+
+  /// An item whose thumbnail loads asynchronously, owned by the item, not by the row.
+  @MainActor
+  final class PhotoItem {
+    let thumbnail: AsyncProjection<String>
+    init(scheduler: any WorkScheduler) { thumbnail = AsyncProjection(scheduler: scheduler) }
+  }
+
+  @Test func anOldItemsAsynchronousWorkNeverReachesTheRowAfterItShowsANewItem() async {
+    let scheduler = TestScheduler()
+    let old = PhotoItem(scheduler: scheduler)
+    let new = PhotoItem(scheduler: scheduler)
+    let label = LabelControl()
+    var shown: [String] = []
+    let binder = Binder()
+    func show(_ item: PhotoItem) {
+      binder.bind { connect in
+        connect.render(item.thumbnail) { phase in
+          let text = phase.latestValue ?? "placeholder"
+          shown.append(text)
+          label.render(text)
+        }
+      }
+    }
+    let gate = Gate<String>()
+    show(old)
+    old.thumbnail.load { try await gate.wait() }
+    #expect(await gate.waitForWaiters(1))
+    show(new)
+    new.thumbnail.load { "new thumbnail" }
+    await gate.openOne(returning: "old thumbnail")
+    await scheduler.runUntilIdle()
+    #expect(old.thumbnail.value.value == "old thumbnail")  // the old item has it …
+    #expect(label.text == "new thumbnail")  // … the row never showed it
+    #expect(!shown.contains("old thumbnail"))
+    #expect(old.thumbnail.observerCount == 0)
+    binder.cancel()
+  }
 }

@@ -89,4 +89,41 @@ struct TwoWayTextFieldTests {
     #expect(ledger.echoCount == 2)
     #expect(ledger.liveCount == 0)
   }
+
+  /// Normalizes into one of two forms, alternating with every edit it receives: a model
+  /// that would ping-pong forever with a control that echoes renders as edits.
+  @MainActor
+  final class AlternatingModel {
+    let title = StateSource("abc")
+    private(set) var renameRequests = 0
+    func rename(_ proposed: String) {
+      renameRequests += 1
+      title.set(renameRequests.isMultiple(of: 2) ? proposed.lowercased() : proposed.uppercased())
+    }
+  }
+
+  @Test func anAlternatingNormalizationSettlesAfterOneRenderPerEdit() async {
+    let model = AlternatingModel()
+    let field = TextFieldControl()
+    field.reportsProgrammaticChanges = true
+    let ledger = BindingLedger(name: "alternating", echoPolicy: .count)
+    await ledger.withCurrent {
+      let binder = Binder()
+      binder.bind { connect in
+        connect.render(model.title) { field.render($0) }
+        connect.forward(field.edits) { model.rename($0) }
+      }
+      field.userTypes("Notes")
+      field.userTypes("Notes")
+      binder.cancel()
+    }
+    // Each user edit reached the model once; the render it caused echoed and was dropped,
+    // so the two forms never chase each other.
+    #expect(model.renameRequests == 2)
+    #expect(model.title.value == "notes")
+    #expect(field.text == "notes")
+    #expect(field.renderCount == 3)
+    #expect(ledger.echoCount == 3)
+    #expect(ledger.liveCount == 0)
+  }
 }
