@@ -1,12 +1,3 @@
-// The live-binding check: a test ends with no binding alive and no render echo.
-//
-// Guarantees
-// - Each test case runs with a fresh `BindingLedger` as the current ledger, so it counts
-//   only the lifetimes that test created, even while other tests run in parallel.
-// - After the test body returns, the check gives pending main-actor work (deinits
-//   released off the main actor, scheduled re-reads) a bounded number of turns to finish,
-//   then records an issue for every binding still live and every echo counted.
-
 public import AirframeBinding
 public import Testing
 
@@ -21,6 +12,13 @@ public import Testing
 ///   @Test func rendersTitle() { ... }
 /// }
 /// ```
+///
+/// ## Guarantees
+/// - Each test case runs with a fresh `BindingLedger` as the current ledger, so it counts
+///   only the lifetimes that test created, even while other tests run in parallel.
+/// - After the test body returns, the check gives pending main-actor work (deinits
+///   released off the main actor, scheduled re-reads) a bounded number of turns to finish,
+///   then records an issue for every binding still live and every echo counted.
 public struct NoLiveBindingsTrait: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test of a suite it is attached to.
   public var isRecursive: Bool { true }

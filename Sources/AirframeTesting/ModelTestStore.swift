@@ -1,18 +1,16 @@
-// ModelTestStore: exhaustive assertions of what an action changed.
-//
-// Guarantees
-// - After each `send`, `undo` or `redo`, the model's state must equal the state before it
-//   with exactly the test's stated modifications applied; any other difference fails the
-//   test with a readable line diff.
-// - The commit's change set must list exactly the stated tables with exactly the stated
-//   ids, and exactly the stated values; anything unstated fails the test.
-// - Stating changes for a step that committed nothing fails the test, and so does a step
-//   that committed without the test stating any change.
-
 public import Airframe
 public import Testing
 
 /// A change the test expects a step to make, for ``ModelTestStore``.
+///
+/// ## Guarantees
+/// - After each `send`, `undo` or `redo`, the model's state must equal the state before it
+///   with exactly the test's stated modifications applied; any other difference fails the
+///   test with a readable line diff.
+/// - The commit's change set must list exactly the stated tables with exactly the stated
+///   ids, and exactly the stated values; anything unstated fails the test.
+/// - Stating changes for a step that committed nothing fails the test, and so does a step
+///   that committed without the test stating any change.
 public struct ExpectedChange<State> {
   let keyPath: AnyKeyPath
   let isTable: Bool

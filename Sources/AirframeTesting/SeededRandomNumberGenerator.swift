@@ -1,16 +1,14 @@
-// SeededRandomNumberGenerator: a random number generator that repeats itself for a seed.
-//
-// Guarantees
-// - The same seed gives the same sequence on every machine and every run (SplitMix64), so
-//   a randomized test that prints its seed can be replayed exactly.
-// - Not for cryptography or for anything but tests and benchmarks.
-
 /// A seeded random number generator for reproducible randomized tests (SplitMix64).
 ///
 /// ```swift
 /// var random = SeededRandomNumberGenerator(seed: 42)
 /// let steps = (0..<200).map { _ in Int.random(in: 0..<10, using: &random) }
 /// ```
+///
+/// ## Guarantees
+/// - The same seed gives the same sequence on every machine and every run (SplitMix64), so
+///   a randomized test that prints its seed can be replayed exactly.
+/// - Not for cryptography or for anything but tests and benchmarks.
 public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

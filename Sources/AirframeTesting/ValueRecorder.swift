@@ -1,10 +1,3 @@
-// ValueRecorder: records what a binding delivers, for assertions.
-//
-// Guarantees
-// - Records every delivery in order, including the replay made while it starts.
-// - Stops recording when cancelled or released; its observation is a normal lifetime, so
-//   the live-binding check counts it until then.
-
 public import AirframeBinding
 
 /// Records every value a projection, event channel or outcome stream delivers.
@@ -16,6 +9,11 @@ public import AirframeBinding
 /// #expect(recorder.values == ["a", "b"])
 /// recorder.cancel()
 /// ```
+///
+/// ## Guarantees
+/// - Records every delivery in order, including the replay made while it starts.
+/// - Stops recording when cancelled or released; its observation is a normal lifetime, so
+///   the live-binding check counts it until then.
 @MainActor
 public final class ValueRecorder<Value> {
   /// Holds the values; the observer closure captures it instead of the recorder, so the

@@ -1,18 +1,3 @@
-// DurableOutcomes: identified effects that wait until a consumer acknowledges them.
-//
-// Guarantees
-// - Held by an owner that outlives views (a controller or the model), not by a view.
-// - On observe, every pending (unacknowledged) outcome is delivered, oldest first, before
-//   `observe` returns. Later posts are delivered to every observer as they happen.
-// - An outcome is delivered to every attaching consumer until it is acknowledged, and
-//   never again after that.
-// - Duplicate ids are ignored: posting an id that is pending or was ever acknowledged by
-//   this owner does nothing (ids are single-use; the owner remembers acknowledged ids).
-// - Posts and acknowledgements made during delivery are queued until the current pass
-//   has finished, so every observer sees the same outcomes in the same order. An outcome
-//   acknowledged earlier in a pass is still delivered to the rest of that pass's
-//   observers (they were promised it when the pass began); it is not replayed later.
-
 /// Identified effects, such as a required confirmation or navigation after a save,
 /// that are delivered until a consumer acknowledges them.
 ///
@@ -26,6 +11,19 @@
 ///   present(outcome) { confirmations.acknowledge(outcome.id) }
 /// }
 /// ```
+///
+/// ## Guarantees
+/// - Held by an owner that outlives views (a controller or the model), not by a view.
+/// - On observe, every pending (unacknowledged) outcome is delivered, oldest first, before
+///   `observe` returns. Later posts are delivered to every observer as they happen.
+/// - An outcome is delivered to every attaching consumer until it is acknowledged, and
+///   never again after that.
+/// - Duplicate ids are ignored: posting an id that is pending or was ever acknowledged by
+///   this owner does nothing (ids are single-use; the owner remembers acknowledged ids).
+/// - Posts and acknowledgements made during delivery are queued until the current pass
+///   has finished, so every observer sees the same outcomes in the same order. An outcome
+///   acknowledged earlier in a pass is still delivered to the rest of that pass's
+///   observers (they were promised it when the pass began); it is not replayed later.
 @MainActor
 public final class DurableOutcomes<Outcome: Identifiable> {
   private enum Change {

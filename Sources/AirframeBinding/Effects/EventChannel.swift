@@ -1,16 +1,3 @@
-// EventChannel: transient events, delivered to whoever is listening at send time.
-//
-// Guarantees
-// - No replay: observing delivers nothing until the next event is sent.
-// - Delivery: each event goes synchronously to the observers registered when it is
-//   sent, in registration order. Equal events are all delivered.
-// - Nobody listening: the event is dropped and counted in `droppedCount`. It is never
-//   kept for a later observer; an effect that must survive a detached view belongs in
-//   `DurableOutcomes`.
-// - Sends during delivery are queued and delivered after the current pass, in order;
-//   an observer added during a pass does not get the event being delivered.
-// - Cancelling during delivery: the cancelled observer is not called again.
-
 /// A stream of transient events, such as a toast or an animation trigger, that nobody
 /// needs to see again.
 ///
@@ -24,6 +11,17 @@
 /// let lifetime = toasts.observe { print($0) }
 /// toasts.send("Saved")                     // prints "Saved"
 /// ```
+///
+/// ## Guarantees
+/// - No replay: observing delivers nothing until the next event is sent.
+/// - Delivery: each event goes synchronously to the observers registered when it is
+///   sent, in registration order. Equal events are all delivered.
+/// - Nobody listening: the event is dropped and counted in `droppedCount`. It is never
+///   kept for a later observer; an effect that must survive a detached view belongs in
+///   `DurableOutcomes`.
+/// - Sends during delivery are queued and delivered after the current pass, in order;
+///   an observer added during a pass does not get the event being delivered.
+/// - Cancelling during delivery: the cancelled observer is not called again.
 @MainActor
 public final class EventChannel<Event> {
   private let observers = ObserverList<Event>()

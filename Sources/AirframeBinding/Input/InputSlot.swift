@@ -1,16 +1,3 @@
-// InputSlot: a control's single user-input outlet, owned through a token.
-//
-// Guarantees
-// - At most one handler is installed. `install` returns a lifetime owned by the
-//   installer; cancelling it removes that handler and only that handler.
-// - A second `install` replaces the first handler, visibly: the first installer's
-//   lifetime is cancelled (its `isCancelled` becomes true) and `replacementCount` grows.
-//   Cancelling an older, replaced token never removes a newer handler.
-// - `send` delivers user input synchronously to the installed handler, or drops it when
-//   none is installed.
-// - Input sent while a render is in progress (`Rendering.isActive`) is an echo: dropped,
-//   counted in `echoCount` and by the current `BindingLedger`.
-
 /// The outlet through which a control reports what the user did.
 ///
 /// A control owns its slots and calls ``send(_:)`` when the user acts. A binder installs
@@ -22,6 +9,17 @@
 /// let second = field.edits.install { other.rename($0) }   // replaces `first`
 /// first.cancel()                        // does nothing: `second` stays installed
 /// ```
+///
+/// ## Guarantees
+/// - At most one handler is installed. `install` returns a lifetime owned by the
+///   installer; cancelling it removes that handler and only that handler.
+/// - A second `install` replaces the first handler, visibly: the first installer's
+///   lifetime is cancelled (its `isCancelled` becomes true) and `replacementCount` grows.
+///   Cancelling an older, replaced token never removes a newer handler.
+/// - `send` delivers user input synchronously to the installed handler, or drops it when
+///   none is installed.
+/// - Input sent while a render is in progress (`Rendering.isActive`) is an echo: dropped,
+///   counted in `echoCount` and by the current `BindingLedger`.
 @MainActor
 public final class InputSlot<Input> {
   /// The installed handler and its owner's token; the lifetime target of every token.

@@ -1,23 +1,21 @@
-// ObserverList: the registration-ordered observers behind every push primitive.
-//
-// Guarantees
-// - `deliver(_:)` calls each observer registered before the pass began, in registration
-//   order. An observer removed during the pass is not called later in that pass; an
-//   observer added during the pass is not called in that pass.
-// - `add` and removal are O(1) amortized: removal leaves a hole that delivery skips, the
-//   last slot is popped directly, and holes are compacted (order preserved) only once
-//   they make up half the list and no pass is running. Nothing is sorted or searched.
-// - Observers are called with no lock held; the list is main-actor state.
-// - The list never retains the lifetimes of its observers, so releasing a lifetime
-//   ends the observation. Each lifetime retains the list (not the source that owns it),
-//   so observing never keeps a source alive, and cancelling after the source is gone is
-//   safe.
-// - A pass cannot start inside another pass of the same list; owners queue instead.
-
 /// An append-only, hole-tolerant list of observers with O(1) add and remove.
 ///
 /// The delivery path is inlinable so that it is specialized for each element type in the
 /// module that uses it; the bookkeeping (removal, compaction) is not.
+///
+/// ## Guarantees
+/// - `deliver(_:)` calls each observer registered before the pass began, in registration
+///   order. An observer removed during the pass is not called later in that pass; an
+///   observer added during the pass is not called in that pass.
+/// - `add` and removal are O(1) amortized: removal leaves a hole that delivery skips, the
+///   last slot is popped directly, and holes are compacted (order preserved) only once
+///   they make up half the list and no pass is running. Nothing is sorted or searched.
+/// - Observers are called with no lock held; the list is main-actor state.
+/// - The list never retains the lifetimes of its observers, so releasing a lifetime
+///   ends the observation. Each lifetime retains the list (not the source that owns it),
+///   so observing never keeps a source alive, and cancelling after the source is gone is
+///   safe.
+/// - A pass cannot start inside another pass of the same list; owners queue instead.
 @usableFromInline
 @MainActor
 final class ObserverList<Element>: LifetimeTarget {

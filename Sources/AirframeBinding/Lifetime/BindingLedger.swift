@@ -1,14 +1,3 @@
-// BindingLedger: counts live bindings and render echoes.
-//
-// Guarantees
-// - Every `Lifetime` is counted by exactly one ledger: `BindingLedger.current` when the
-//   lifetime was created, or `BindingLedger.shared` when no ledger is current. The count
-//   goes up when the lifetime is created and down once, when it is cancelled or released.
-// - Every input sent while a render is in progress (an echo) is counted by the current
-//   ledger and dropped; with `EchoPolicy.trap` it also stops a debug build.
-// - `current` is a task-local value, so concurrently running tests each count only the
-//   bindings they created.
-
 /// What an ``InputSlot`` does with input sent while a render is in progress.
 public enum EchoPolicy: Sendable {
   /// Drop the input, count it, and stop a debug build with an assertion failure.
@@ -22,6 +11,15 @@ public enum EchoPolicy: Sendable {
 /// A test that wants to prove it leaves no binding behind runs its body with a fresh
 /// ledger as the current one and checks ``liveCount`` at the end; `AirframeTesting`
 /// wraps this in a trait. Code outside any scope is counted by ``shared``.
+///
+/// ## Guarantees
+/// - Every `Lifetime` is counted by exactly one ledger: `BindingLedger.current` when the
+///   lifetime was created, or `BindingLedger.shared` when no ledger is current. The count
+///   goes up when the lifetime is created and down once, when it is cancelled or released.
+/// - Every input sent while a render is in progress (an echo) is counted by the current
+///   ledger and dropped; with `EchoPolicy.trap` it also stops a debug build.
+/// - `current` is a task-local value, so concurrently running tests each count only the
+///   bindings they created.
 @MainActor
 public final class BindingLedger {
   /// The ledger that new lifetimes and echoes are counted by in the current task.

@@ -1,15 +1,3 @@
-// Lifetime: the token that keeps one binding alive.
-//
-// Guarantees
-// - `cancel()` is idempotent: the first call ends the binding, later calls do nothing.
-// - Releasing the last reference cancels, exactly as `cancel()` would. The deinit is
-//   isolated to the main actor: released on the main actor it cancels before the release
-//   returns; released elsewhere it cancels on the main actor's next turn.
-// - Cancelling never calls back into user code except a closure the creator of the
-//   lifetime passed to `init(onCancel:)`.
-// - Every lifetime is counted by the `BindingLedger` that was current when it was
-//   created, from creation until it is cancelled.
-
 /// A token that keeps one binding alive until it is cancelled or released.
 ///
 /// Every observation, input handler and binder in Airframe returns a `Lifetime`. Keep it
@@ -23,6 +11,19 @@
 /// ```
 ///
 /// - Complexity: Creating and cancelling a lifetime are O(1).
+///
+/// ## Guarantees
+/// - `cancel()` is idempotent: the first call ends the binding, later calls do nothing.
+/// - Releasing the last reference cancels, exactly as `cancel()` would: released on the
+///   main actor it cancels before the release returns; released elsewhere it cancels on
+///   the main actor's next turn. (The deinit is nonisolated, not an `isolated deinit`, so
+///   it needs no back-deployed runtime support on older Apple systems.)
+/// - Cancelling from inside the binding's own callbacks, the replay included, ends it at
+///   once; ``StateProjection/observe(withLifetime:)`` hands the replay its lifetime.
+/// - Cancelling never calls back into user code except a closure the creator of the
+///   lifetime passed to `init(onCancel:)`.
+/// - Every lifetime is counted by the `BindingLedger` that was current when it was
+///   created, from creation until it is cancelled.
 @MainActor
 public final class Lifetime {
   /// What to tell when this lifetime ends; `nil` once cancelled.

@@ -1,12 +1,3 @@
-// LifetimeBag: the lifetimes of one owner.
-//
-// Guarantees
-// - A bag belongs to one owner (a screen, a binder, a controller). It holds lifetimes
-//   strongly; cancelling or releasing the bag cancels every lifetime in it, in the order
-//   they were inserted.
-// - A lifetime inserted into a bag that was already cancelled is cancelled at once, so a
-//   late subscription cannot outlive its owner.
-
 /// The lifetimes that belong to one owner, cancelled together.
 ///
 /// Give each owner (a screen, a binder, a view-state controller) its own bag. When the
@@ -20,6 +11,13 @@
 ///   }
 /// }
 /// ```
+///
+/// ## Guarantees
+/// - A bag belongs to one owner (a screen, a binder, a controller). It holds lifetimes
+///   strongly; cancelling or releasing the bag cancels every lifetime in it, in the order
+///   they were inserted.
+/// - A lifetime inserted into a bag that was already cancelled is cancelled at once, so a
+///   late subscription cannot outlive its owner.
 @MainActor
 public final class LifetimeBag {
   private var lifetimes: [Lifetime] = []

@@ -1,18 +1,3 @@
-// ObservationProjection: an `@Observable` object's state, observed through our contract.
-//
-// Guarantees
-// - Replay: the read runs once at creation, inside `withObservationTracking`; observing
-//   replays the value it produced, synchronously.
-// - Scheduling: Observation reports a change before the new value is stored (willSet),
-//   possibly on another thread. The projection therefore re-reads later: it hands one job
-//   to its `WorkScheduler` (by default a main-actor task), which runs the read again
-//   under fresh tracking (the re-tracking loop) and delivers the result. Several changes
-//   before that job runs coalesce into one re-read, which sees the latest state.
-// - Delivery: after the re-read, synchronously on the main actor, in registration order,
-//   like `StateSource`; equal values are suppressed when `Value` is Equatable.
-// - Lifetime: releasing the projection stops the loop: a pending re-read does nothing
-//   and no tracking is re-registered.
-
 import Observation
 
 /// A projection of state kept in `@Observable` objects, re-read whenever Observation
@@ -25,6 +10,19 @@ import Observation
 /// let lifetime = count.observe { print($0) }   // prints 0
 /// counter.count = 1                            // prints 1 on the main actor's next turn
 /// ```
+///
+/// ## Guarantees
+/// - Replay: the read runs once at creation, inside `withObservationTracking`; observing
+///   replays the value it produced, synchronously.
+/// - Scheduling: Observation reports a change before the new value is stored (willSet),
+///   possibly on another thread. The projection therefore re-reads later: it hands one job
+///   to its `WorkScheduler` (by default a main-actor task), which runs the read again
+///   under fresh tracking (the re-tracking loop) and delivers the result. Several changes
+///   before that job runs coalesce into one re-read, which sees the latest state.
+/// - Delivery: after the re-read, synchronously on the main actor, in registration order,
+///   like `StateSource`; equal values are suppressed when `Value` is Equatable.
+/// - Lifetime: releasing the projection stops the loop: a pending re-read does nothing
+///   and no tracking is re-registered.
 @MainActor
 public final class ObservationProjection<Value>: StateProjection {
   /// Lets the tracking callback find the projection without retaining it.

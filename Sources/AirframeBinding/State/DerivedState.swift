@@ -1,20 +1,3 @@
-// DerivedState: a value computed from other projections, cached.
-//
-// Guarantees
-// - Replay: observing replays the cached derived value; nothing is recomputed.
-// - Caching: the transform runs once when the derived state is created and then only
-//   when an input it reads delivers a new value (inputs suppress their own duplicates),
-//   never when the derived value is read or observed.
-// - Duplicates: a recomputed value equal to the cached one (Equatable values, or a
-//   `removingDuplicates(by:)` predicate) is not delivered.
-// - Lifetime: a derived state observes its inputs for as long as it exists; releasing it
-//   ends those observations. It holds its inputs strongly and is held by nobody but its
-//   owner.
-// - Ordering: delivery follows the inputs' synchronous delivery. A combination of two
-//   inputs that both derive from one source can publish an intermediate combination
-//   (the first input updated, the second not yet); derive such values from the common
-//   source in one transform instead.
-
 /// A value computed from one or more projections and cached until an input changes.
 ///
 /// Create one with `map(_:)` or ``StateProjection/removingDuplicates(by:)`` on any
@@ -28,6 +11,21 @@
 ///
 /// - Complexity: Reading ``value`` and observing are O(1); an input change costs one
 ///   transform call plus delivery to the derived state's observers.
+///
+/// ## Guarantees
+/// - Replay: observing replays the cached derived value; nothing is recomputed.
+/// - Caching: the transform runs once when the derived state is created and then only
+///   when an input it reads delivers a new value (inputs suppress their own duplicates),
+///   never when the derived value is read or observed.
+/// - Duplicates: a recomputed value equal to the cached one (Equatable values, or a
+///   `removingDuplicates(by:)` predicate) is not delivered.
+/// - Lifetime: a derived state observes its inputs for as long as it exists; releasing it
+///   ends those observations. It holds its inputs strongly and is held by nobody but its
+///   owner.
+/// - Ordering: delivery follows the inputs' synchronous delivery. A combination of two
+///   inputs that both derive from one source can publish an intermediate combination
+///   (the first input updated, the second not yet); derive such values from the common
+///   source in one transform instead.
 @MainActor
 public final class DerivedState<Value>: StateProjection {
   private let output: StateSource<Value>

@@ -1,26 +1,3 @@
-// StateSource: a current value that replays on observe and delivers each committed value.
-//
-// Guarantees
-// - Replay: `observe` calls the new observer with the stored value before returning.
-// - Delivery: each committed value is delivered synchronously, to observers in
-//   registration order, after it is stored: inside an observer, `value` is the value
-//   being delivered (never willSet-style).
-// - Duplicates: for Equatable values a write equal to the stored value is suppressed,
-//   unless the source was created with `deliversDuplicates: true` or a custom
-//   `isDuplicate` predicate decides otherwise. Non-Equatable values always deliver.
-// - Writes during delivery: a `set` called while a pass is running is queued. It is
-//   stored and delivered when the current pass has finished, in the order written, so
-//   every observer sees the same values in the same order. All queued writes have been
-//   delivered by the time the outermost `set` returns.
-// - Cancelling during delivery: an observer cancelled during a pass is not called again,
-//   not even later in that pass.
-// - Observing during delivery: an observer added during a pass is replayed the stored
-//   value (the one being delivered) and is not called again for it in that pass.
-// - Cost: observe and cancel are O(1) amortized; a write is O(observers), with no sort
-//   or search.
-// - Observation: reading `value` inside `withObservationTracking` registers the read
-//   (see StateSource+Observable.swift).
-
 import Observation
 
 /// Writable state with a stated delivery contract.
@@ -41,6 +18,34 @@ import Observation
 ///
 /// - Complexity: ``observe(_:)`` and cancelling its lifetime are O(1) amortized;
 ///   ``set(_:)`` is O(*n*) in the number of observers.
+///
+/// ## Guarantees
+/// - Replay: `observe` calls the new observer with the stored value before returning.
+/// - Delivery: each committed value is delivered synchronously, to observers in
+///   registration order, after it is stored: inside an observer, `value` is the value
+///   being delivered (never willSet-style).
+/// - Duplicates: for Equatable values a write equal to the stored value is suppressed,
+///   unless the source was created with `deliversDuplicates: true` or a custom
+///   `isDuplicate` predicate decides otherwise. Non-Equatable values always deliver.
+/// - Writes during delivery: a `set` called while a pass is running is queued. It is
+///   stored and delivered when the current pass has finished, in the order written, so
+///   every observer sees the same values in the same order. All queued writes have been
+///   delivered by the time the outermost `set` returns.
+/// - Cancelling during delivery: an observer cancelled during a pass is not called again,
+///   not even later in that pass.
+/// - Observing during delivery: an observer added during a pass is replayed the stored
+///   value (the one being delivered) and is not called again for it in that pass.
+/// - Cost: observe and cancel are O(1) amortized; a write is O(observers), with no sort
+///   or search.
+/// - Observation: reading `value` inside `withObservationTracking` (and so inside a
+///   SwiftUI body or an `Observations` sequence) registers the read; the next committed
+///   write fires that tracking's onChange, before the value is stored, exactly as an
+///   `@Observable` property does. Duplicates suppressed by the source do not fire it.
+/// - Writes to a source whose `value` has never been read skip Observation's registrar:
+///   nothing can be tracking a value nobody read. Once read, every commit goes through it.
+/// - Reads the framework makes for its own bookkeeping (a derived value recomputing from
+///   its inputs) are untracked: they neither register with an enclosing tracking scope nor
+///   switch a source onto the registrar path.
 @MainActor
 public final class StateSource<Value>: StateProjection {
   // The hot paths (`observe`, `set`, `commit`) are inlinable so that they are specialized
