@@ -80,6 +80,10 @@ public final class Lifetime {
   // the release returns; elsewhere the observer list hears of it on the main actor's next
   // turn, and compaction waits for that (see `OffMainReleases`).
   deinit {
+    // Already cancelled (the common case, through a bag or `cancel()`): nothing to end.
+    // Only the main actor clears `target`, and nothing else can reach a lifetime that is
+    // being destroyed.
+    guard target != nil else { return }
     if MainActorCheck.isOnMainActor {
       MainActor.assumeIsolated { cancel() }
       return
