@@ -158,7 +158,10 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     refreshAvailability()
   }
 
-  isolated deinit {
+  // A plain (nonisolated) deinit: it touches only `Task` values, which are Sendable, so
+  // cancel-on-release needs no hop to the main actor and no `isolated deinit`
+  // back-deployment shim.
+  deinit {
     for task in running.values { task.cancel() }
   }
 }

@@ -92,7 +92,10 @@ public final class SyncCoordinator {
     try? model.write { $0.set(\.sync, to: status) }
   }
 
-  isolated deinit {
+  // A plain (nonisolated) deinit: it touches only `Task` values, which are Sendable, so
+  // cancel-on-release needs no hop to the main actor and no `isolated deinit`
+  // back-deployment shim.
+  deinit {
     task?.cancel()
   }
 }
