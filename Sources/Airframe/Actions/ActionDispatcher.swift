@@ -51,8 +51,10 @@ public final class ActionDispatcher<State> {
   public let model: Model<State>
   /// The log of every dispatch, undo and redo.
   public let log: ActionLog
-  /// What undo and redo would do now.
-  public let undoAvailability = StateSource(UndoAvailability())
+  /// What undo and redo would do now; read-only, published by the dispatcher.
+  public var undoAvailability: some StateProjection<UndoAvailability> { undoAvailabilitySource }
+
+  private let undoAvailabilitySource = StateSource(UndoAvailability())
 
   private var history: UndoHistory<State>
 
@@ -184,8 +186,18 @@ public final class ActionDispatcher<State> {
     return (outcome, inverses)
   }
 
+  /// Logs a gesture that a controller refused before anything was dispatched.
+  func logRefusal(name: String, outcome: ActionOutcome) {
+    var validation = ValidationResult()
+    if case .invalid(let result) = outcome { validation = result }
+    log.append(
+      ActionLogEntry(
+        name: name, validation: validation, outcome: outcome, duration: .zero,
+        changeSummary: { "" }))
+  }
+
   private func publishAvailability() {
-    undoAvailability.set(
+    undoAvailabilitySource.set(
       UndoAvailability(
         undoName: history.undoStack.last?.name, redoName: history.redoStack.last?.name))
   }
