@@ -171,7 +171,11 @@ public final class ActionDispatcher<State> {
         }
         changes = transaction.changes
       }
-      outcome = model.revision == revisionBefore ? .unchanged : .committed(revision: model.revision)
+      outcome =
+        model.revision == revisionBefore
+        ? .unchanged
+        : .committed(
+          revision: model.revision, created: changes.map(CreatedEntities.init) ?? CreatedEntities())
     } catch is InvalidAction {
       outcome = .invalid(validation)
       changes = nil

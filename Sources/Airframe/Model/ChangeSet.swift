@@ -52,6 +52,7 @@ extension EntityChanges: Sendable where ID: Sendable {}
 protocol EntityChangeCounts {
   var counts: (inserted: Int, updated: Int, removed: Int) { get }
   var isEmpty: Bool { get }
+  var insertedIDs: Set<AnyHashable> { get }
 }
 
 /// One table's changes in a change set, grown in place by the transaction.
@@ -61,6 +62,11 @@ final class TableChanges<ID: Hashable>: EntityChangeCounts {
     (changes.inserted.count, changes.updated.count, changes.removed.count)
   }
   var isEmpty: Bool { changes.isEmpty }
+  var insertedIDs: Set<AnyHashable> {
+    var ids = Set<AnyHashable>(minimumCapacity: changes.inserted.count)
+    for id in changes.inserted { ids.insert(AnyHashable(id)) }
+    return ids
+  }
 }
 
 /// What one commit changed: entity ids per table, and which other values changed.
@@ -108,6 +114,14 @@ public struct ChangeSet<State> {
   public var changedTables: [AnyKeyPath] {
     tables.compactMap { key, box in
       (box as? any EntityChangeCounts)?.isEmpty == false ? key : nil
+    }
+  }
+
+  /// The inserted ids of every table that has any.
+  var insertedIDs: [AnyKeyPath: Set<AnyHashable>] {
+    tables.compactMapValues { box in
+      let ids = (box as? any EntityChangeCounts)?.insertedIDs ?? []
+      return ids.isEmpty ? nil : ids
     }
   }
 
