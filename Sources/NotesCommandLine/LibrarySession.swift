@@ -61,7 +61,8 @@ final class LibrarySession {
   ) throws(CommandFailure) -> Result {
     var run = ActionRun()
     do {
-      return try model.write { transaction in
+      // The user typed the command: their own change, made by this process.
+      return try model.write(origin: .user("notes command")) { transaction in
         let result = try body(&transaction, &run)
         if !run.issues.isEmpty { throw InvalidActions() }
         return result

@@ -36,7 +36,7 @@ enum StepResult: Equatable, CustomStringConvertible {
 
   init(_ outcome: ActionOutcome) {
     switch outcome {
-    case .committed(let revision): self = .committed(revision: revision)
+    case .committed(let revision, _): self = .committed(revision: revision)
     case .unchanged: self = .unchanged
     case .invalid(let result): self = .invalid(fields: result.issues.map(\.field))
     case .failed(let message): self = .failed(message)
