@@ -140,15 +140,13 @@ final class NotesHarness {
     menu.add("New Note", shortcut: "n", availability: newNote.availability)
     menu.add("Sync Now", shortcut: "s", availability: syncCommand.availability)
     menu.add("Import", shortcut: "i", availability: commands[.rejectWhileRunning]!.availability)
-    let sidebar = sidebar
-    let title = title
-    let status = status
-    let editor = editor
-    check.register("sidebar") { sidebar.renderedRevision }
-    check.register("window title") { title.renderedRevision }
-    check.register("status bar") { status.renderedRevision }
-    check.register("editor") { editor.renderedRevision }
+    check.register("sidebar", sidebar)
+    check.register("note list", list)
+    check.register("window title", title)
+    check.register("status bar", status)
+    check.register("editor", editor)
     // As an app would: the window title shows the editor's unsaved marker.
+    let title = title
     unsavedBinding = editor.state.observe { title.hasUnsavedEdits = $0.isDirty }
   }
 
