@@ -3,6 +3,8 @@ import PackageDescription
 
 /// Settings every target shares: Swift 6 language mode (complete concurrency checking is
 /// part of it) plus the upcoming features that make imports and existentials explicit.
+/// They are applied to every Swift target in one loop at the end of this file, so a new
+/// target cannot forget them.
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
@@ -12,6 +14,9 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "Airframe",
+  // The lowest releases that ship Observation. Nothing in the framework modules may use an
+  // API newer than these without an `@available` or `#if` guard (`.ci/check-availability`).
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "AirframeBinding", targets: ["AirframeBinding"]),
     .library(name: "Airframe", targets: ["Airframe"]),
@@ -24,14 +29,13 @@ let package = Package(
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
   ],
   targets: [
-    .target(name: "AirframeBinding", swiftSettings: strictSettings),
-    .target(name: "Airframe", dependencies: ["AirframeBinding"], swiftSettings: strictSettings),
+    .target(name: "AirframeBinding"),
+    .target(name: "Airframe", dependencies: ["AirframeBinding"]),
     .target(
       name: "AirframeTesting",
-      dependencies: ["AirframeBinding", "Airframe"],
-      swiftSettings: strictSettings
+      dependencies: ["AirframeBinding", "Airframe"]
     ),
-    .target(name: "NotesCore", dependencies: ["Airframe"], swiftSettings: strictSettings),
+    .target(name: "NotesCore", dependencies: ["Airframe"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -39,18 +43,15 @@ let package = Package(
     ),
     .target(
       name: "NotesStorage",
-      dependencies: ["NotesCore", "CSQLite"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesCore", "CSQLite"]
     ),
     .target(
       name: "NotesApp",
-      dependencies: ["Airframe", "NotesCore"],
-      swiftSettings: strictSettings
+      dependencies: ["Airframe", "NotesCore"]
     ),
     .target(
       name: "NotesCommandLine",
-      dependencies: ["NotesCore", "NotesStorage"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesCore", "NotesStorage"]
     ),
     .systemLibrary(
       name: "CNcurses",
@@ -58,60 +59,53 @@ let package = Package(
     ),
     .executableTarget(
       name: "Notes",
-      dependencies: ["NotesApp", "NotesCommandLine", "NotesCore", "NotesStorage", "CNcurses"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesApp", "NotesCommandLine", "NotesCore", "NotesStorage", "CNcurses"]
     ),
     .executableTarget(
       name: "NotesCrashWriter",
-      dependencies: ["Airframe", "NotesCore", "NotesStorage"],
-      swiftSettings: strictSettings
+      dependencies: ["Airframe", "NotesCore", "NotesStorage"]
     ),
     .executableTarget(
       name: "AirframeBench",
       dependencies: [
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesApp", "CSQLite",
-      ],
-      swiftSettings: strictSettings
+      ]
     ),
     .testTarget(
       name: "AirframeBindingTests",
-      dependencies: ["AirframeBinding", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["AirframeBinding", "AirframeTesting"]
     ),
     .testTarget(
       name: "AirframeTests",
-      dependencies: ["Airframe", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["Airframe", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesCoreTests",
-      dependencies: ["NotesCore", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesStorageTests",
-      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesAppTests",
-      dependencies: ["NotesApp", "NotesCore", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesApp", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesCommandLineTests",
-      dependencies: ["NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesTerminalTests",
-      dependencies: ["NotesCore", "NotesStorage", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["NotesCore", "NotesStorage", "AirframeTesting"]
     ),
     .testTarget(
       name: "AirframeTestingTests",
-      dependencies: ["AirframeBinding", "AirframeTesting"],
-      swiftSettings: strictSettings
+      dependencies: ["AirframeBinding", "AirframeTesting"]
     ),
   ]
 )
+
+for target in package.targets where target.type != .system {
+  target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -637,16 +637,14 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
   var selected = noteIDs[1]
   let newNote = ActionController<NotesState, Void>(
     dispatcher: dispatcher,
-    availability: { $0.notebooks.count > 0 ? .enabled : .disabled("Create a notebook first.") },
-    makeAction: { _ in
+    requires: { $0.notebooks.count > 0 ? .enabled : .disabled("Create a notebook first.") },
+    makeAction: {
       CreateNote(notebookID: NotebookID(rawValue: 1), title: "Untitled", now: Date())
     })
-  let deleteNote = ActionController<NotesState, Void>(
-    dispatcher: dispatcher,
-    availability: {
-      $0.notes.contains(selected) ? .enabled : .disabled("Select a note to delete.")
-    },
-    makeAction: { _ in DeleteNote(id: selected) })
+  // Availability: DeleteNote's own validation of the selected note.
+  let deleteNote = ActionController<NotesState, Void>(dispatcher: dispatcher) {
+    DeleteNote(id: selected)
+  }
   let commandMenu = CommandMenuController()
   commandMenu.add("New Note", shortcut: "⌘N", availability: newNote.availability)
   commandMenu.add("Delete Note", shortcut: "⌘⌫", availability: deleteNote.availability)

@@ -34,7 +34,7 @@ func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
   if isNew, state.notebooks.count == 0, state.notes.count == 0 {
     let samples = SampleLibrary.state(now: Date())
     let model = Model(state, storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("sample library")) { transaction in
       for notebook in samples.notebooks.elements {
         try transaction.insert(notebook, into: \.notebooks)
       }

@@ -61,7 +61,8 @@ final class LibrarySession {
   ) throws(CommandFailure) -> Result {
     var run = ActionRun()
     do {
-      return try model.write { transaction in
+      // The user typed the command: their own change, made by this process.
+      return try model.write(origin: .user("notes command")) { transaction in
         let result = try body(&transaction, &run)
         if !run.issues.isEmpty { throw InvalidActions() }
         return result
@@ -88,19 +89,21 @@ struct ActionRun {
   /// Validates `action` against the write's state and performs it if it is valid;
   /// otherwise records every reason, prefixed with `item` (such as `notes[3]`).
   ///
-  /// - Returns: Whether the action ran.
+  /// - Returns: What the action created, or `nil` if it did not run.
   /// - Throws: What `perform` throws; the write is then discarded.
+  @discardableResult
   mutating func run(
     _ action: some Action<NotesState>, item: String?,
     in transaction: inout Transaction<NotesState>
-  ) throws -> Bool {
+  ) throws -> CreatedEntities? {
     let result = action.validate(in: transaction.state)
     guard result.isValid else {
       for issue in result.issues { record(issue.message, item: item) }
-      return false
+      return nil
     }
+    let before = transaction.created
     _ = try action.perform(in: &transaction)
-    return true
+    return transaction.created.subtracting(before)
   }
 
   /// Records a reason an item cannot be saved.

@@ -39,8 +39,9 @@ enum WriteCommands {
     let id = try session.commit { transaction, run -> NoteID? in
       var notebookID = existing?.id
       if notebookID == nil {
-        if try run.run(CreateNotebook(title: name, now: now), item: nil, in: &transaction) {
-          notebookID = NotebookID(rawValue: lastAssignedID(transaction))
+        let create = CreateNotebook(title: name, now: now)
+        if let created = try run.run(create, item: nil, in: &transaction) {
+          notebookID = created.id(in: \NotesState.notebooks)
         } else {
           // Still report what is wrong with the note itself.
           let issues =
@@ -50,8 +51,7 @@ enum WriteCommands {
       }
       guard let notebookID else { return nil }
       let note = CreateNote(notebookID: notebookID, title: title, body: body, now: now)
-      guard try run.run(note, item: nil, in: &transaction) else { return nil }
-      return NoteID(rawValue: lastAssignedID(transaction))
+      return try run.run(note, item: nil, in: &transaction)?.id(in: \NotesState.notes)
     }
     if let id { io.write("\(id)\n") }
   }
@@ -112,8 +112,9 @@ enum WriteCommands {
         continue
       }
       let action = CreateNotebook(title: entry.title, now: entry.created ?? now)
-      guard try run.run(action, item: item, in: &transaction) else { continue }
-      let id = NotebookID(rawValue: lastAssignedID(transaction))
+      guard
+        let id = try run.run(action, item: item, in: &transaction)?.id(in: \NotesState.notebooks)
+      else { continue }
       byTitle[key] = id
       byDocumentID[entry.id] = id
       counts.created += 1
@@ -130,19 +131,15 @@ enum WriteCommands {
       let created = entry.created ?? now
       let action = CreateNote(
         notebookID: notebookID, title: entry.title, body: entry.body ?? "", now: created)
-      guard try run.run(action, item: item, in: &transaction) else { continue }
-      try transaction.update(NoteID(rawValue: lastAssignedID(transaction)), in: \.notes) {
+      guard let id = try run.run(action, item: item, in: &transaction)?.id(in: \NotesState.notes)
+      else { continue }
+      try transaction.update(id, in: \.notes) {
         $0.modified = entry.modified ?? created
         $0.isPinned = entry.pinned ?? false
       }
       counts.notes += 1
     }
     return counts
-  }
-
-  /// The id the last create action assigned (see `NotesRules.assignID`).
-  private static func lastAssignedID(_ transaction: Transaction<NotesState>) -> Int64 {
-    transaction.state.lastAssignedID
   }
 
   private static func plural(_ count: Int, _ noun: String) -> String {

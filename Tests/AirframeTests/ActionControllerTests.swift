@@ -9,23 +9,26 @@ struct ActionControllerTests {
     let dispatcher = ActionDispatcher(
       model: Model(Library(notes: EntityTable([Note(id: 1, title: "a")]))))
     let selection = StateSource<Int?>(nil)
-    let rename = ActionController<Library, String>(dispatcher: dispatcher) { state in
-      guard let id = selection.value else { return .disabled("Select a note to rename.") }
+    let rename = ActionController<Library, String>(
+      dispatcher: dispatcher, name: "Rename", reading: selection
+    ) { selected, state in
+      guard let id = selected else { return .disabled("Select a note to rename.") }
       return state.notes.contains(id) ? .enabled : .disabled("The selected note is gone.")
-    } makeAction: { title in
-      RenameNote(id: selection.value ?? -1, title: title)
+    } makeAction: { selected, title in
+      RenameNote(id: selected!, title: title)
     }
     let menu = ValueRecorder(rename.availability)
     let toolbar = ValueRecorder(rename.availability)
     #expect(menu.last?.reason == "Select a note to rename.")
-    #expect(
-      rename.trigger("b")
-        == .invalid(
-          ValidationResult([ValidationIssue(field: "command", message: "Select a note to rename.")])
-        ))
+    let refused = ActionOutcome.invalid(
+      ValidationResult([ValidationIssue(field: "command", message: "Select a note to rename.")]))
+    #expect(rename.trigger("b") == refused)
+    // The refusal is logged like every dispatched action.
+    #expect(dispatcher.log.entries.map(\.name) == ["Rename"])
+    #expect(dispatcher.log.entries.last?.outcome == refused)
 
+    // The selection is view state the controller reads: no refresh by hand.
     selection.set(1)
-    rename.refreshAvailability()
     #expect(menu.last?.isEnabled == true)
     #expect(rename.trigger("b").isCommitted)
     #expect(dispatcher.model.state.notes[1]?.title == "b")
@@ -43,16 +46,33 @@ struct ActionControllerTests {
     let observer = dispatcher.model.observeCommits { _ in
       executingDuringCommit = controller?.isExecuting.value
     }
-    controller = ActionController(dispatcher: dispatcher) { _ in
-      .enabled
-    } makeAction: {
-      AddNote(note: $0)
-    }
+    controller = ActionController(dispatcher: dispatcher) { AddNote(note: $0) }
     controller?.trigger(Note(id: 1, title: "a"))
     #expect(executingDuringCommit == true)
     #expect(controller?.isExecuting.value == false)
     observer.cancel()
     controller?.cancel()
+  }
+
+  @Test func aCommandWithoutInputIsAvailableExactlyWhenItsActionValidates() {
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([Note(id: 1, title: "a")]))))
+    let selection = StateSource<Int>(2)
+    let delete = ActionController(dispatcher: dispatcher, reading: selection) { id in
+      DeleteNote(id: id)
+    }
+    let menu = ValueRecorder(delete.availability)
+    // No availability rule: DeleteNote's own validation says why.
+    #expect(menu.last?.reason == DeleteNote(id: 2).validate(in: dispatcher.model.state).summary)
+    selection.set(1)
+    #expect(menu.last?.isEnabled == true)
+    dispatcher.dispatch(AddNote(note: Note(id: 2, title: "b")))
+    selection.set(2)
+    #expect(menu.last?.isEnabled == true)
+    #expect(delete.trigger().isCommitted)
+    // The commit is recomputed from: note 2 is gone.
+    #expect(menu.last?.isEnabled == false)
+    delete.cancel()
   }
 }
 
@@ -177,6 +197,60 @@ struct AsyncActionControllerTests {
     await service.gates[0].open(returning: "   ")
     #expect(await run.value.description == "The title must not be empty.")
     #expect(dispatcher.model.state.notes[1]?.title == "start")
+    controller.invalidate()
+  }
+
+  @Test func cancelPreviousStopsExecutingOnceTheLatestRunCommits() async {
+    let service = SlowTitles(count: 2)
+    let (_, controller) = makeController(.cancelPrevious, service: service)
+    let executing = ValueRecorder(controller.isExecuting)
+    let first = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    let second = controller.trigger(1)
+    #expect(await service.gates[1].waitForWaiters(1))
+    await service.gates[1].open(returning: "second")
+    #expect(await second.value.isCommitted)
+    // The superseded work has not returned, but nothing that can commit is running.
+    #expect(controller.runningCount == 1)
+    #expect(executing.last == false)
+    await service.gates[0].open(returning: "first, late")
+    #expect(await first.value == .superseded)
+    #expect(executing.values == [false, true, false])
+    executing.cancel()
+    controller.invalidate()
+  }
+
+  @Test func aQueuedRunCancelledWhileWaitingNeverStartsItsWork() async {
+    let service = SlowTitles(count: 2)
+    let (dispatcher, controller) = makeController(.queue, service: service)
+    let first = controller.trigger(0)
+    let second = controller.trigger(1)
+    #expect(await service.gates[0].waitForWaiters(1))
+    controller.cancel()
+    // Both gates open, so work that wrongly starts would return instead of hanging.
+    await service.gates[1].open(returning: "second")
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value == .cancelled)
+    #expect(await second.value == .cancelled)
+    #expect(await service.gates[1].arrivals == 0)
+    #expect(dispatcher.model.revision == 0)
+    controller.invalidate()
+  }
+
+  @Test func aRefusedTriggerIsLoggedWithItsReason() async {
+    let service = SlowTitles(count: 1)
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([Note(id: 1, title: "start")]))))
+    let controller = AsyncActionController<Library, Int, String>(
+      dispatcher: dispatcher, name: "Fetch Title", policy: .rejectWhileRunning,
+      work: { try await service.title($0) }, makeAction: { RenameNote(id: 1, title: $0) })
+    let run = controller.trigger(0)
+    #expect(await controller.trigger(0).value == .rejected("Already running."))
+    #expect(
+      dispatcher.log.entries.map(\.description) == ["Fetch Title: Already running. [0.0 seconds]"])
+    await service.gates[0].open(returning: "fetched")
+    #expect(await run.value.isCommitted)
+    #expect(dispatcher.log.entries.map(\.name) == ["Fetch Title", "Rename Note"])
     controller.invalidate()
   }
 }

@@ -12,14 +12,37 @@ struct ActionDispatcherTests {
   @Test func aValidActionCommitsAndIsUndoable() {
     let dispatcher = makeDispatcher()
     let outcome = dispatcher.dispatch(AddNote(note: Note(id: 1, title: "Groceries")))
-    #expect(outcome == .committed(revision: 1))
+    #expect(outcome.isCommitted)
+    // The outcome says what the action created: no scanning the model for it.
+    #expect(outcome.createdIDs(in: \Library.notes) == [1])
+    #expect(outcome.createdID(in: \Library.notes) == 1)
     #expect(dispatcher.model.state.notes[1]?.title == "Groceries")
     #expect(dispatcher.undoAvailability.value.undoName == "Add Note")
     #expect(dispatcher.undo() == .committed(revision: 2))
     #expect(dispatcher.model.state.notes.count == 0)
     #expect(dispatcher.undoAvailability.value == .init(undoName: nil, redoName: "Add Note"))
-    #expect(dispatcher.redo() == .committed(revision: 3))
+    let redone = dispatcher.redo()
+    #expect(redone.isCommitted && redone.createdID(in: \Library.notes) == 1)
     #expect(dispatcher.model.state.notes[1]?.title == "Groceries")
+  }
+
+  @Test func anOutcomeCarriesOnlyWhatItsOwnStepCreated() {
+    let dispatcher = makeDispatcher(notes: [Note(id: 1, title: "a")])
+    let rename = dispatcher.dispatch(RenameNote(id: 1, title: "b"))
+    #expect(rename == .committed(revision: 1))
+    #expect(rename.createdIDs(in: \Library.notes).isEmpty)
+    let added = dispatcher.group(named: "Add Two") {
+      [
+        dispatcher.dispatch(AddNote(note: Note(id: 2, title: "c"))),
+        dispatcher.dispatch(AddNote(note: Note(id: 3, title: "d"))),
+      ]
+    }
+    #expect(added.map { $0.createdIDs(in: \Library.notes) } == [[2], [3]])
+    #expect(dispatcher.undo().createdIDs(in: \Library.notes).isEmpty)
+    #expect(dispatcher.redo().createdIDs(in: \Library.notes) == [2, 3])
+    #expect(
+      dispatcher.dispatch(AddNote(note: Note(id: 3, title: "e"))).createdID(in: \Library.notes)
+        == nil)
   }
 
   @Test func anInvalidActionChangesNothingAndSaysWhyWithEveryReason() {

@@ -55,4 +55,29 @@ struct ConsistencyCheckTests {
     sidebar.cancel()
     list.cancel()
   }
+
+  @Test func aListLensAgreesAfterCommitsThatChangeNoListedRow() throws {
+    let model = Model(
+      Library(notes: EntityTable([Note(id: 1, title: "a"), Note(id: 2, title: "b")])))
+    let scheduler = ManualScheduler()
+    let check = ConsistencyCheck(model: model, scheduler: scheduler)
+    let lens = ListLens(
+      model: model, table: \.notes, order: .by(\.title), filter: ListFilter { $0.id == 1 })
+    check.register("list", lens)
+    try model.write { $0.set(\.syncStatus, to: "syncing") }
+    try model.write { try $0.update(2, in: \.notes) { $0.title = "c" } }
+    scheduler.drain()
+    // Neither commit changed a listed row, so the published revision stayed; the lens
+    // still reflects both commits.
+    #expect(lens.revision == 0)
+    #expect(lens.renderedRevision == 2)
+    #expect(check.mismatches.isEmpty)
+    #expect(check.checkedCommits == 2)
+    // A cancelled lens stops following and is reported.
+    lens.cancel()
+    try model.write { try $0.update(1, in: \.notes) { $0.title = "z" } }
+    scheduler.drain()
+    #expect(check.mismatches.map(\.description) == ["list rendered revision 2, the model is at 3"])
+    check.cancel()
+  }
 }

@@ -10,16 +10,14 @@ struct CommandMenuControllerTests {
   @Test func theMenuShowsEachCommandsSharedAvailabilityWithItsReason() {
     let app = NotesPresentations(state: sampleState())
     let selection = StateSource<NoteID?>(nil)
-    let deleteNote = ActionController<NotesState, Void>(dispatcher: app.dispatcher) { state in
-      guard let id = selection.value else { return .disabled("Select a note to delete.") }
-      return state.notes.contains(id) ? .enabled : .disabled("The note is gone.")
-    } makeAction: { _ in
-      DeleteNote(id: selection.value ?? NoteID(rawValue: -1))
+    let deleteNote = ActionController(dispatcher: app.dispatcher, reading: selection) {
+      selected, _ in
+      selected == nil ? .disabled("Select a note to delete.") : .enabled
+    } makeAction: { (selected: NoteID?) in
+      DeleteNote(id: selected!)
     }
-    let newNotebook = ActionController<NotesState, String>(dispatcher: app.dispatcher) { _ in
-      .enabled
-    } makeAction: { title in
-      CreateNotebook(title: title, now: t1)
+    let newNotebook = ActionController<NotesState, String>(dispatcher: app.dispatcher) {
+      CreateNotebook(title: $0, now: t1)
     }
     let menu = CommandMenuController()
     menu.add("New Notebook", shortcut: "N", availability: newNotebook.availability)
@@ -28,11 +26,11 @@ struct CommandMenuControllerTests {
     #expect(rows.last?.map(\.name) == ["New Notebook", "Delete Note"])
     #expect(rows.last?[1].availability.reason == "Select a note to delete.")
 
+    // Availability follows the selection it reads, then the action's own validation.
     selection.set(plan)
-    deleteNote.refreshAvailability()
     #expect(rows.last?[1].availability.isEnabled == true)
     #expect(deleteNote.trigger().isCommitted)
-    #expect(rows.last?[1].availability.reason == "The note is gone.")
+    #expect(rows.last?[1].availability.reason == "There is no note with id \(plan).")
     // The toolbar reads the same source the menu row shows.
     #expect(deleteNote.availability.value == rows.last?[1].availability)
     menu.cancel()

@@ -8,6 +8,8 @@
 public struct ActionLogEntry: Sendable, CustomStringConvertible {
   /// The action's name, prefixed with "Undo " or "Redo " for history steps.
   public let name: String
+  /// Where the action came from: the user's, or one applied for another writer.
+  public let origin: CommitOrigin
   /// The validation result the action had.
   public let validation: ValidationResult
   /// What happened.
@@ -21,10 +23,11 @@ public struct ActionLogEntry: Sendable, CustomStringConvertible {
   private let summarize: @Sendable () -> String
 
   init(
-    name: String, validation: ValidationResult, outcome: ActionOutcome, duration: Duration,
-    changeSummary: @escaping @Sendable () -> String
+    name: String, origin: CommitOrigin, validation: ValidationResult, outcome: ActionOutcome,
+    duration: Duration, changeSummary: @escaping @Sendable () -> String
   ) {
     self.name = name
+    self.origin = origin
     self.validation = validation
     self.outcome = outcome
     self.duration = duration

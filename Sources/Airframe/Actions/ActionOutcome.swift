@@ -1,7 +1,7 @@
 /// What happened when an action was dispatched, undone or redone.
 public enum ActionOutcome: Equatable, Sendable, CustomStringConvertible {
-  /// The action ran and the model committed this revision.
-  case committed(revision: Int)
+  /// The action ran and the model committed this revision, creating `created`.
+  case committed(revision: Int, created: CreatedEntities = CreatedEntities())
   /// The action ran and changed nothing, so nothing was committed or recorded for undo.
   case unchanged
   /// Validation refused the action; nothing changed.
@@ -23,7 +23,7 @@ public enum ActionOutcome: Equatable, Sendable, CustomStringConvertible {
   /// A sentence for a status bar.
   public var description: String {
     switch self {
-    case .committed(let revision): "Done (revision \(revision))."
+    case .committed(let revision, _): "Done (revision \(revision))."
     case .unchanged: "Nothing to change."
     case .invalid(let result): result.summary ?? "Not allowed."
     case .failed(let message): message

@@ -16,13 +16,18 @@ public struct UndoEntry<State> {
   public let name: String
   /// The inverse actions, in the order they run.
   let actions: [any Action<State>]
+  /// What the step left in the rows and values it changed.
+  var snapshot: StepSnapshot<State>
 }
 
 /// Undo and redo stacks with grouping.
 struct UndoHistory<State> {
   private(set) var undoStack: [UndoEntry<State>] = []
   private(set) var redoStack: [UndoEntry<State>] = []
-  private var openGroup: (name: String, key: AnyHashable?, inverses: [any Action<State>])?
+  private var openGroup:
+    (
+      name: String, key: AnyHashable?, inverses: [any Action<State>], snapshot: StepSnapshot<State>
+    )?
   private var groupDepth = 0
   /// The coalescing key of the top undo entry while a run can still be extended.
   private var runKey: AnyHashable?
@@ -31,19 +36,24 @@ struct UndoHistory<State> {
   init(limit: Int) { self.limit = limit }
 
   /// Records the inverse of a performed action; clears redo.
-  mutating func record(name: String, inverse: any Action<State>, coalescingKey: AnyHashable?) {
+  mutating func record(
+    name: String, inverse: any Action<State>, coalescingKey: AnyHashable?,
+    snapshot: StepSnapshot<State>
+  ) {
     redoStack.removeAll()
     if openGroup != nil {
       // Inverses of a group run newest first.
       openGroup?.inverses.insert(inverse, at: 0)
+      openGroup?.snapshot.merge(snapshot)
     } else {
-      pushRecorded(UndoEntry(name: name, actions: [inverse]), coalescingKey: coalescingKey)
+      pushRecorded(
+        UndoEntry(name: name, actions: [inverse], snapshot: snapshot), coalescingKey: coalescingKey)
     }
   }
 
   mutating func beginGroup(named name: String, coalescingKey: AnyHashable?) {
     groupDepth += 1
-    if groupDepth == 1 { openGroup = (name, coalescingKey, []) }
+    if groupDepth == 1 { openGroup = (name, coalescingKey, [], StepSnapshot()) }
   }
 
   mutating func endGroup() {
@@ -52,7 +62,9 @@ struct UndoHistory<State> {
     guard groupDepth == 0, let group = openGroup else { return }
     openGroup = nil
     if !group.inverses.isEmpty {
-      pushRecorded(UndoEntry(name: group.name, actions: group.inverses), coalescingKey: group.key)
+      pushRecorded(
+        UndoEntry(name: group.name, actions: group.inverses, snapshot: group.snapshot),
+        coalescingKey: group.key)
     }
   }
 
@@ -76,9 +88,13 @@ struct UndoHistory<State> {
     push(entry, onto: &redoStack)
   }
 
-  /// Pushes a newly recorded entry, or merges it into the run on top of the stack.
+  /// Pushes a newly recorded entry, or merges it into the run on top of the stack (the
+  /// older inverse stays; the newer snapshot is what the run now leaves).
   private mutating func pushRecorded(_ entry: UndoEntry<State>, coalescingKey: AnyHashable?) {
-    if let coalescingKey, coalescingKey == runKey, !undoStack.isEmpty { return }
+    if let coalescingKey, coalescingKey == runKey, !undoStack.isEmpty {
+      undoStack[undoStack.count - 1].snapshot.merge(entry.snapshot)
+      return
+    }
     push(entry, onto: &undoStack)
     runKey = coalescingKey
   }

@@ -1,17 +1,3 @@
-// AsyncActionController: a command whose work suspends (disk, network), then commits.
-//
-// Guarantees
-// - The work runs off the main actor; its result becomes an action dispatched on the main
-//   actor through the dispatcher (validated, undoable, logged) — never before the work
-//   has finished, and never if the run was cancelled or superseded meanwhile: such a
-//   result is dropped (outcome `.cancelled` or `.superseded`), even if the work ignored
-//   cancellation and returned normally.
-// - A trigger while a run is in flight follows the controller's `ReentrancyPolicy`.
-// - `isExecuting` is true while any run is in flight; `availability` is false-with-reason
-//   while running under `.rejectWhileRunning`, and otherwise follows the rule, recomputed
-//   after every commit.
-// - `cancel()` cancels every run in flight; none of them commits.
-
 /// The controller of a command whose work is asynchronous, with a declared re-entrancy
 /// policy.
 ///
@@ -23,15 +9,43 @@
 /// }
 /// await sync.trigger(()).value      // .committed(revision: …)
 /// ```
+///
+/// ## Guarantees
+///
+/// - The work runs off the main actor; its result becomes an action dispatched on the main
+///   actor through the dispatcher (validated, undoable, logged), never before the work has
+///   finished, and never if the run was cancelled or superseded meanwhile: such a result is
+///   dropped (outcome ``ActionOutcome/cancelled`` or ``ActionOutcome/superseded``), even if
+///   the work ignored cancellation and returned normally.
+/// - A trigger while a run is in flight follows the controller's ``ReentrancyPolicy``.
+/// - ``isExecuting`` is true while a run that can still commit is in flight. A cancelled
+///   or superseded run no longer counts: under ``ReentrancyPolicy/cancelPrevious``, once
+///   the latest run has committed, ``isExecuting`` is false even if superseded work has not
+///   returned yet, so a spinner bound to it stops. ``runningCount`` counts every task that
+///   has not returned.
+/// - ``availability`` is disabled with the reason "Already running." while a run is in
+///   flight under ``ReentrancyPolicy/rejectWhileRunning``, and otherwise follows the
+///   availability rule, recomputed after every commit. Both outputs are read-only.
+/// - ``cancel()`` cancels every run in flight; none of them commits. Under
+///   ``ReentrancyPolicy/queue`` a run still waiting for its turn never starts its work.
+/// - A trigger the controller refuses (the rule is not met, or a run is in flight under
+///   ``ReentrancyPolicy/rejectWhileRunning``) dispatches nothing and appears in the
+///   dispatcher's ``ActionLog`` with its reason, like every dispatched action.
+/// - Releasing the controller cancels its runs from a plain deinit, which touches only the
+///   `Task` values (they are Sendable): no `isolated deinit`, so nothing depends on its
+///   back-deployment shim.
 @MainActor
 public final class AsyncActionController<State, Input: Sendable, Result: Sendable> {
   /// Whether the command can start now, with the reason when it cannot.
-  public let availability: StateSource<Availability>
-  /// Whether any run is in flight.
-  public let isExecuting = StateSource(false)
+  public var availability: some StateProjection<Availability> { availabilitySource }
+  /// Whether a run that can still commit is in flight.
+  public var isExecuting: some StateProjection<Bool> { executingSource }
   /// What this controller does when triggered during a run.
   public let policy: ReentrancyPolicy
 
+  private let availabilitySource: StateSource<Availability>
+  private let executingSource = StateSource(false)
+  private let name: String
   private let dispatcher: ActionDispatcher<State>
   private let availabilityRule: (State) -> Availability
   private let work: @Sendable (Input) async throws -> Result
@@ -39,13 +53,19 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   private var running: [Int: Task<ActionOutcome, Never>] = [:]
   private var cancelledRuns: Set<Int> = []
   private var latestRun = 0
-  private var lastQueued: Task<ActionOutcome, Never>?
+  /// The most recent run under `.queue`, which the next one waits for.
+  private var lastQueued: (run: Int, task: Task<ActionOutcome, Never>)?
+  /// Under `.queue`: the run waiting for each run in flight.
+  private var queuedBehind: [Int: Int] = [:]
+  /// Queued runs whose turn came while they were not cancelled: their work may start.
+  private var admitted: Set<Int> = []
   private var commitObservation: Lifetime?
 
   /// Creates a controller.
   ///
   /// - Parameters:
   ///   - dispatcher: Runs the resulting actions.
+  ///   - name: The command's name in the action log when it refuses a trigger.
   ///   - policy: What a trigger during a run does.
   ///   - availability: Whether the command can run against a state; always enabled by
   ///     default.
@@ -53,31 +73,35 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   ///   - makeAction: Turns the work's result into the action to dispatch.
   public init(
     dispatcher: ActionDispatcher<State>,
+    name: String? = nil,
     policy: ReentrancyPolicy,
     availability: @escaping (State) -> Availability = { _ in .enabled },
     work: @escaping @Sendable (Input) async throws -> Result,
     makeAction: @escaping (Result) -> any Action<State>
   ) {
     self.dispatcher = dispatcher
+    self.name = name ?? "Command"
     self.policy = policy
     self.availabilityRule = availability
     self.work = work
     self.makeAction = makeAction
-    self.availability = StateSource(availability(dispatcher.model.state))
+    self.availabilitySource = StateSource(availability(dispatcher.model.state))
     commitObservation = dispatcher.model.observeCommits { [weak self] _ in
       self?.refreshAvailability()
     }
   }
 
-  /// The number of runs in flight.
+  /// The number of runs whose tasks have not returned, cancelled ones included.
   public var runningCount: Int { running.count }
 
-  /// Recomputes availability; call it when view state the rule reads has changed.
-  public func refreshAvailability() {
-    if policy == .rejectWhileRunning, !running.isEmpty {
-      availability.set(.disabled("Already running."))
+  /// Whether a run that can still commit (not cancelled, not superseded) is in flight.
+  private var hasActiveRun: Bool { running.keys.contains { !cancelledRuns.contains($0) } }
+
+  private func refreshAvailability() {
+    if policy == .rejectWhileRunning, hasActiveRun {
+      availabilitySource.set(.disabled("Already running."))
     } else {
-      availability.set(availabilityRule(dispatcher.model.state))
+      availabilitySource.set(availabilityRule(dispatcher.model.state))
     }
   }
 
@@ -89,11 +113,11 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   public func trigger(_ input: Input) -> Task<ActionOutcome, Never> {
     let rule = availabilityRule(dispatcher.model.state)
     guard rule.isEnabled else {
-      return Task { .invalid(ValidationResult(rule.issues)) }
+      return refuse(.invalid(ValidationResult(rule.issues)))
     }
     switch policy {
-    case .rejectWhileRunning where !running.isEmpty:
-      return Task { .rejected("Already running.") }
+    case .rejectWhileRunning where hasActiveRun:
+      return refuse(.rejected("Already running."))
     case .cancelPrevious:
       cancelRuns()
     default:
@@ -101,10 +125,18 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     }
     latestRun += 1
     let run = latestRun
-    let previous = policy == .queue ? lastQueued : nil
+    // A queued run waits only for a run still in flight; otherwise its work starts at once.
+    let previous = lastQueued.flatMap { running[$0.run] == nil ? nil : $0.task }
+    if let waitedFor = lastQueued?.run, previous != nil { queuedBehind[waitedFor] = run }
     let work = self.work
     let task = Task { [weak self] () -> ActionOutcome in
-      if let previous { _ = await previous.value }
+      if let previous {
+        _ = await previous.value
+        // Cancelled before its turn came (see `finish`): the work never starts.
+        guard let self, self.admitted.remove(run) != nil else {
+          return self?.finish(run, with: .failure(CancellationError())) ?? .cancelled
+        }
+      }
       let result: Swift.Result<Result, any Error>
       do {
         result = .success(try await work(input))
@@ -115,7 +147,7 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
       return self.finish(run, with: result)
     }
     running[run] = task
-    if policy == .queue { lastQueued = task }
+    if policy == .queue { lastQueued = (run, task) }
     publishExecution()
     return task
   }
@@ -132,6 +164,12 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     commitObservation?.cancel()
   }
 
+  /// Logs a refused trigger and returns its outcome as a finished task.
+  private func refuse(_ outcome: ActionOutcome) -> Task<ActionOutcome, Never> {
+    dispatcher.logRefusal(name: name, outcome: outcome)
+    return Task { outcome }
+  }
+
   private func cancelRuns() {
     for (run, task) in running {
       cancelledRuns.insert(run)
@@ -141,6 +179,10 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
 
   private func finish(_ run: Int, with result: Swift.Result<Result, any Error>) -> ActionOutcome {
     running[run] = nil
+    // The queued run behind this one gets its turn now, unless it was cancelled meanwhile.
+    if let next = queuedBehind.removeValue(forKey: run), !cancelledRuns.contains(next) {
+      admitted.insert(next)
+    }
     defer { publishExecution() }
     if cancelledRuns.remove(run) != nil {
       return policy == .cancelPrevious && run != latestRun ? .superseded : .cancelled
@@ -154,11 +196,14 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   }
 
   private func publishExecution() {
-    isExecuting.set(!running.isEmpty)
+    executingSource.set(hasActiveRun)
     refreshAvailability()
   }
 
-  isolated deinit {
+  // A plain (nonisolated) deinit: it touches only `Task` values, which are Sendable, so
+  // cancel-on-release needs no hop to the main actor and no `isolated deinit`
+  // back-deployment shim.
+  deinit {
     for task in running.values { task.cancel() }
   }
 }

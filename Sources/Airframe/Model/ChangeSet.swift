@@ -52,6 +52,9 @@ extension EntityChanges: Sendable where ID: Sendable {}
 protocol EntityChangeCounts {
   var counts: (inserted: Int, updated: Int, removed: Int) { get }
   var isEmpty: Bool { get }
+  var insertedIDs: Set<AnyHashable> { get }
+  /// Every id inserted, updated or removed.
+  var touchedIDs: Set<AnyHashable> { get }
 }
 
 /// One table's changes in a change set, grown in place by the transaction.
@@ -61,6 +64,16 @@ final class TableChanges<ID: Hashable>: EntityChangeCounts {
     (changes.inserted.count, changes.updated.count, changes.removed.count)
   }
   var isEmpty: Bool { changes.isEmpty }
+  var insertedIDs: Set<AnyHashable> { Self.erase(changes.inserted) }
+  var touchedIDs: Set<AnyHashable> {
+    Self.erase(changes.inserted.union(changes.updated).union(changes.removed))
+  }
+
+  private static func erase(_ ids: Set<ID>) -> Set<AnyHashable> {
+    var erased = Set<AnyHashable>(minimumCapacity: ids.count)
+    for id in ids { erased.insert(AnyHashable(id)) }
+    return erased
+  }
 }
 
 /// What one commit changed: entity ids per table, and which other values changed.
@@ -80,6 +93,10 @@ public struct ChangeSet<State> {
   /// mutates the boxes, before its commit is posted; a posted change set is never mutated.
   private var tables: [AnyKeyPath: AnyObject] = [:]
   private var values: Set<AnyKeyPath> = []
+  /// Per changed table or value: reads, from a state, what is there now at each key this
+  /// change set names (for undo's compare-and-set).
+  private var snapshotters:
+    [AnyKeyPath: (State) -> [StepSnapshot<State>.Key: StepSnapshot<State>.Expectation]] = [:]
 
   init() {}
 
@@ -111,6 +128,14 @@ public struct ChangeSet<State> {
     }
   }
 
+  /// The inserted ids of every table that has any.
+  var insertedIDs: [AnyKeyPath: Set<AnyHashable>] {
+    tables.compactMapValues { box in
+      let ids = (box as? any EntityChangeCounts)?.insertedIDs ?? []
+      return ids.isEmpty ? nil : ids
+    }
+  }
+
   /// The key paths of the values (not tables) this commit changed.
   public var changedValues: [AnyKeyPath] { Array(values) }
 
@@ -124,7 +149,38 @@ public struct ChangeSet<State> {
       let box = TableChanges<Element.ID>()
       change(&box.changes)
       tables[table] = box
+      let name = Self.name(of: table)
+      snapshotters[table] = { state in
+        var expectations: [StepSnapshot<State>.Key: StepSnapshot<State>.Expectation] = [:]
+        let changes = box.changes
+        for id in changes.inserted.union(changes.updated).union(changes.removed) {
+          let row = state[keyPath: table][id]
+          expectations[StepSnapshot.Key(path: table, id: id)] = StepSnapshot.Expectation(
+            label: "\(name) \(id)", holds: { $0[keyPath: table][id] == row })
+        }
+        return expectations
+      }
     }
+  }
+
+  /// What `state` holds at every row and value this change set names.
+  func snapshot(of state: State) -> StepSnapshot<State> {
+    var expectations: [StepSnapshot<State>.Key: StepSnapshot<State>.Expectation] = [:]
+    for snapshotter in snapshotters.values {
+      expectations.merge(snapshotter(state)) { _, newer in newer }
+    }
+    return StepSnapshot(expectations)
+  }
+
+  /// Every row and value this change set names.
+  var touchedKeys: Set<StepSnapshot<State>.Key> {
+    var keys = Set(values.map { StepSnapshot<State>.Key(path: $0, id: nil) })
+    for (table, box) in tables {
+      for id in (box as? any EntityChangeCounts)?.touchedIDs ?? [] {
+        keys.insert(StepSnapshot.Key(path: table, id: id))
+      }
+    }
+    return keys
   }
 
   /// A short description such as `notes +1 ~0 -0, syncStatus`, sorted by name.
@@ -143,5 +199,15 @@ public struct ChangeSet<State> {
     "\(keyPath)".split(separator: ".").last.map(String.init) ?? "\(keyPath)"
   }
 
-  mutating func recordValue(_ keyPath: PartialKeyPath<State>) { values.insert(keyPath) }
+  mutating func recordValue<Value: Equatable>(_ keyPath: KeyPath<State, Value>) {
+    values.insert(keyPath)
+    let name = Self.name(of: keyPath)
+    snapshotters[keyPath] = { state in
+      let value = state[keyPath: keyPath]
+      return [
+        StepSnapshot.Key(path: keyPath, id: nil): StepSnapshot.Expectation(
+          label: name, holds: { $0[keyPath: keyPath] == value })
+      ]
+    }
+  }
 }

@@ -1,7 +1,7 @@
 /// The entities of one kind in a model's state, by stable id.
 ///
 /// A table is a value: it lives inside the app's state struct and changes only through a
-/// ``Transaction`` inside ``Model/write(_:)``, which records each change in the commit's
+/// ``Transaction`` inside ``Model/write(origin:_:)``, which records each change in the commit's
 /// ``ChangeSet``.
 ///
 /// - Complexity: Lookup, insertion, update and removal are O(1) on average.

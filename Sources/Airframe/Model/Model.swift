@@ -32,6 +32,8 @@ public struct Commit<State> {
   /// Keeping a commit keeps its state alive: the model's next write then copies each table
   /// it changes instead of changing it in place. Keep the ids and values you need instead.
   public let state: State
+  /// Who wrote it: the user's action, a background task, or an external source.
+  public let origin: CommitOrigin
 }
 
 extension Commit: Sendable where State: Sendable {}
@@ -53,7 +55,7 @@ public protocol ModelStorage<State>: AnyObject {
   func persist(_ commit: Commit<State>) throws
 }
 
-/// The single home of an app's state, changed only through ``write(_:)``.
+/// The single home of an app's state, changed only through ``write(origin:_:)``.
 ///
 /// ```swift
 /// struct Library { var notes = EntityTable<Note>() }
@@ -66,7 +68,7 @@ public protocol ModelStorage<State>: AnyObject {
 /// ```
 @MainActor
 public final class Model<State> {
-  /// The current state; read freely, change only through ``write(_:)``.
+  /// The current state; read freely, change only through ``write(origin:_:)``.
   ///
   /// While a write is running (in its body or its storage hook), this is the state with the
   /// write's changes so far.
@@ -104,13 +106,19 @@ public final class Model<State> {
 
   /// Changes the state through one transaction, persists it, then notifies observers once.
   ///
-  /// - Parameter body: Makes the changes; throwing discards all of them.
+  /// - Parameters:
+  ///   - origin: Where the change comes from; the commit carries it. A write that does not
+  ///     say is a background write; an ``ActionDispatcher`` writes the user's actions.
+  ///   - body: Makes the changes; throwing discards all of them.
   /// - Returns: What `body` returns.
   /// - Throws: ``ModelError/reentrantWrite`` if another write or a notification is running;
   ///   ``ModelError/storageFailed(_:)`` if persisting failed; any error `body` throws. In
   ///   every case the state is unchanged.
   @discardableResult
-  public func write<Result>(_ body: (inout Transaction<State>) throws -> Result) throws -> Result {
+  public func write<Result>(
+    origin: CommitOrigin = .background("unnamed write"),
+    _ body: (inout Transaction<State>) throws -> Result
+  ) throws -> Result {
     guard !isBusy else { throw ModelError.reentrantWrite }
     isWriting = true
     let inFlight = TransactionStorage(state: takeStoredState())
@@ -125,7 +133,8 @@ public final class Model<State> {
         finishWrite(inFlight)
         return result
       }
-      commit = Commit(revision: revision + 1, changes: inFlight.changes, state: inFlight.state)
+      commit = Commit(
+        revision: revision + 1, changes: inFlight.changes, state: inFlight.state, origin: origin)
       do {
         try storage?.persist(commit)
       } catch {

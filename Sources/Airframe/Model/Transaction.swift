@@ -94,7 +94,12 @@ public struct Transaction<State> {
     return removed
   }
 
-  /// Sets a value that is not an entity table, such as a sync status.
+  /// Sets a value, such as a sync status.
+  ///
+  /// Setting a whole ``EntityTable`` replaces its rows one by one, so the change set lists
+  /// every row inserted, updated and removed (and no value change): a list lens showing
+  /// the table sees each row. That costs O(*n*) in the rows of both tables; prefer
+  /// ``insert(_:into:)``, ``update(_:in:_:)`` and ``remove(_:from:)`` for a few rows.
   ///
   /// - Parameters:
   ///   - keyPath: The value's key path in the state.
@@ -102,6 +107,10 @@ public struct Transaction<State> {
   public mutating func set<Value: Equatable>(
     _ keyPath: WritableKeyPath<State, Value>, to value: Value
   ) {
+    if let table = value as? any RowReplacing {
+      table.replaceRows(at: keyPath, in: &self)
+      return
+    }
     let old = storage.state[keyPath: keyPath]
     guard old != value else { return }
     storage.state[keyPath: keyPath] = value
@@ -111,6 +120,30 @@ public struct Transaction<State> {
 
   private static func name(of table: AnyKeyPath) -> String {
     ChangeSet<State>.name(of: table)
+  }
+}
+
+/// A table that ``Transaction/set(_:to:)`` replaces row by row.
+protocol RowReplacing {
+  /// Makes the table at `keyPath` equal to `self` through row inserts, updates and removals.
+  func replaceRows<State>(at keyPath: AnyKeyPath, in transaction: inout Transaction<State>)
+}
+
+extension EntityTable: RowReplacing {
+  func replaceRows<State>(at keyPath: AnyKeyPath, in transaction: inout Transaction<State>) {
+    guard let table = keyPath as? WritableKeyPath<State, EntityTable<Element>> else { return }
+    let old = transaction.state[keyPath: table]
+    // Each call below names a row known to be present (or absent), so none can throw.
+    for id in old.byID.keys where byID[id] == nil {
+      _ = try? transaction.remove(id, from: table)
+    }
+    for (id, element) in byID {
+      if old.contains(id) {
+        try? transaction.update(id, in: table) { $0 = element }
+      } else {
+        try? transaction.insert(element, into: table)
+      }
+    }
   }
 }
 

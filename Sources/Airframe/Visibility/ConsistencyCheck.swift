@@ -66,6 +66,18 @@ public final class ConsistencyCheck<State> {
     presentations.append((name, renderedRevision))
   }
 
+  /// Adds a View State Controller to the check; the check does not keep it alive, and a
+  /// released controller is no longer compared.
+  ///
+  /// - Parameters:
+  ///   - name: The controller's name in mismatch reports.
+  ///   - controller: A controller that reports its rendered revision, such as a
+  ///     ``ListLens``.
+  public func register(_ name: String, _ controller: some ViewStateController) {
+    let model = model
+    register(name) { [weak controller] in controller?.renderedRevision ?? model.revision }
+  }
+
   /// Compares every presentation with the model now.
   ///
   /// - Returns: The presentations that disagree; empty when all agree.

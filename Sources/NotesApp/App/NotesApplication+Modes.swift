@@ -97,10 +97,10 @@ extension NotesApplication {
       return
     case .newNote:
       outcome = commands.newNote.trigger(prompt.text)
-      if outcome.isCommitted { selectNewNote() }
+      if let id = outcome.createdID(in: \NotesState.notes) { selectNewNote(id) }
     case .newNotebook:
       outcome = commands.newNotebook.trigger(prompt.text)
-      if outcome.isCommitted { sidebar.select(NotebookID(rawValue: model.state.lastAssignedID)) }
+      if let id = outcome.createdID(in: \NotesState.notebooks) { sidebar.select(id) }
     case .renameNote:
       outcome = commands.renameNote.trigger(prompt.text)
     case .renameNotebook:
@@ -111,8 +111,7 @@ extension NotesApplication {
   }
 
   /// Selects the note just created and opens it in the editor.
-  private func selectNewNote() {
-    let id = NoteID(rawValue: model.state.lastAssignedID)
+  private func selectNewNote(_ id: NoteID) {
     if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { noteList.search = "" }
     if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
     noteList.lens.select(id)

@@ -114,7 +114,6 @@ public final class NotesApplication {
       noteList.notebook = notebook
       windowTitle.notebook = notebook
       listScroll = 0
-      commands.refreshAvailability()
     }.store(in: bag)
     noteList.lens.selection.observe { [unowned self] note in
       // The list keeps a selection while it has rows: when the selected note leaves it
@@ -129,7 +128,6 @@ public final class NotesApplication {
       editor.open(note)
       windowTitle.note = note
       editorScroll = 0
-      commands.refreshAvailability()
     }.store(in: bag)
     editor.state.observe { [unowned self] state in
       windowTitle.hasUnsavedEdits = state.isDirty

@@ -4,8 +4,9 @@
 // Guarantees
 // - Commands that change the model are `ActionController`s: a gesture becomes exactly one
 //   dispatched action, refused with the reason while the command is unavailable.
-// - Availability depends on the model and on the selection; it is recomputed after every
-//   commit (by the controllers) and whenever the selection changes (`refreshAvailability`).
+// - Availability depends on the model and on the selection (`CommandContext`, derived from
+//   the sidebar's and the note list's selections); the controllers recompute it after every
+//   commit and every selection change, so nothing here recomputes it by hand.
 // - Every command is listed in the command menu, in the order of `all`.
 
 import Airframe
@@ -19,7 +20,7 @@ struct Command {
   /// The key that runs it, as the help screen shows it.
   let shortcut: String
   /// Whether it can run now, and why not.
-  let availability: StateSource<Availability>
+  let availability: any StateProjection<Availability>
   /// Starts the gesture (which may open a prompt first).
   let start: @MainActor () -> Void
 }
@@ -34,6 +35,8 @@ final class NotesCommands {
   let moveNote: ActionController<NotesState, NotebookID>
   let togglePin: ActionController<NotesState, Void>
   let deleteNote: ActionController<NotesState, Void>
+  /// The selection every command acts on.
+  private let context: StateSource<CommandContext>
   private let deleteNotebookAvailability = StateSource(Availability.enabled)
   private let undoAvailability = StateSource(Availability.enabled)
   private let redoAvailability = StateSource(Availability.enabled)
@@ -48,50 +51,64 @@ final class NotesCommands {
     self.app = app
     let dispatcher = app.dispatcher
     let now = app.now
-    newNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      app.notebookForNewNote(in: state) == nil
+    // The selections, combined in a source this object owns, so `cancel()` ends it.
+    let context = StateSource(CommandContext())
+    self.context = context
+    newNote = ActionController(dispatcher: dispatcher, name: "New Note", reading: context) {
+      [unowned app] context, state in
+      app.notebookForNewNote(context, in: state) == nil
         ? .disabled("Create a notebook first (N).") : .enabled
-    } makeAction: { [unowned app] title in
-      CreateNote(notebookID: app.notebookForNewNote(in: app.model.state)!, title: title, now: now())
+    } makeAction: { [unowned app] context, title in
+      CreateNote(
+        notebookID: app.notebookForNewNote(context, in: app.model.state)!, title: title,
+        now: now())
     }
-    newNotebook = ActionController(dispatcher: dispatcher) { _ in
-      .enabled
-    } makeAction: {
+    newNotebook = ActionController(dispatcher: dispatcher, name: "New Notebook") {
       CreateNotebook(title: $0, now: now())
     }
-    renameNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      app.noteIsSelected(in: state)
-    } makeAction: { [unowned app] title in
-      RenameNote(id: app.selectedNote!, title: title, now: now())
+    renameNote = ActionController(
+      dispatcher: dispatcher, name: "Rename Note", reading: context,
+      requires: Self.noteIsSelected
+    ) { context, title in
+      RenameNote(id: context.note!, title: title, now: now())
     }
-    renameNotebook = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      app.notebookIsSelected(in: state)
-    } makeAction: { [unowned app] title in
-      RenameNotebook(id: app.selectedNotebook!, title: title)
+    renameNotebook = ActionController(
+      dispatcher: dispatcher, name: "Rename Notebook", reading: context,
+      requires: Self.notebookIsSelected
+    ) { context, title in
+      RenameNotebook(id: context.notebook!, title: title)
     }
-    moveNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      let selected = app.noteIsSelected(in: state)
+    moveNote = ActionController(dispatcher: dispatcher, name: "Move Note", reading: context) {
+      context, state in
+      let selected = Self.noteIsSelected(context, in: state)
       guard selected.isEnabled else { return selected }
       return state.notebooks.count < 2 ? .disabled("There is no other notebook.") : .enabled
-    } makeAction: { [unowned app] notebook in
-      MoveNote(id: app.selectedNote!, to: notebook, now: now())
+    } makeAction: { context, notebook in
+      MoveNote(id: context.note!, to: notebook, now: now())
     }
-    togglePin = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      app.noteIsSelected(in: state)
-    } makeAction: { [unowned app] in
-      let id = app.selectedNote!
+    togglePin = ActionController(
+      dispatcher: dispatcher, name: "Pin or Unpin Note", reading: context,
+      requires: Self.noteIsSelected
+    ) { [unowned app] context in
+      let id = context.note!
       return SetNotePinned(id: id, isPinned: !(app.model.state.notes[id]?.isPinned ?? false))
     }
-    deleteNote = ActionController(dispatcher: dispatcher) { [unowned app] state in
-      app.noteIsSelected(in: state)
-    } makeAction: { [unowned app] in
-      DeleteNote(id: app.selectedNote!)
+    deleteNote = ActionController(
+      dispatcher: dispatcher, name: "Delete Note", reading: context,
+      requires: Self.noteIsSelected
+    ) { context in
+      DeleteNote(id: context.note!)
     }
+    app.sidebar.selection.observe { notebook in
+      context.update { $0.notebook = notebook }
+    }.store(in: bag)
+    app.noteList.lens.selection.observe { note in context.update { $0.note = note } }.store(in: bag)
     dispatcher.undoAvailability.observe { [unowned self] names in
       undoAvailability.set(names.undoName == nil ? .disabled("Nothing to undo.") : .enabled)
       redoAvailability.set(names.redoName == nil ? .disabled("Nothing to redo.") : .enabled)
     }.store(in: bag)
     app.model.observeCommits { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
+    context.observe { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
     all = makeCommands()
     refreshOwnAvailability()
     for command in all {
@@ -156,7 +173,6 @@ final class NotesCommands {
   /// Starts the command named `name`, or reports why it is unavailable.
   func run(_ name: String) {
     guard let command = command(named: name) else { return }
-    refreshAvailability()
     let availability = command.availability.value
     guard availability.isEnabled else {
       app.report(.invalid(ValidationResult(availability.issues)))
@@ -165,19 +181,8 @@ final class NotesCommands {
     command.start()
   }
 
-  /// Recomputes every availability; call it when the selection changes.
-  func refreshAvailability() {
-    for controller in [newNote, newNotebook, renameNote, renameNotebook] {
-      controller.refreshAvailability()
-    }
-    moveNote.refreshAvailability()
-    togglePin.refreshAvailability()
-    deleteNote.refreshAvailability()
-    refreshOwnAvailability()
-  }
-
   private func refreshOwnAvailability() {
-    deleteNotebookAvailability.set(app.notebookIsSelected(in: app.model.state))
+    deleteNotebookAvailability.set(Self.notebookIsSelected(context.value, in: app.model.state))
     syncAvailability.set(
       app.syncCoordinator.isSyncing ? .disabled("A sync is running.") : .enabled)
   }
@@ -192,26 +197,38 @@ final class NotesCommands {
   }
 }
 
-extension NotesApplication {
-  /// The notebook a new note goes to: the selected one, else the selected note's, else the
-  /// first in the sidebar.
-  func notebookForNewNote(in state: NotesState) -> NotebookID? {
-    if let selectedNotebook, state.notebooks[selectedNotebook] != nil { return selectedNotebook }
-    if let selectedNote, let note = state.notes[selectedNote] { return note.notebookID }
-    return sidebarRows.first { state.notebooks[$0.id] != nil }?.id
-  }
+/// What the commands act on: the sidebar's and the note list's selections.
+struct CommandContext: Equatable {
+  /// The selected notebook.
+  var notebook: NotebookID?
+  /// The selected note.
+  var note: NoteID?
+}
 
-  func noteIsSelected(in state: NotesState) -> Availability {
-    guard let selectedNote, state.notes[selectedNote] != nil else {
+extension NotesCommands {
+  static func noteIsSelected(_ context: CommandContext, in state: NotesState) -> Availability {
+    guard let note = context.note, state.notes[note] != nil else {
       return .disabled("Select a note first.")
     }
     return .enabled
   }
 
-  func notebookIsSelected(in state: NotesState) -> Availability {
-    guard let selectedNotebook, state.notebooks[selectedNotebook] != nil else {
+  static func notebookIsSelected(_ context: CommandContext, in state: NotesState)
+    -> Availability
+  {
+    guard let notebook = context.notebook, state.notebooks[notebook] != nil else {
       return .disabled("Select a notebook first.")
     }
     return .enabled
+  }
+}
+
+extension NotesApplication {
+  /// The notebook a new note goes to: the selected one, else the selected note's, else the
+  /// first in the sidebar.
+  func notebookForNewNote(_ context: CommandContext, in state: NotesState) -> NotebookID? {
+    if let notebook = context.notebook, state.notebooks[notebook] != nil { return notebook }
+    if let note = context.note, let found = state.notes[note] { return found.notebookID }
+    return sidebarRows.first { state.notebooks[$0.id] != nil }?.id
   }
 }

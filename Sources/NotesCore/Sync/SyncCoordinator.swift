@@ -89,10 +89,13 @@ public final class SyncCoordinator {
   private func setStatus(_ status: SyncStatus) {
     // Runs in its own main-actor turn, never inside another write or a delivery, so the
     // model cannot refuse it as re-entrant.
-    try? model.write { $0.set(\.sync, to: status) }
+    try? model.write(origin: .background("sync status")) { $0.set(\.sync, to: status) }
   }
 
-  isolated deinit {
+  // A plain (nonisolated) deinit: it touches only `Task` values, which are Sendable, so
+  // cancel-on-release needs no hop to the main actor and no `isolated deinit`
+  // back-deployment shim.
+  deinit {
     task?.cancel()
   }
 }

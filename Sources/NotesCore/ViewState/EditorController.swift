@@ -41,7 +41,7 @@ public struct EditorState: Equatable, Sendable {
 
 /// The editor's View State Controller.
 @MainActor
-public final class EditorController {
+public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
   private let stateSource = StateSource(EditorState.closed)
   private var base: Note?

@@ -62,9 +62,12 @@ public enum NoteSort: String, Sendable, CaseIterable {
 
 /// The note list's View State Controller.
 @MainActor
-public final class NoteListController {
+public final class NoteListController: ViewStateController {
   /// The lens that keeps the rows; read rows and updates through it.
   public let lens: ListLens<NotesState, Note, NoteRow>
+
+  /// The latest model revision the rows reflect (the lens's).
+  public var renderedRevision: Int { lens.renderedRevision }
 
   /// The notebook whose notes are listed; `nil` lists every note.
   public var notebook: NotebookID? {

@@ -27,7 +27,7 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
 
 /// The sidebar's View State Controller.
 @MainActor
-public final class SidebarController {
+public final class SidebarController: ViewStateController {
   private let rowsSource: StateSource<[SidebarRow]>
   private let selectionSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]

@@ -26,7 +26,7 @@ public struct StatusBar: Equatable, Sendable {
 
 /// The status bar's View State Controller.
 @MainActor
-public final class StatusBarController {
+public final class StatusBarController: ViewStateController {
   private let statusSource: StateSource<StatusBar>
   private var lifetime: Lifetime?
   private var message: String?

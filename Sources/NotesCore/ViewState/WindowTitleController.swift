@@ -14,7 +14,7 @@ import Foundation
 
 /// The window title's View State Controller.
 @MainActor
-public final class WindowTitleController {
+public final class WindowTitleController: ViewStateController {
   private let model: Model<NotesState>
   private let titleSource = StateSource("Notes")
   private var lifetime: Lifetime?

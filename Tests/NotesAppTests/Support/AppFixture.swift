@@ -2,6 +2,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCore
+import Testing
 
 /// A fixed clock for the app's modification dates.
 let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -15,14 +16,37 @@ func makeApp(state: NotesState = SampleLibrary.state(now: fixedDate)) -> NotesAp
 }
 
 extension NotesApplication {
-  /// Types each key in order.
-  func press(_ keys: Key...) {
-    for key in keys { handle(key) }
+  /// Types each key in order; after each, every View State Controller shows the model's
+  /// revision (`ConsistencyCheck`).
+  func press(_ keys: Key..., sourceLocation: SourceLocation = #_sourceLocation) {
+    for key in keys {
+      handle(key)
+      expectConsistent(after: "\(key)", sourceLocation: sourceLocation)
+    }
   }
 
-  /// Types a string character by character.
-  func type(_ text: String) {
-    for character in text { handle(.character(character)) }
+  /// Types a string character by character, checking consistency after each.
+  func type(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    for character in text {
+      handle(.character(character))
+      expectConsistent(after: "typing \(character)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Records an issue for every View State Controller that does not show the model's
+  /// revision now.
+  func expectConsistent(after step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let check = ConsistencyCheck(model: model)
+    defer { check.cancel() }
+    check.register("sidebar", sidebar)
+    check.register("note list", noteList)
+    check.register("editor", editor)
+    check.register("window title", windowTitle)
+    check.register("status bar", statusBar)
+    let mismatches = check.verify()
+    #expect(
+      mismatches.isEmpty, "after \(step): \(mismatches.map(\.description))",
+      sourceLocation: sourceLocation)
   }
 
   /// The screen's lines at the standard test size.

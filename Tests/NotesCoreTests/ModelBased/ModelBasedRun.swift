@@ -227,7 +227,7 @@ final class ModelBasedRun {
         expected += reference.release(policy, run: position, succeeds: succeeds)
       }
     case .cancelRuns(let policy):
-      app.commands[policy]!.cancel()
+      app.cancelRuns(policy)
       reference.cancelRuns(policy)
     }
 
@@ -325,11 +325,12 @@ final class ModelBasedRun {
     for policy in RunPolicy.allCases {
       let command = app.commands[policy]!
       let running = reference.runs[policy, default: []].count
+      let active = reference.hasActiveRun(policy)
       if let failure = differ("\(policy) runs", command.runningCount, running)
-        ?? differ("\(policy) executing", command.isExecuting.value, running > 0)
+        ?? differ("\(policy) executing", command.isExecuting.value, active)
         ?? differ(
           "\(policy) availability", command.availability.value.isEnabled,
-          policy != .rejectWhileRunning || running == 0)
+          policy != .rejectWhileRunning || !active)
       {
         return failure
       }

@@ -63,7 +63,10 @@ final class NotesHarness {
     let gate: Gate<ResolvedOp>
     let op: ResolvedOp
     let task: Task<ActionOutcome, Never>
+    /// Whether its work has started: at once, except for a queued run behind another.
+    var started: Bool
     var released = false
+    var cancelled = false
   }
 
   typealias Command = AsyncActionController<NotesState, RunRequest, ResolvedOp>
@@ -124,28 +127,26 @@ final class NotesHarness {
         makeAction: { $0.action })
     }
     self.commands = commands
-    newNote = ActionController(dispatcher: dispatcher, availability: Self.newNoteAvailability) {
+    newNote = ActionController(dispatcher: dispatcher, requires: Self.newNoteAvailability) {
       title in
       let first = model.state.notebooks.elements.map(\.id).min() ?? NotebookID(rawValue: 0)
       return CreateNote(notebookID: first, title: title, now: clock.now)
     }
     // Only its availability is used; syncs start through the coordinator.
-    syncCommand = ActionController(dispatcher: dispatcher, availability: Self.syncAvailability) {
-      _ in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
+    syncCommand = ActionController(dispatcher: dispatcher, requires: Self.syncAvailability) {
+      (_: Void) in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
     }
     check = ConsistencyCheck(model: model, scheduler: scheduler)
     menu.add("New Note", shortcut: "n", availability: newNote.availability)
     menu.add("Sync Now", shortcut: "s", availability: syncCommand.availability)
     menu.add("Import", shortcut: "i", availability: commands[.rejectWhileRunning]!.availability)
-    let sidebar = sidebar
-    let title = title
-    let status = status
-    let editor = editor
-    check.register("sidebar") { sidebar.renderedRevision }
-    check.register("window title") { title.renderedRevision }
-    check.register("status bar") { status.renderedRevision }
-    check.register("editor") { editor.renderedRevision }
+    check.register("sidebar", sidebar)
+    check.register("note list", list)
+    check.register("window title", title)
+    check.register("status bar", status)
+    check.register("editor", editor)
     // As an app would: the window title shows the editor's unsaved marker.
+    let title = title
     unsavedBinding = editor.state.observe { title.hasUnsavedEdits = $0.isDirty }
   }
 
@@ -187,8 +188,16 @@ final class NotesHarness {
     let running = command.runningCount
     let task = command.trigger(RunRequest(gate: gate))
     guard command.runningCount > running else { return await task.value }
-    runs[policy, default: []].append(PendingRun(gate: gate, op: op, task: task))
+    let started = policy != .queue || runs[policy, default: []].isEmpty
+    runs[policy, default: []].append(
+      PendingRun(gate: gate, op: op, task: task, started: started))
     return nil
+  }
+
+  /// Cancels every run of `policy`; a queued run still waiting for its turn never starts.
+  func cancelRuns(_ policy: RunPolicy) {
+    commands[policy]!.cancel()
+    for index in runs[policy, default: []].indices { runs[policy]![index].cancelled = true }
   }
 
   /// Lets the `index`-th unreleased run's work return, then awaits every run that can now
@@ -202,9 +211,10 @@ final class NotesHarness {
     await run.gate.open(with: succeeds ? .success(run.op) : .failure(ReleasedRunError()))
     var outcomes: [ActionOutcome] = []
     if policy == .queue {
-      while let first = runs[policy]?.first, first.released {
+      while let first = runs[policy]?.first, first.released || !first.started {
         runs[policy]!.removeFirst()
         outcomes.append(await first.task.value)
+        if let next = runs[policy]?.first, !next.cancelled { runs[policy]![0].started = true }
       }
     } else {
       runs[policy]!.remove(at: position)

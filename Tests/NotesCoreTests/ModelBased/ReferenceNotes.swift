@@ -36,7 +36,7 @@ enum StepResult: Equatable, CustomStringConvertible {
 
   init(_ outcome: ActionOutcome) {
     switch outcome {
-    case .committed(let revision): self = .committed(revision: revision)
+    case .committed(let revision, _): self = .committed(revision: revision)
     case .unchanged: self = .unchanged
     case .invalid(let result): self = .invalid(fields: result.issues.map(\.field))
     case .failed(let message): self = .failed(message)
@@ -93,6 +93,8 @@ struct ReferenceNotes {
   struct Run {
     let token: Int
     let op: ResolvedOp
+    /// Whether its work has started: at once, except for a queued run behind another.
+    var started: Bool
     var cancelled = false
     /// `nil` until released; then whether the work succeeds.
     var succeeds: Bool?
@@ -566,12 +568,18 @@ struct ReferenceNotes {
   // MARK: - Asynchronous commands
 
   mutating func trigger(_ policy: RunPolicy, _ op: ResolvedOp) -> StepResult {
-    if policy == .rejectWhileRunning, !runs[policy, default: []].isEmpty { return .rejected }
+    if policy == .rejectWhileRunning, hasActiveRun(policy) { return .rejected }
     if policy == .cancelPrevious { cancelRuns(policy) }
     let token = latestRun[policy, default: 0] + 1
     latestRun[policy] = token
-    runs[policy, default: []].append(Run(token: token, op: op))
+    let started = policy != .queue || runs[policy, default: []].isEmpty
+    runs[policy, default: []].append(Run(token: token, op: op, started: started))
     return .started(true)
+  }
+
+  /// Whether a run of `policy` that can still commit (not cancelled) is in flight.
+  func hasActiveRun(_ policy: RunPolicy) -> Bool {
+    runs[policy, default: []].contains { !$0.cancelled }
   }
 
   /// The position, among all runs of `policy`, of the `index`-th run not yet released.
@@ -584,9 +592,12 @@ struct ReferenceNotes {
     runs[policy]![position].succeeds = succeeds
     var results: [StepResult] = []
     if policy == .queue {
-      while let first = runs[policy]?.first, first.succeeds != nil {
+      // A run at the head finishes once released; one cancelled before its turn never
+      // starts its work and finishes as soon as the run before it has.
+      while let first = runs[policy]?.first, first.succeeds != nil || !first.started {
         runs[policy]!.removeFirst()
         results.append(finish(policy, first))
+        if let next = runs[policy]?.first, !next.cancelled { runs[policy]![0].started = true }
       }
     } else {
       results.append(finish(policy, runs[policy]!.remove(at: position)))
