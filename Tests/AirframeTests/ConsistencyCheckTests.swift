@@ -59,7 +59,7 @@ struct ConsistencyCheckTests {
   @Test func aListLensAgreesAfterCommitsThatChangeNoListedRow() throws {
     let model = Model(
       Library(notes: EntityTable([Note(id: 1, title: "a"), Note(id: 2, title: "b")])))
-    let scheduler = ManualScheduler()
+    let scheduler = TestScheduler()
     let check = ConsistencyCheck(model: model, scheduler: scheduler)
     let lens = ListLens(
       model: model, table: \.notes, order: .by(\.title), filter: ListFilter { $0.id == 1 })

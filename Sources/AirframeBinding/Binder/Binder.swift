@@ -146,10 +146,8 @@ public final class Binder {
       observe: (@escaping (Value) -> Void) -> Lifetime
     ) {
       guard isCurrent else { return }
-      let bag = binder.connections
-      _ = Lifetime.linked { lifetime in
-        lifetime.store(in: bag)
-        return observe { [weak lifetime] value in
+      _ = Lifetime.linked(storedIn: binder.connections) { lifetime in
+        observe { [weak lifetime] value in
           guard let lifetime, !lifetime.isCancelled else { return }
           Rendering.perform { render(value) }
         }

@@ -28,6 +28,11 @@ public final class BindingLedger {
   /// The ledger that counts everything created outside a ``withCurrent(_:isolation:)`` scope.
   public static let shared = BindingLedger(name: "shared")
 
+  /// Counts the links that stand in for a connection before it exists (see
+  /// `Lifetime.linked`); the connection itself is counted by the current ledger, so a
+  /// linked binding counts once.
+  static let uncounted = BindingLedger(name: "links")
+
   /// A name for messages and the binding-graph description.
   public let name: String
 
@@ -90,13 +95,6 @@ public final class BindingLedger {
   func lifetime(_ lifetime: Lifetime, isOwnedBy owner: String?) {
     guard recordsGraph, let owner else { return }
     edges[ObjectIdentifier(lifetime)]?.owner = owner
-  }
-
-  /// Shows a linked lifetime under the source its connection observes, once, in the graph.
-  func link(_ lifetime: Lifetime, to connection: Lifetime) {
-    guard recordsGraph, let inner = edges.removeValue(forKey: ObjectIdentifier(connection))
-    else { return }
-    edges[ObjectIdentifier(lifetime)]?.source = inner.source
   }
 
   func lifetimeEnded(_ lifetime: ObjectIdentifier) {

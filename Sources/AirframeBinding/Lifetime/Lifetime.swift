@@ -45,6 +45,14 @@ public final class Lifetime {
     ledger.lifetimeStarted(self, target: target)
   }
 
+  /// Creates a lifetime counted by `ledger` instead of the current one.
+  init(target: LifetimeTarget, handle: Int, ledger: BindingLedger) {
+    self.target = target
+    self.handle = handle
+    self.ledger = ledger
+    ledger.lifetimeStarted(self, target: target)
+  }
+
   /// Creates a lifetime that runs `onCancel` once, when it is cancelled or released.
   ///
   /// Use this to give a custom connection the same ownership rules as the built-in ones.
@@ -136,19 +144,24 @@ extension Lifetime {
   /// Creates a lifetime before the connection it will end exists, so that the
   /// connection's first callback (the replay) can already cancel it.
   ///
-  /// `connect` receives the new lifetime and returns the lifetime of the connection it
+  /// The new lifetime is first stored in `bag`, if one is given (a closed bag cancels it
+  /// at once). Then `connect` receives it and returns the lifetime of the connection it
   /// made. Cancelling the new lifetime, even inside `connect`, cancels that connection; a
   /// callback that checks `isCancelled` on the lifetime it was handed therefore stops at
-  /// once.
-  static func linked(_ connect: (Lifetime) -> Lifetime) -> Lifetime {
+  /// once. The ledger counts the connection, not the link: one binding, one count, shown in
+  /// the binding graph under the connection's source and the bag's owner.
+  static func linked(
+    storedIn bag: LifetimeBag? = nil, _ connect: (Lifetime) -> Lifetime
+  ) -> Lifetime {
     let link = LinkedConnection()
-    let lifetime = Lifetime(target: link, handle: 0)
+    let lifetime = Lifetime(target: link, handle: 0, ledger: .uncounted)
+    bag?.insert(lifetime)
     let connection = connect(lifetime)
     if lifetime.isCancelled {
       connection.cancel()
     } else {
       link.connection = connection
-      lifetime.ledger.link(lifetime, to: connection)
+      if let bag { connection.ledger.lifetime(connection, isOwnedBy: bag.label) }
     }
     return lifetime
   }

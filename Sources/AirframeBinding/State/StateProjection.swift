@@ -66,9 +66,8 @@ extension StateProjection {
   ///   - observer: Called synchronously on the main actor with each value.
   public func observe(in bag: LifetimeBag, _ observer: @escaping (Value) -> Void) {
     guard !bag.isClosed else { return }
-    _ = Lifetime.linked { lifetime in
-      lifetime.store(in: bag)
-      return observe { [weak lifetime] value in
+    _ = Lifetime.linked(storedIn: bag) { lifetime in
+      observe { [weak lifetime] value in
         guard let lifetime, !lifetime.isCancelled else { return }
         observer(value)
       }
