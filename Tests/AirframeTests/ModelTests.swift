@@ -191,12 +191,17 @@ struct ModelTests {
 
   @Test func anObserverSchedulesItsFollowUpWriteOnTheMainActor() async throws {
     let model = Model(Library())
+    let scheduler = TestScheduler()  // in the app: `.mainActor`, one main-actor task a job
     let observer = model.observeCommits { commit in
       guard commit.changes.changes(in: \.notes).inserted.contains(1) else { return }
-      Task { @MainActor in try model.write { $0.set(\.syncStatus, to: "dirty") } }
+      #expect(throws: ModelError.reentrantWrite) {
+        try model.write { $0.set(\.syncStatus, to: "x") }
+      }
+      scheduler.schedule { try? model.write { $0.set(\.syncStatus, to: "dirty") } }
     }
     try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
-    for _ in 0..<1_000 where model.revision < 2 { await Task.yield() }
+    #expect(model.revision == 1)
+    #expect(scheduler.drain() == 1)
     #expect(model.revision == 2)
     #expect(model.state.syncStatus == "dirty")
     observer.cancel()
@@ -204,9 +209,19 @@ struct ModelTests {
 
   @Test func backgroundWorkReachesTheModelByReturningToTheMainActor() async throws {
     let model = Model(Library())
+    var commits: [(revision: Int, origin: CommitOrigin)] = []
+    let observation = model.observeCommits { commits.append(($0.revision, $0.origin)) }
+    // The work runs off the main actor and cannot touch the model there (the compiler
+    // refuses); it hands its result back, and the write happens after the `await`.
     let title = await Task.detached { "computed off the main actor".uppercased() }.value
-    try model.write { try $0.insert(Note(id: 9, title: title), into: \.notes) }
+    try model.write(origin: .background("title import")) {
+      try $0.insert(Note(id: 9, title: title), into: \.notes)
+    }
     #expect(model.state.notes[9]?.title == "COMPUTED OFF THE MAIN ACTOR")
+    // One commit, one notification, carrying where it came from.
+    #expect(commits.map(\.revision) == [1])
+    #expect(commits.map(\.origin) == [.background("title import")])
+    observation.cancel()
   }
 
   @Test func missingIdsAreRejected() {

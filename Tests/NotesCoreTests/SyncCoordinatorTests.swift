@@ -80,12 +80,42 @@ struct SyncCoordinatorTests {
     #expect(model.state.sync == .idle(lastSynced: previous))
   }
 
-  @Test func syncStatusChangesAreNotUndoSteps() async {
+  @Test func syncStatusChangesAreNotUndoSteps() async throws {
     let model = Model(NotesState())
     let dispatcher = ActionDispatcher(model: model)
     let coordinator = SyncCoordinator(
       model: model, service: SimulatedSyncService(steps: 1, stepDelay: .zero))
+    let added = dispatcher.dispatch(
+      CreateNotebook(title: "Home", now: Date(timeIntervalSince1970: 1)))
+    #expect(added.isCommitted)
+    let revision = model.revision
     await coordinator.syncNow()?.value
+    // The sync committed (syncing, then idle) …
+    #expect(model.revision == revision + 3)
+    #expect(model.state.sync.lastSynced != nil)
+    // … but the undo history still names the user's step, and undoing reverts it only.
+    #expect(dispatcher.undoAvailability.value.undoName == "New Notebook")
+    #expect(dispatcher.undo().isCommitted)
+    #expect(model.state.notebooks.elements.isEmpty)
+    #expect(model.state.sync.lastSynced != nil)
     #expect(dispatcher.undoAvailability.value.undoName == nil)
   }
+
+  @Test func stepDelaysRunOnTheSchedulersClock() async {
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let coordinator = SyncCoordinator(
+      model: model,
+      service: SimulatedSyncService(steps: 2, stepDelay: .seconds(1), scheduler: scheduler),
+      scheduler: scheduler)
+    coordinator.syncNow()
+    await scheduler.runUntilIdle()
+    #expect(model.state.sync == .syncing(progress: 0, lastSynced: nil))
+    await scheduler.advance(by: .seconds(1))
+    #expect(model.state.sync == .syncing(progress: 0.5, lastSynced: nil))
+    await scheduler.advance(by: .seconds(1))
+    #expect(!coordinator.isSyncing)
+    #expect(model.state.sync.lastSynced != nil)
+  }
+
 }

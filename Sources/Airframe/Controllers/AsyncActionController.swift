@@ -60,6 +60,7 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   /// Queued runs whose turn came while they were not cancelled: their work may start.
   private var admitted: Set<Int> = []
   private var commitObservation: Lifetime?
+  private let scheduler: any WorkScheduler
 
   /// Creates a controller.
   ///
@@ -69,17 +70,21 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   ///   - policy: What a trigger during a run does.
   ///   - availability: Whether the command can run against a state; always enabled by
   ///     default.
+  ///   - scheduler: Where runs start; plain main-actor tasks by default. A test passes
+  ///     `AirframeTesting`'s `TestScheduler` to wait until every run has finished.
   ///   - work: The asynchronous work; runs off the main actor.
   ///   - makeAction: Turns the work's result into the action to dispatch.
   public init(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
     policy: ReentrancyPolicy,
+    scheduler: any WorkScheduler = .mainActor,
     availability: @escaping (State) -> Availability = { _ in .enabled },
     work: @escaping @Sendable (Input) async throws -> Result,
     makeAction: @escaping (Result) -> any Action<State>
   ) {
     self.dispatcher = dispatcher
+    self.scheduler = scheduler
     self.name = name ?? "Command"
     self.policy = policy
     self.availabilityRule = availability
@@ -129,7 +134,7 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     let previous = lastQueued.flatMap { running[$0.run] == nil ? nil : $0.task }
     if let waitedFor = lastQueued?.run, previous != nil { queuedBehind[waitedFor] = run }
     let work = self.work
-    let task = Task { [weak self] () -> ActionOutcome in
+    let task = scheduler.startTask { [weak self] () -> ActionOutcome in
       if let previous {
         _ = await previous.value
         // Cancelled before its turn came (see `finish`): the work never starts.

@@ -18,15 +18,21 @@ public final class SyncCoordinator {
   private let model: Model<NotesState>
   private let service: any SyncService
   private var task: Task<Void, Never>?
+  private let scheduler: any WorkScheduler
 
   /// Creates a coordinator.
   ///
   /// - Parameters:
   ///   - model: The model whose `sync` status it drives.
   ///   - service: The service that does the work.
-  public init(model: Model<NotesState>, service: any SyncService) {
+  ///   - scheduler: Where syncs start; plain main-actor tasks by default.
+  public init(
+    model: Model<NotesState>, service: any SyncService,
+    scheduler: any WorkScheduler = .mainActor
+  ) {
     self.model = model
     self.service = service
+    self.scheduler = scheduler
   }
 
   /// Whether a sync is running.
@@ -42,7 +48,7 @@ public final class SyncCoordinator {
     setStatus(.syncing(progress: 0, lastSynced: lastSynced))
     let service = self.service
     weak let coordinator = self
-    let task = Task {
+    let task = scheduler.startTask {
       let result: Result<Date, any Error>
       do {
         result = .success(

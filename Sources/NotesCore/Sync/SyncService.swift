@@ -6,6 +6,7 @@
 // - Cancellation of the calling task ends the sync; a conformer should throw
 //   `CancellationError` promptly.
 
+public import Airframe
 public import Foundation
 
 /// A service that synchronizes the notes with a server; injected into the app.
@@ -53,6 +54,7 @@ public struct SimulatedSyncService: SyncService {
   /// The failure to simulate, if any.
   public let failure: Failure?
   private let clock: @Sendable () -> Date
+  private let scheduler: any WorkScheduler
 
   /// Creates a simulated service.
   ///
@@ -60,16 +62,19 @@ public struct SimulatedSyncService: SyncService {
   ///   - steps: The number of progress steps; at least 1.
   ///   - stepDelay: The simulated latency of each step.
   ///   - failure: The failure to simulate, if any.
+  ///   - scheduler: Whose clock the step delays run on; the continuous clock by default.
   ///   - clock: The time reported when a sync finishes; the current time by default.
   public init(
     steps: Int = 4,
     stepDelay: Duration = .milliseconds(100),
     failure: Failure? = nil,
+    scheduler: any WorkScheduler = .mainActor,
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.steps = max(1, steps)
     self.stepDelay = stepDelay
     self.failure = failure
+    self.scheduler = scheduler
     self.clock = clock
   }
 
@@ -77,7 +82,7 @@ public struct SimulatedSyncService: SyncService {
   public func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
     await progress(0)
     for step in 1...steps {
-      if stepDelay > .zero { try await Task.sleep(for: stepDelay) }
+      if stepDelay > .zero { try await scheduler.sleep(for: stepDelay) }
       try Task.checkCancellation()
       if let failure, failure.step == step { throw failure }
       await progress(Double(step) / Double(steps))
