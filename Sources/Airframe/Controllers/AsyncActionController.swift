@@ -68,10 +68,10 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   ///   - dispatcher: Runs the resulting actions.
   ///   - name: The command's name in the action log when it refuses a trigger.
   ///   - policy: What a trigger during a run does.
-  ///   - availability: Whether the command can run against a state; always enabled by
-  ///     default.
   ///   - scheduler: Where runs start; plain main-actor tasks by default. A test passes
   ///     `AirframeTesting`'s `TestScheduler` to wait until every run has finished.
+  ///   - availability: Whether the command can run against a state; always enabled by
+  ///     default.
   ///   - work: The asynchronous work; runs off the main actor.
   ///   - makeAction: Turns the work's result into the action to dispatch.
   public init(
