@@ -74,18 +74,30 @@ extension NotesApplication {
     case .backspace:
       guard !prompt.text.isEmpty else { return }
       prompt.text.removeLast()
-    case .character(let character):
-      prompt.text.append(character)
     case .control("u"):
       prompt.text = ""
     default:
       return
     }
+    updatePrompt(prompt)
+  }
+
+  /// Shows the prompt's new text; the search follows it, and a title over the limit says
+  /// so at once.
+  func updatePrompt(_ prompt: Prompt) {
     interaction = .prompt(prompt)
-    if prompt.purpose == .search {
+    let field: String
+    switch prompt.purpose {
+    case .search:
       selectedIndex = 0
       noteList.search = prompt.text
+      return
+    case .newNote, .renameNote: field = "note title"
+    case .newNotebook, .renameNotebook: field = "notebook title"
     }
+    let issues = MaximumLength(field: field, limit: NotesRules.titleLimit).issues(
+      in: NotesRules.normalizedTitle(prompt.text))
+    if !issues.isEmpty { report(.invalid(ValidationResult(issues))) }
   }
 
   private func submit(_ prompt: Prompt) {
