@@ -42,6 +42,9 @@ static inline SCREEN *airframe_newterm(void) { return newterm(NULL, stdout, stdi
 /// The standard screen window (a C global, which Swift 6 will not read directly).
 static inline WINDOW *airframe_stdscr(void) { return stdscr; }
 
+/// The window of what ncurses believes the terminal shows (a C global, like stdscr).
+static inline WINDOW *airframe_curscr(void) { return curscr; }
+
 /// The terminal's size from the kernel (TIOCGWINSZ; ioctl is variadic).
 /// Returns 0 on success, -1 with errno set otherwise.
 static inline int airframe_window_size(int fd, int *rows, int *columns) {

@@ -82,6 +82,7 @@ func runFullScreen(databasePath: String?) -> Never {
     // Skipped if a batch of keys drew the screen in the meantime.
     DispatchQueue.main.async { MainActor.assumeIsolated { if drawScheduled { draw() } } }
   }
+  app.onRepaint = { terminal.repaintNextDraw() }
   func finish() -> Never {
     app.shutdown()
     terminal.stop()

@@ -189,6 +189,13 @@ final class Terminal {
     wrefresh(window)
   }
 
+  /// Makes the next `draw(_:)` repaint every cell, whatever ncurses believes the screen
+  /// shows (for Ctrl-L, after another program or a terminal quirk left stray cells).
+  func repaintNextDraw() {
+    guard !isStopped else { return }
+    clearok(airframe_curscr(), true)
+  }
+
   /// Restores the terminal; calling it again does nothing.
   ///
   /// Stops reading keys and watching the size, ends curses mode (normal screen, cursor

@@ -2,7 +2,8 @@
 //
 // Guarantees
 // - Keys go to the modal interaction if one is open, else to the focused pane, else to
-//   the global commands; a key nothing handles is ignored.
+//   the global commands; a key nothing handles is ignored. Ctrl-L asks for a repaint
+//   (`onRepaint`) wherever the keyboard is.
 // - The editor saves after every typed key through the editor controller (one undo step
 //   per typing run); leaving the editor ends the run.
 // - A batch of keys (what the terminal read at once) is handled in order, and each run of
@@ -48,6 +49,10 @@ extension NotesApplication {
   ///
   /// - Parameter key: The key.
   public func handle(_ key: Key) {
+    if key == .control("l") {
+      onRepaint?()
+      return
+    }
     if let text = textInput(key) {
       insertText(text)
       return

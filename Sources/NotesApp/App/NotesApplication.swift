@@ -50,6 +50,9 @@ public final class NotesApplication {
   public private(set) var isFinished = false
   /// Called when something shown changed outside a key press (such as sync progress).
   public var onNeedsDisplay: (@MainActor () -> Void)?
+  /// Called when the user asks for the whole screen to be drawn again (Ctrl-L), in every
+  /// mode: the terminal should forget what it believes is on the screen and repaint it.
+  public var onRepaint: (@MainActor () -> Void)?
 
   /// The pane with the keyboard focus.
   public internal(set) var focus = Pane.list
