@@ -103,6 +103,19 @@ struct PasteTests {
     app.shutdown()
   }
 
+  @Test func aPastedTitleWithABidiOverrideIsRefusedWithItsReason() {
+    let app = makeApp()
+    var decoder = InputDecoder()
+    let revision = app.model.revision
+    read("N" + pasted("\u{202E}txt.exe") + "\r", into: app, decoder: &decoder)
+    #expect(app.model.revision == revision)
+    #expect(app.prompt?.text == "\u{202E}txt.exe")
+    #expect(app.screen()[23].contains("must not contain bidirectional controls (U+202E)."))
+    // The prompt draws the override as a visible U+FFFD, so it cannot reorder the line.
+    #expect(app.screen()[22].hasPrefix(" New notebook title: \u{FFFD}txt.exe"))
+    app.shutdown()
+  }
+
   @Test func aLongPasteIntoATitlePromptSaysAtOnceThatItIsTooLong() {
     let app = makeApp()
     var decoder = InputDecoder()

@@ -59,7 +59,12 @@ extension NotesApplication {
       scroll: &editorScroll, frame: layout.editor, textFrame: layout.editorText, into: &screen)
     drawHintLine(layout.hintLine, into: &screen)
     screen.fill(row: layout.statusBar.row, columns: 0..<width, style: .reverse)
-    screen.write(" " + status.text, row: layout.statusBar.row, column: 0, style: .reverse)
+    // A message that does not fit beside the counts is shown on its own, cut at a word.
+    let statusText = " " + status.text
+    screen.write(
+      statusText.displayWidth <= width
+        ? statusText : fittedAtWord(status.message.map { " " + $0 } ?? statusText, width),
+      row: layout.statusBar.row, column: 0, style: .reverse)
     drawOverlay(into: &screen)
     return screen
   }

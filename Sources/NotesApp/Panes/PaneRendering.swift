@@ -36,6 +36,24 @@ func drawRow(
   }
 }
 
+/// `text` cut to `width` columns at a word boundary, with "…" where it was cut.
+///
+/// A single word longer than the width is cut inside it, since nothing else would fit.
+func fittedAtWord(_ text: String, _ width: Int) -> String {
+  guard text.displayWidth > width, width > 1 else { return text }
+  var kept = Substring()
+  var columns = 0
+  for character in text {
+    columns += character.displayWidth
+    if columns > width - 1 { break }
+    kept = text[..<text.index(kept.endIndex, offsetBy: 1)]
+  }
+  if let space = kept.lastIndex(of: " "), kept[..<space].contains(where: { $0 != " " }) {
+    kept = kept[..<space]
+  }
+  return kept + "…"
+}
+
 /// The style of a row: reversed if selected in the focused pane, bold if selected elsewhere.
 func rowStyle(selected: Bool, focused: Bool) -> CellStyle {
   selected ? (focused ? [.reverse] : [.bold]) : []
