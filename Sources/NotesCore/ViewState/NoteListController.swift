@@ -7,7 +7,10 @@
 // - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
 //   change of view state (notebook, search text, sort) recomputes the list.
 // - Order: pinned notes first; then most recently modified first (or title, ignoring
-//   case); ties by id. Search matches title or body, ignoring case and diacritics.
+//   case); ties by id. Search splits its text into words at every character that is not
+//   a letter or digit (so quotes and punctuation never hide the words around them) and
+//   matches a note whose title or body contains every word, ignoring case and diacritics;
+//   a search text with no words lists every note of the notebook.
 
 public import Airframe
 public import Foundation
@@ -104,15 +107,26 @@ public final class NoteListController {
   }
 
   static func filter(_ notebook: NotebookID?, _ search: String) -> ListFilter<NoteRow> {
-    let trimmed = search.trimmingCharacters(in: .whitespacesAndNewlines)
     var filter = ListFilter<NoteRow>.all
     if let notebook { filter = ListFilter { $0.notebookID == notebook } }
-    guard !trimmed.isEmpty else { return filter }
+    let words = searchWords(in: search)
+    guard !words.isEmpty else { return filter }
+    let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
     return filter.and(
-      ListFilter {
-        $0.title.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-          || $0.body.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+      ListFilter { row in
+        words.allSatisfy { word in
+          row.title.range(of: word, options: options) != nil
+            || row.body.range(of: word, options: options) != nil
+        }
       })
+  }
+
+  /// The words of a search text: its runs of letters and digits.
+  ///
+  /// - Parameter search: The search text.
+  /// - Returns: The words, in order.
+  public static func searchWords(in search: String) -> [String] {
+    search.split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
 
   /// The rows computed from scratch for a state and view state, for tests.
