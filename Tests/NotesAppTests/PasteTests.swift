@@ -121,9 +121,12 @@ struct PasteTests {
     var decoder = InputDecoder()
     read("n" + pasted(String(repeating: "x", count: 10_000)), into: app, decoder: &decoder)
     #expect(app.screen()[23].contains("The note title must be at most 200 characters."))
-    // The prompt shows the end of the text, where the cursor is.
-    let line = app.render(width: 100, height: 24)
-    #expect(line.cursor?.column == 99)
+    // The prompt shows the end of the text, where the cursor is, right after it.
+    let screen = app.render(width: 100, height: 24)
+    let prompt = screen.line(22)
+    #expect(prompt.hasPrefix(" New note title: …xxxx"))
+    #expect(screen.cursor?.row == 22)
+    #expect(screen.cursor?.column == prompt.trimmingCharacters(in: .whitespaces).count + 1)
     app.shutdown()
   }
 }

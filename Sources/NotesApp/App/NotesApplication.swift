@@ -57,7 +57,12 @@ public final class NotesApplication {
   /// The pane with the keyboard focus.
   public internal(set) var focus = Pane.list
   /// The modal interaction in progress.
-  public internal(set) var interaction = Interaction.browsing
+  public internal(set) var interaction = Interaction.browsing {
+    didSet {
+      // A box opens scrolled to its top.
+      if case .browsing = oldValue { overlayScroll = 0 }
+    }
+  }
   /// The editor's text and cursor while a note is open.
   var cursor = TextCursor(atEndOf: "")
 
@@ -77,6 +82,8 @@ public final class NotesApplication {
   var sidebarScroll = 0
   var listScroll = 0
   var editorScroll = 0
+  /// The first line shown in the palette or the move picker.
+  var overlayScroll = 0
   /// The size of the last render, for cursor movement by screen lines.
   var lastSize = (width: 80, height: 24)
 
