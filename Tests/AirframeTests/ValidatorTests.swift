@@ -55,7 +55,7 @@ struct ValidatorTests {
       $0.lowercased()
     }
     #expect(rule.issues(in: "Travel").isEmpty)
-    #expect(rule.issues(in: "WORK").map(\.message) == ["A notebook title \"WORK\" already exists."])
+    #expect(rule.issues(in: "WORK").map(\.message) == ["A notebook title \"Work\" already exists."])
   }
 
   @Test func existingIDRejectsUnknownIds() {

@@ -3,7 +3,9 @@
 // Guarantees
 // - Keys go to the modal interaction if one is open, else to the focused pane, else to
 //   the global commands; a key nothing handles is ignored. Ctrl-L asks for a repaint
-//   (`onRepaint`) wherever the keyboard is.
+//   (`onRepaint`) wherever the keyboard is; Ctrl-C (which does not quit) says how to quit.
+// - A status message lasts until the next key (in a prompt: until it is submitted or
+//   closed); a key whose action is refused shows the reason again.
 // - The editor saves after every typed key through the editor controller (one undo step
 //   per typing run); leaving the editor ends the run.
 // - A batch of keys (what the terminal read at once) is handled in order, and each run of
@@ -52,6 +54,18 @@ extension NotesApplication {
     if key == .control("l") {
       onRepaint?()
       return
+    }
+    if key == .control("c") {
+      statusBar.inform(
+        focus == .editor ? "To quit, press Ctrl-Q." : "To quit, press q (or Ctrl-Q).")
+      return
+    }
+    // A message lasts until the next key, except in a prompt, where a refusal stays while
+    // the text is corrected (until it is submitted or closed).
+    if case .prompt = interaction {
+      if key == .escape { statusBar.clearMessage() }
+    } else {
+      statusBar.clearMessage()
     }
     if let text = textInput(key) {
       insertText(text)

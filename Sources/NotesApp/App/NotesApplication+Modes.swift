@@ -46,7 +46,9 @@ extension NotesApplication {
   /// Deletes the selected notebook, asking first if it has notes.
   func requestNotebookDeletion() {
     guard let id = selectedNotebook else { return }
-    report(notebookDeletion.deleteRequested(id))
+    let title = model.state.notebooks[id]?.title ?? ""
+    report(
+      notebookDeletion.deleteRequested(id), done: "Deleted the notebook “\(title)” — u to undo")
   }
 
   /// Switches the note list between date and title order.
@@ -97,7 +99,15 @@ extension NotesApplication {
     }
     let issues = MaximumLength(field: field, limit: NotesRules.titleLimit).issues(
       in: NotesRules.normalizedTitle(prompt.text))
-    if !issues.isEmpty { report(.invalid(ValidationResult(issues))) }
+    if !issues.isEmpty {
+      let result = ValidationResult(issues)
+      report(.invalid(result))
+      promptLengthWarning = result.summary
+    } else if let warning = promptLengthWarning {
+      // Back within the limit: the warning goes, unless another message replaced it.
+      if status.message == warning { statusBar.clearMessage() }
+      promptLengthWarning = nil
+    }
   }
 
   private func submit(_ prompt: Prompt) {
@@ -158,7 +168,10 @@ extension NotesApplication {
     default: return
     }
     interaction = .browsing
-    report(notebookDeletion.answer(confirmation.id, confirmed: confirmed))
+    let title = model.state.notebooks[confirmation.notebookID]?.title ?? ""
+    report(
+      notebookDeletion.answer(confirmation.id, confirmed: confirmed),
+      done: "Deleted the notebook “\(title)” and its notes — u to undo")
   }
 
   // MARK: - Moving

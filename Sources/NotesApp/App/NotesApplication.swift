@@ -84,6 +84,8 @@ public final class NotesApplication {
   var editorScroll = 0
   /// The first line shown in the palette or the move picker.
   var overlayScroll = 0
+  /// The too-long message a title prompt showed as its text passed the limit, if any.
+  var promptLengthWarning: String?
   /// The size of the last render, for cursor movement by screen lines.
   var lastSize = (width: 80, height: 24)
 
@@ -180,6 +182,23 @@ public final class NotesApplication {
   /// Reports what a gesture did to the status bar.
   func report(_ outcome: ActionOutcome) {
     statusBar.report(outcome)
+  }
+
+  /// Reports a gesture that says what it did: `done` when it committed, else the outcome.
+  func report(_ outcome: ActionOutcome, done: @autoclosure () -> String) {
+    if outcome.isCommitted { statusBar.inform(done()) } else { report(outcome) }
+  }
+
+  /// Undoes or redoes the last step and says which.
+  func undoOrRedo(redo: Bool) {
+    let names = dispatcher.undoAvailability.value
+    guard let name = redo ? names.redoName : names.undoName else {
+      report(redo ? dispatcher.redo() : dispatcher.undo())
+      return
+    }
+    report(
+      redo ? dispatcher.redo() : dispatcher.undo(),
+      done: "\(redo ? "Redid" : "Undid") “\(name)” — \(redo ? "u undoes it" : "U redoes it")")
   }
 
   /// Asks to quit; the program saves, restores the terminal and exits.

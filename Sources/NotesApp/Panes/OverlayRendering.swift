@@ -33,6 +33,7 @@ public enum KeyBindings {
     ("? / F1", "this help"),
     ("q / Ctrl-Q", "quit"),
     ("Ctrl-K / Ctrl-T", "on a conflict: keep yours / take theirs"),
+    ("Ctrl-L", "repaint the screen"),
   ]
 }
 

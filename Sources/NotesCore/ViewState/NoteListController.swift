@@ -10,7 +10,7 @@
 //   case); ties by id. Search splits its text into words at every character that is not
 //   a letter or digit (so quotes and punctuation never hide the words around them) and
 //   matches a note whose title or body contains every word, ignoring case and diacritics;
-//   a search text with no words lists every note of the notebook.
+//   a search text with no letter or digit (such as "%") is searched for as it is.
 
 public import Airframe
 public import Foundation
@@ -109,8 +109,13 @@ public final class NoteListController {
   static func filter(_ notebook: NotebookID?, _ search: String) -> ListFilter<NoteRow> {
     var filter = ListFilter<NoteRow>.all
     if let notebook { filter = ListFilter { $0.notebookID == notebook } }
-    let words = searchWords(in: search)
-    guard !words.isEmpty else { return filter }
+    var words = searchWords(in: search)
+    if words.isEmpty {
+      // Only punctuation or symbols, such as "%": searched for as they are.
+      let trimmed = search.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !trimmed.isEmpty else { return filter }
+      words = [trimmed]
+    }
     let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
     return filter.and(
       ListFilter { row in
