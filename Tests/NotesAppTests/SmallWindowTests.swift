@@ -109,3 +109,22 @@ struct SmallWindowTests {
     app.shutdown()
   }
 }
+
+/// The list keeps a selection whenever it has rows.
+@Suite(.noLiveBindings)
+@MainActor
+struct ListSelectionTests {
+  @Test func rowsThatComeBackAfterASearchWithNoMatchGetASelection() {
+    let app = makeApp()
+    app.press(.character("/"))
+    app.type("zzzz")
+    #expect(app.noteList.lens.count == 0)
+    #expect(app.noteList.lens.selection.value == nil)
+    app.press(.escape)
+    #expect(app.noteList.lens.count == 6)
+    #expect(app.noteList.lens.selection.value != nil)
+    app.press(.enter)
+    #expect(app.focus == .editor)
+    app.shutdown()
+  }
+}

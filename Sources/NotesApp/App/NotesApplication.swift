@@ -143,6 +143,12 @@ public final class NotesApplication {
       editorScroll = 0
       commands.refreshAvailability()
     }.store(in: bag)
+    noteList.lens.updates.observe { [unowned self] update in
+      // Rows came back (a search cleared, a note added) while nothing was selected.
+      if update.count > 0, noteList.lens.selection.value == nil {
+        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, update.count - 1)).id)
+      }
+    }.store(in: bag)
     editor.state.observe { [unowned self] state in
       windowTitle.hasUnsavedEdits = state.isDirty
     }.store(in: bag)
