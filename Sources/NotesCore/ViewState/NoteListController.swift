@@ -16,21 +16,40 @@ public import Airframe
 public import Foundation
 
 /// One note in the list.
+///
+/// Its texts live in one shared, immutable box, so copying a row (which sorting 100,000
+/// rows does often) retains one reference rather than three strings.
 public struct NoteRow: Identifiable, Equatable, Sendable {
   /// The note.
   public let id: NoteID
   /// Its notebook.
   public let notebookID: NotebookID
-  /// Its title.
-  public let title: String
-  /// Its text (shared with the model's copy, not duplicated).
-  public let body: String
   /// When it last changed.
   public let modified: Date
   /// Whether it is pinned.
   public let isPinned: Bool
+  /// The title, the body and the sort key.
+  private let texts: Texts
+
+  /// Its title.
+  public var title: String { texts.title }
+  /// Its text (shared with the model's copy, not duplicated).
+  public var body: String { texts.body }
   /// The title folded for sorting (lowercased), computed once per row.
-  let sortTitle: String
+  var sortTitle: String { texts.sortTitle }
+
+  /// The strings of a row.
+  private final class Texts: Sendable {
+    let title: String
+    let body: String
+    let sortTitle: String
+
+    init(title: String, body: String) {
+      self.title = title
+      self.body = body
+      sortTitle = title.lowercased()
+    }
+  }
 
   /// The row for `note`.
   ///
@@ -38,11 +57,16 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   public init(_ note: Note) {
     id = note.id
     notebookID = note.notebookID
-    title = note.title
-    body = note.body
     modified = note.modified
     isPinned = note.isPinned
-    sortTitle = note.title.lowercased()
+    texts = Texts(title: note.title, body: note.body)
+  }
+
+  /// Whether two rows show the same note the same way.
+  public static func == (lhs: NoteRow, rhs: NoteRow) -> Bool {
+    lhs.id == rhs.id && lhs.notebookID == rhs.notebookID && lhs.modified == rhs.modified
+      && lhs.isPinned == rhs.isPinned
+      && (lhs.texts === rhs.texts || (lhs.title == rhs.title && lhs.body == rhs.body))
   }
 
   /// The first line of the body, at most 80 characters, for a second line in the list.
@@ -101,8 +125,10 @@ public final class NoteListController {
 
   static func order(_ sort: NoteSort) -> ListOrder<NoteRow> {
     switch sort {
-    case .modified: .by({ $0.isPinned ? 1 : 0 }, .descending).then(\.modified, .descending)
-    case .title: .by({ $0.isPinned ? 1 : 0 }, .descending).then(\.sortTitle)
+    // Closures rather than key paths: a key path applied per comparison goes through the
+    // runtime, which made sorting 100,000 rows several times slower.
+    case .modified: .by({ $0.isPinned ? 1 : 0 }, .descending).then({ $0.modified }, .descending)
+    case .title: .by({ $0.isPinned ? 1 : 0 }, .descending).then({ $0.sortTitle })
     }
   }
 
@@ -116,13 +142,10 @@ public final class NoteListController {
       guard !trimmed.isEmpty else { return filter }
       words = [trimmed]
     }
-    let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+    let matchers = words.map(WordMatcher.init)
     return filter.and(
       ListFilter { row in
-        words.allSatisfy { word in
-          row.title.range(of: word, options: options) != nil
-            || row.body.range(of: word, options: options) != nil
-        }
+        matchers.allSatisfy { $0.matches(row.title) || $0.matches(row.body) }
       })
   }
 
