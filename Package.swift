@@ -68,7 +68,8 @@ let package = Package(
     .executableTarget(
       name: "AirframeBench",
       dependencies: [
-        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesApp", "CSQLite",
+        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesApp", "NotesCommandLine",
+        "CSQLite",
       ]
     ),
     .testTarget(

@@ -91,8 +91,8 @@ if options.selects("memory") {
 if options.selects("view-state") {
   reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
 }
-if options.selects("notes-load", "notes-edits", "notes-search", "keystroke") {
-  // Figures 7–9 and 11 share one library file, built once; the folder is removed in every
+if options.selects("notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app") {
+  // Figures 7–9, 11 and 12 share one library file, built once; the folder is removed in every
   // case.
   var folder: ScratchFolder?
   do {
@@ -110,6 +110,9 @@ if options.selects("notes-load", "notes-edits", "notes-search", "keystroke") {
     }
     if options.selects("keystroke") {
       reporter.emit(try keystrokeFigure(number: 11, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("terminal-app") {
+      reporter.emit(try terminalAppFigure(number: 12, fixture: fixture, scale: scale, sink: sink))
     }
     scratch.remove()
   } catch {

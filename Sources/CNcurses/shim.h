@@ -28,12 +28,22 @@
 
 // MARK: - Screen
 
+/// Turns the terminal's bracketed paste mode (DECSET 2004) on or off with one write(2),
+/// which is async-signal-safe, so the restore handler can turn it off too.
+static inline void airframe_bracketed_paste(bool on) {
+  ssize_t written = write(STDOUT_FILENO, on ? "\033[?2004h" : "\033[?2004l", 8);
+  (void)written;
+}
+
 /// Starts ncurses on standard output and input with the terminal type of `$TERM`.
 /// Returns NULL (and never exits the process, unlike initscr) when that fails.
 static inline SCREEN *airframe_newterm(void) { return newterm(NULL, stdout, stdin); }
 
 /// The standard screen window (a C global, which Swift 6 will not read directly).
 static inline WINDOW *airframe_stdscr(void) { return stdscr; }
+
+/// The window of what ncurses believes the terminal shows (a C global, like stdscr).
+static inline WINDOW *airframe_curscr(void) { return curscr; }
 
 /// The terminal's size from the kernel (TIOCGWINSZ; ioctl is variadic).
 /// Returns 0 on success, -1 with errno set otherwise.
@@ -98,7 +108,10 @@ static inline void airframe_restore_terminal_handler(int signo, siginfo_t *info,
   } else {
     signal(signo, SIG_DFL);
   }
-  if (!isendwin()) endwin();
+  if (!isendwin()) {
+    airframe_bracketed_paste(false);
+    endwin();
+  }
   if (!airframe_signal_is_fault(signo, info)) raise(signo);
 }
 
@@ -138,7 +151,10 @@ static inline void airframe_remove_restore_handlers(void) {
 
 /// Restores the terminal at exit if the program exits without stopping the screen.
 static inline void airframe_restore_terminal_at_exit(void) {
-  if (!isendwin()) endwin();
+  if (!isendwin()) {
+    airframe_bracketed_paste(false);
+    endwin();
+  }
 }
 
 /// Registers `airframe_restore_terminal_at_exit` with atexit. Returns 0 on success.

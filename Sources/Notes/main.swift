@@ -79,8 +79,10 @@ func runFullScreen(databasePath: String?) -> Never {
   app.onNeedsDisplay = {
     guard !drawScheduled else { return }
     drawScheduled = true
-    DispatchQueue.main.async { MainActor.assumeIsolated { draw() } }
+    // Skipped if a batch of keys drew the screen in the meantime.
+    DispatchQueue.main.async { MainActor.assumeIsolated { if drawScheduled { draw() } } }
   }
+  app.onRepaint = { terminal.repaintNextDraw() }
   func finish() -> Never {
     app.shutdown()
     terminal.stop()
@@ -88,8 +90,9 @@ func runFullScreen(databasePath: String?) -> Never {
     exit(0)
   }
   terminal.run(
-    onKey: { key in
-      app.handle(key)
+    onKeys: { keys in
+      // One batch: a paste or a burst of typing is one edit, one save and one draw.
+      app.handle(keys)
       if app.isFinished { finish() }
       draw()
     },

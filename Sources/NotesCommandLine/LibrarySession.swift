@@ -20,17 +20,35 @@ import NotesStorage
 final class LibrarySession {
   /// The database file.
   let database: NotesDatabase
-  /// The model whose commits the database persists.
-  let model: Model<NotesState>
+  /// The model, once a command asked for the whole library (see ``model``).
+  private var loadedModel: Model<NotesState>?
 
   /// Opens (creating if needed) the library at `path`, or the default location.
   init(databasePath: String?) throws(CommandFailure) {
     let location = DatabaseLocation.resolve(explicitPath: databasePath)
     do {
       database = try NotesDatabase(location: location)
-      model = Model(try database.loadState(), storage: database)
     } catch {
       throw CommandFailure(.failure, error.description)
+    }
+  }
+
+  /// The model whose commits the database persists, holding the whole library.
+  ///
+  /// The library is loaded on first use, so a command that reads only a few rows through
+  /// `database` (`show`, `search`) never loads it.
+  ///
+  /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
+  var model: Model<NotesState> {
+    get throws(CommandFailure) {
+      if let loadedModel { return loadedModel }
+      do {
+        let model = Model(try database.loadState(), storage: database)
+        loadedModel = model
+        return model
+      } catch {
+        throw CommandFailure(.failure, error.description)
+      }
     }
   }
 
@@ -38,12 +56,16 @@ final class LibrarySession {
   func close() { database.close() }
 
   /// The state as loaded, with every commit since.
-  var state: NotesState { model.state }
+  ///
+  /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
+  var state: NotesState {
+    get throws(CommandFailure) { try model.state }
+  }
 
   /// The notebook titled `name`, ignoring case and surrounding white space.
-  func notebook(named name: String) -> Notebook? {
+  func notebook(named name: String) throws(CommandFailure) -> Notebook? {
     let key = Self.titleKey(name)
-    return state.notebooks.elements.first { Self.titleKey($0.title) == key }
+    return try state.notebooks.elements.first { Self.titleKey($0.title) == key }
   }
 
   /// The key under which notebook titles are unique, as in ``NotesRules``.
@@ -60,6 +82,7 @@ final class LibrarySession {
     _ body: (inout Transaction<NotesState>, inout ActionRun) throws -> Result
   ) throws(CommandFailure) -> Result {
     var run = ActionRun()
+    let model = try model
     do {
       // The user typed the command: their own change, made by this process.
       return try model.write(origin: .user("notes command")) { transaction in

@@ -25,10 +25,10 @@ enum ReadCommands {
   static func list(
     notebook name: String?, json: Bool, in session: LibrarySession, io: CommandIO
   ) throws(CommandFailure) {
-    let state = session.state
+    let state = try session.state
     var notes = Array(state.notes.elements)
     if let name {
-      guard let notebook = session.notebook(named: name) else { throw .noNotebook(name) }
+      guard let notebook = try session.notebook(named: name) else { throw .noNotebook(name) }
       notes = notes.filter { $0.notebookID == notebook.id }
     }
     io.write(try render(sorted(notes, in: state), json: json, in: state))
@@ -36,11 +36,13 @@ enum ReadCommands {
 
   /// Prints one note: its fields, a blank line, then its body.
   ///
+  /// Reads that note and the notebooks only, not the library.
+  ///
   /// - Throws: ``CommandFailure`` with exit code 66 if no note has `id`.
   static func show(
     _ id: NoteID, json: Bool, in session: LibrarySession, io: CommandIO
   ) throws(CommandFailure) {
-    let state = session.state
+    let state = try read([id], from: session)
     guard let note = state.notes[id] else {
       throw CommandFailure(.notFound, "no note with id \(id)")
     }
@@ -66,23 +68,37 @@ enum ReadCommands {
 
   /// Prints every note containing every word of `query`, most relevant first.
   ///
+  /// Reads the matching notes and the notebooks only, not the library.
+  ///
   /// - Throws: ``CommandFailure`` with exit code 1 if the database cannot be searched.
   static func search(
     _ query: String, json: Bool, in session: LibrarySession, io: CommandIO
   ) throws(CommandFailure) {
-    let state = session.state
     let ids: [NoteID]
     do {
-      ids = try session.database.search(query, limit: max(state.notes.count, 1))
+      ids = try session.database.search(query, limit: Int(Int32.max))
     } catch {
       throw CommandFailure(.failure, error.description)
     }
+    let state = try read(ids, from: session)
     io.write(try render(ids.compactMap { state.notes[$0] }, json: json, in: state))
   }
 
   /// Prints the whole library as a ``LibraryDocument``.
   static func export(from session: LibrarySession, io: CommandIO) throws(CommandFailure) {
-    io.write(try JSONCoding.text(LibraryDocument(session.state)))
+    io.write(try JSONCoding.text(LibraryDocument(try session.state)))
+  }
+
+  /// A state holding the notes with `ids` that exist and every notebook, read directly.
+  private static func read(
+    _ ids: [NoteID], from session: LibrarySession
+  ) throws(CommandFailure) -> NotesState {
+    do {
+      let (notes, notebooks) = try session.database.notes(withIDs: ids)
+      return NotesState(notebooks: notebooks, notes: notes)
+    } catch {
+      throw CommandFailure(.failure, error.description)
+    }
   }
 
   /// `notes` in `list` order.

@@ -31,7 +31,7 @@ enum WriteCommands {
     let body = try standardInputBody(unless: body, io: io)
     let session = try LibrarySession(databasePath: databasePath)
     defer { session.close() }
-    let existing = session.notebook(named: name)
+    let existing = try session.notebook(named: name)
     if existing == nil, !createNotebook {
       throw .noNotebook(name, hint: " (--create-notebook creates it)")
     }

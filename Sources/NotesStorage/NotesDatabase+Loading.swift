@@ -44,7 +44,7 @@ extension NotesDatabase {
     }
   }
 
-  private static func readNotebooks(
+  static func readNotebooks(
     _ connection: SQLiteConnection, dates: StoredDates
   ) throws(NotesStorageError) -> [Notebook] {
     try connection.withStatement(SQL.selectNotebooks) { statement throws(NotesStorageError) in
@@ -66,18 +66,21 @@ extension NotesDatabase {
     var notes: [Note] = []
     notes.reserveCapacity(Int(try connection.int64(SQL.countNotes) ?? 0))
     try connection.withStatement(SQL.selectNotes) { statement throws(NotesStorageError) in
-      while try statement.step() {
-        notes.append(
-          Note(
-            id: NoteID(rawValue: statement.int64(at: 0)),
-            notebookID: NotebookID(rawValue: statement.int64(at: 1)),
-            title: statement.string(at: 2),
-            body: statement.string(at: 3),
-            created: dates.date(statement.double(at: 4)),
-            modified: dates.date(statement.double(at: 5)),
-            isPinned: statement.int64(at: 6) != 0))
-      }
+      while try statement.step() { notes.append(note(at: statement, dates: dates)) }
     }
     return notes
+  }
+
+  /// The note in the current row of a statement whose columns are those of
+  /// `SQL.selectNotes`.
+  static func note(at statement: Statement, dates: StoredDates) -> Note {
+    Note(
+      id: NoteID(rawValue: statement.int64(at: 0)),
+      notebookID: NotebookID(rawValue: statement.int64(at: 1)),
+      title: statement.string(at: 2),
+      body: statement.string(at: 3),
+      created: dates.date(statement.double(at: 4)),
+      modified: dates.date(statement.double(at: 5)),
+      isPinned: statement.int64(at: 6) != 0)
   }
 }

@@ -26,6 +26,9 @@ enum SQL {
   static let selectNotes = """
     SELECT id, notebook_id, title, body, created, modified, pinned FROM notes
     """
+  static let selectNote = """
+    SELECT id, notebook_id, title, body, created, modified, pinned FROM notes WHERE id = ?1
+    """
   static let searchFullText = """
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?1
     ORDER BY bm25(notes_fts, 4.0, 1.0) LIMIT ?2

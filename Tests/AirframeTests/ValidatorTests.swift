@@ -55,7 +55,7 @@ struct ValidatorTests {
       $0.lowercased()
     }
     #expect(rule.issues(in: "Travel").isEmpty)
-    #expect(rule.issues(in: "WORK").map(\.message) == ["A notebook title \"WORK\" already exists."])
+    #expect(rule.issues(in: "WORK").map(\.message) == ["A notebook title \"Work\" already exists."])
   }
 
   @Test func existingIDRejectsUnknownIds() {
@@ -79,5 +79,27 @@ struct ValidatorTests {
       ])
     #expect(result.summary == "The title must be at most 2 characters.")
     #expect(validate("ok", using: validators).isValid)
+  }
+
+  @Test func noInvisibleCharactersGivesEachClassItsOwnReason() {
+    let rule = NoInvisibleCharacters(field: "title")
+    #expect(
+      rule.issues(in: "\u{202E}txt.exe").map(\.message) == [
+        "The title must not contain bidirectional controls (U+202E)."
+      ])
+    #expect(
+      rule.issues(in: "a\u{200B}b").map(\.message) == [
+        "The title must not contain invisible characters (U+200B)."
+      ])
+    #expect(
+      rule.issues(in: "\u{FFFF}").map(\.message) == [
+        "The title must not contain noncharacters (U+FFFF)."
+      ])
+    #expect(rule.issues(in: "\u{FEFF}\u{2067}x\u{10FFFE}").count == 3)
+  }
+
+  @Test(arguments: ["plain", "👩‍👩‍👧", "🇺🇸", "e\u{301}", "❤️", "می\u{200C}خواهم", "שלום", "\u{FFFD}"])
+  func noInvisibleCharactersAcceptsVisibleTextAndJoiners(_ text: String) {
+    #expect(NoInvisibleCharacters(field: "title").issues(in: text).isEmpty)
   }
 }

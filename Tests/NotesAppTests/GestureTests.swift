@@ -194,3 +194,33 @@ struct GestureTests {
     #expect(app.model.state.notes[NoteID(rawValue: 4)]?.body.hasSuffix("palette.!") == true)
   }
 }
+
+/// Search as you type, as people type it: quotes and punctuation never hide words.
+@Suite(.noLiveBindings)
+@MainActor
+struct SearchGestureTests {
+  /// The titles the list shows after typing `query` in the search prompt.
+  func titles(searching query: String) -> [String] {
+    let app = makeApp()
+    app.press(.character("/"))
+    app.type(query)
+    let titles = (0..<app.noteList.lens.count).map { app.noteList.lens.row(at: $0).title }
+    app.shutdown()
+    return titles
+  }
+
+  @Test(arguments: ["notes\"", "\"notes\"", "notes'", "(notes)", "no"])
+  func quotesAroundAWordFindWhatTheWordFinds(_ query: String) {
+    let plain = titles(searching: query.filter { $0.isLetter })
+    #expect(!plain.isEmpty)
+    #expect(titles(searching: query) == plain)
+  }
+
+  @Test func everyWordMustMatchSomewhereInTitleOrBody() {
+    #expect(titles(searching: "welcome sqlite") == ["Welcome to Notes"])
+    #expect(titles(searching: "welcome, milk").isEmpty)
+    // A search with no letter or digit is searched for as it is.
+    #expect(titles(searching: "\"'").isEmpty)
+    #expect(titles(searching: "★").isEmpty)
+  }
+}

@@ -16,8 +16,10 @@
 //   two-byte or four-byte characters is a valid body, 1 MiB of ASCII is not.
 // - Titles are checked before trimming: a title with a trailing newline is refused (a
 //   control character), not silently trimmed.
-// - Only Unicode control characters (Cc) are refused. Invisible or format characters such
-//   as U+200B ZERO WIDTH SPACE and U+202E RIGHT-TO-LEFT OVERRIDE are accepted as text.
+// - In titles, control characters (Cc), bidirectional controls (U+202E RIGHT-TO-LEFT
+//   OVERRIDE), invisible characters (U+200B ZERO WIDTH SPACE, U+FEFF) and noncharacters
+//   (U+FFFF) are refused, each class with its own reason. Bodies accept all but the
+//   control characters; the terminal app draws the others as a visible U+FFFD.
 
 import Airframe
 import AirframeTesting
@@ -110,7 +112,12 @@ let badInputs: [BadInput] = [
   BadInput(
     name: "zero-width space only", text: "\u{200B}", asTitle: .rejected("empty"),
     asBody: .accepted("\u{200B}")),
-  .plain("right-to-left override", "\u{202E}txt.exe"),
+  .plain("right-to-left override", "\u{202E}txt.exe", title: .rejected("bidirectional")),
+  .plain("left-to-right isolate", "a\u{2066}b\u{2069}", title: .rejected("U+2066")),
+  .plain("zero-width space inside", "Wo\u{200B}rk", title: .rejected("invisible")),
+  .plain("byte-order mark", "\u{FEFF}Work", title: .rejected("U+FEFF")),
+  .plain("noncharacter", "Work\u{FFFF}", title: .rejected("noncharacters")),
+  .plain("joined emoji and a Persian non-joiner", "👩‍👩‍👧 می\u{200C}خواهم"),
 ]
 
 @Suite(.noLiveBindings, .timeLimit(.minutes(5)))

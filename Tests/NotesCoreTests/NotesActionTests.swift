@@ -44,8 +44,8 @@ struct NotebookActionTests {
   @Test(arguments: [
     ("", "The notebook title must not be empty."),
     ("   ", "The notebook title must not be empty."),
-    ("work", "A notebook title \"work\" already exists."),
-    (" HOME ", "A notebook title \"HOME\" already exists."),
+    ("work", "A notebook title \"Work\" already exists."),
+    (" HOME ", "A notebook title \"Home\" already exists."),
     ("Tab\there", "The notebook title must not contain control characters."),
     (String(repeating: "x", count: 201), "The notebook title must be at most 200 characters."),
   ])

@@ -148,7 +148,7 @@ struct NotesViewStateTests {
     app.status.report(outcome)
     #expect(
       app.status.status.value.text
-        == "2 notebooks · 1 note · Not synced · A notebook title \"work\" already exists.")
+        == "2 notebooks · 1 note · Not synced · A notebook title \"Work\" already exists.")
     app.status.report(app.dispatcher.dispatch(CreateNotebook(title: "Travel", now: t1)))
     #expect(app.status.status.value.text == "3 notebooks · 1 note · Not synced")
     app.cancel()

@@ -7,7 +7,8 @@
 public struct UniqueWithin<Value, Key: Hashable & Sendable>: Validator {
   /// The field name used in the message.
   public let field: String
-  private let existingKeys: Set<Key>
+  /// Each taken key, with the first value that has it, as it is spelled.
+  private let existing: [Key: String]
   private let key: @Sendable (Value) -> Key
 
   /// Creates the rule.
@@ -23,16 +24,21 @@ public struct UniqueWithin<Value, Key: Hashable & Sendable>: Validator {
   ) {
     self.field = field
     self.key = key
-    self.existingKeys = Set(existing.map(key))
+    var taken: [Key: String] = [:]
+    for value in existing where taken[key(value)] == nil { taken[key(value)] = "\(value)" }
+    self.existing = taken
   }
 
   /// An issue if `value`'s key is already taken.
   ///
+  /// The message names the value that has the key as it is spelled, so `"work"` against
+  /// an existing `"Work"` says `A notebook title "Work" already exists.`
+  ///
   /// - Parameter value: The value to check.
   /// - Returns: One issue, or none.
   public func issues(in value: Value) -> [ValidationIssue] {
-    guard existingKeys.contains(key(value)) else { return [] }
-    return [ValidationIssue(field: field, message: "A \(field) \"\(value)\" already exists.")]
+    guard let taken = existing[key(value)] else { return [] }
+    return [ValidationIssue(field: field, message: "A \(field) \"\(taken)\" already exists.")]
   }
 }
 

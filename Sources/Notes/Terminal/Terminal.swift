@@ -6,8 +6,11 @@
 //   would) when ncurses cannot set up the terminal type.
 // - Every ncurses call happens on the main actor. Keys arrive through a read source on the
 //   main queue; reads never block (nodelay), except that a lone Escape waits up to 25 ms
-//   for the rest of a key sequence. Text arrives as bytes decoded by `UTF8Decoder`: a byte
-//   that is not UTF-8 is dropped on its own, and every key after it still arrives.
+//   for the rest of a key sequence. Text arrives as bytes decoded by `InputDecoder`: a
+//   byte that is not UTF-8 is dropped on its own, and every key after it still arrives.
+// - Bracketed paste is on while the screen is (off again on every exit path below): pasted
+//   text arrives as `Key.paste`, never as keys. The keys of one read arrive together, as
+//   one batch, so the app handles a paste or a burst of typing as one edit and one draw.
 // - Size changes are handled here, not by ncurses: SIGWINCH is ignored before ncurses
 //   starts (so ncurses installs no handler of its own) and observed through a signal
 //   source; the new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
@@ -72,14 +75,14 @@ final class Terminal {
   private var inputSource: (any DispatchSourceRead)?
   /// The signal source for SIGWINCH.
   private var resizeSource: (any DispatchSourceSignal)?
-  /// Receives each decoded key.
-  private var onKey: (@MainActor (Key) -> Void)?
+  /// Receives the keys of each read, in order.
+  private var onKeys: (@MainActor ([Key]) -> Void)?
   /// Receives each new size.
   private var onResize: (@MainActor (_ width: Int, _ height: Int) -> Void)?
   /// Called once when standard input hangs up; `nil` stops the terminal and exits.
   private var onHangup: (@MainActor () -> Void)?
-  /// Decodes the UTF-8 bytes of typed text, across reads.
-  private var decoder = UTF8Decoder()
+  /// Decodes typed text and pastes, across reads.
+  private var decoder = InputDecoder()
 
   /// Creates the object for a screen ncurses has started.
   ///
@@ -92,8 +95,8 @@ final class Terminal {
   ///
   /// Sets the locale from the environment (falling back to C.UTF-8 for the character set
   /// when the environment's has no UTF-8), starts ncurses in raw mode without echo, with
-  /// the keypad decoded, non-blocking reads and a 25 ms Escape delay, hides the cursor
-  /// and installs the handlers that restore the terminal.
+  /// the keypad decoded, non-blocking reads and a 25 ms Escape delay, turns bracketed
+  /// paste on, hides the cursor and installs the handlers that restore the terminal.
   ///
   /// - Returns: The terminal, showing a blank screen.
   /// - Throws: `TerminalError.notATerminal` when standard input or output is not a
@@ -121,6 +124,7 @@ final class Terminal {
     nodelay(window, true)
     set_escdelay(25)
     curs_set(0)
+    airframe_bracketed_paste(true)
     let terminal = Terminal(size: (Int(getmaxx(window)), Int(getmaxy(window))))
     terminal.observeResizes()
     return terminal
@@ -129,18 +133,18 @@ final class Terminal {
   /// Starts reporting key presses and size changes on the main queue.
   ///
   /// - Parameters:
-  ///   - onKey: Called for each key, in order.
+  ///   - onKeys: Called with the keys of each read, in order (a paste is one key).
   ///   - onResize: Called after the screen changed size, with the new width and height
   ///     (also in `size`).
   ///   - onHangup: Called once when standard input hangs up or ends; when `nil`, the
   ///     terminal stops and the process exits with status 0.
   func run(
-    onKey: @escaping @MainActor (Key) -> Void,
+    onKeys: @escaping @MainActor ([Key]) -> Void,
     onResize: @escaping @MainActor (_ width: Int, _ height: Int) -> Void,
     onHangup: (@MainActor () -> Void)? = nil
   ) {
     guard !isStopped else { return }
-    self.onKey = onKey
+    self.onKeys = onKeys
     self.onResize = onResize
     self.onHangup = onHangup
     guard inputSource == nil else { return }
@@ -185,6 +189,13 @@ final class Terminal {
     wrefresh(window)
   }
 
+  /// Makes the next `draw(_:)` repaint every cell, whatever ncurses believes the screen
+  /// shows (for Ctrl-L, after another program or a terminal quirk left stray cells).
+  func repaintNextDraw() {
+    guard !isStopped else { return }
+    clearok(airframe_curscr(), true)
+  }
+
   /// Restores the terminal; calling it again does nothing.
   ///
   /// Stops reading keys and watching the size, ends curses mode (normal screen, cursor
@@ -196,27 +207,31 @@ final class Terminal {
     inputSource = nil
     resizeSource?.cancel()
     resizeSource = nil
+    airframe_bracketed_paste(false)
     endwin()
     airframe_remove_restore_handlers()
   }
 
   // MARK: - Keys
 
-  /// Reads every key available without blocking and reports each; notices a hangup.
+  /// Reads every key available without blocking and reports them as one batch; notices a
+  /// hangup.
   private func readKeys() {
     // Bytes, not wide characters: ncurses' wget_wch gives up on the rest of a read after a
     // byte that is not UTF-8, so keys after it would be lost. Key codes (arrows, function
     // keys) still come decoded by keypad mode; text bytes go through `decoder`, which drops
-    // an invalid byte on its own.
+    // an invalid byte on its own and finds bracketed pastes.
     while !isStopped {
       let code = wgetch(airframe_stdscr())
       if code == ERR { break }
       if code > 0xFF {
-        if let key = Self.key(code: code) { onKey?(key) }
-      } else if let scalar = decoder.feed(UInt8(truncatingIfNeeded: code)) {
-        if let key = Self.key(scalar: scalar) { onKey?(key) }
+        if let key = Self.key(code: code) { decoder.feed(key: key) }
+      } else {
+        decoder.feed(byte: UInt8(truncatingIfNeeded: code))
       }
     }
+    let keys = decoder.finishRead()
+    if !isStopped, !keys.isEmpty { onKeys?(keys) }
     // Checked after every read, whatever it returned: the source reports a hangup only
     // once, and ncurses may still have returned a queued key (such as the KEY_RESIZE that
     // resizeterm queues) in that round.
@@ -242,16 +257,6 @@ final class Terminal {
     var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
     guard poll(&descriptor, 1, 0) == 1 else { return false }
     return Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
-  }
-
-  /// The key a decoded input character stands for.
-  ///
-  /// - Parameter scalar: A character from the terminal.
-  /// - Returns: The key, or `nil` for one the app has no use for.
-  private static func key(scalar: Unicode.Scalar) -> Key? {
-    let value = scalar.value
-    if value < 32 || value == 127 { return Key.control(byte: value) }
-    return .character(Character(scalar))
   }
 
   /// The key an ncurses key code stands for.

@@ -2,9 +2,18 @@
 //
 // Guarantees
 // - Keys go to the modal interaction if one is open, else to the focused pane, else to
-//   the global commands; a key nothing handles is ignored.
+//   the global commands; a key nothing handles is ignored. Ctrl-L asks for a repaint
+//   (`onRepaint`) wherever the keyboard is; Ctrl-C (which does not quit) says how to quit.
+// - A status message lasts until the next key (in a prompt: until it is submitted or
+//   closed); a key whose action is refused shows the reason again.
 // - The editor saves after every typed key through the editor controller (one undo step
 //   per typing run); leaving the editor ends the run.
+// - A batch of keys (what the terminal read at once) is handled in order, and each run of
+//   typed or pasted text in it that goes to the editor or a prompt is one edit: one
+//   insertion and one save, however long the run.
+// - Pasted text is only ever text: in the editor it is inserted as is; in a prompt its
+//   line breaks and tabs become spaces (a pasted newline is not Enter); elsewhere it is
+//   ignored with a note in the status bar.
 // - A prompt whose action is refused stays open with its text, and the status bar shows
 //   why; Escape closes it without changing anything.
 
@@ -12,10 +21,56 @@ import Airframe
 import NotesCore
 
 extension NotesApplication {
+  /// Handles the keys the terminal read at once, in order, as one batch.
+  ///
+  /// Each run of text (typed characters and pastes, and Enter in the editor) that goes to
+  /// the editor or to a prompt becomes one edit, so a long paste costs one save. Keys after
+  /// one that quits are not handled.
+  ///
+  /// - Parameter keys: The keys, in the order they arrived.
+  public func handle(_ keys: [Key]) {
+    var index = keys.startIndex
+    while index < keys.endIndex, !isFinished {
+      var text = ""
+      var end = index
+      while end < keys.endIndex, let piece = textInput(keys[end]) {
+        text += piece
+        end += 1
+      }
+      if end == index {
+        handle(keys[index])
+        index += 1
+      } else {
+        insertText(text)
+        index = end
+      }
+    }
+  }
+
   /// Handles one key press.
   ///
   /// - Parameter key: The key.
   public func handle(_ key: Key) {
+    if key == .control("l") {
+      onRepaint?()
+      return
+    }
+    if key == .control("c") {
+      statusBar.inform(
+        focus == .editor ? "To quit, press Ctrl-Q." : "To quit, press q (or Ctrl-Q).")
+      return
+    }
+    // A message lasts until the next key, except in a prompt, where a refusal stays while
+    // the text is corrected (until it is submitted or closed).
+    if case .prompt = interaction {
+      if key == .escape { statusBar.clearMessage() }
+    } else {
+      statusBar.clearMessage()
+    }
+    if let text = textInput(key) {
+      insertText(text)
+      return
+    }
     switch interaction {
     case .browsing: handleBrowsing(key)
     case .prompt(let prompt): handlePrompt(key, prompt)
@@ -29,9 +84,39 @@ extension NotesApplication {
 
   // MARK: - Browsing
 
+  /// The text a key inserts where the keyboard is now, or `nil` if it is not text there.
+  private func textInput(_ key: Key) -> String? {
+    let inEditor = interaction == .browsing && focus == .editor && editorState.noteID != nil
+    let inPrompt: Bool
+    if case .prompt = interaction { inPrompt = true } else { inPrompt = false }
+    guard inEditor || inPrompt else { return nil }
+    switch key {
+    case .character(let character): return String(character)
+    case .enter: return inEditor ? "\n" : nil
+    case .paste(let text):
+      guard inPrompt else { return text }
+      // One line: a pasted line break or tab is a space, never Enter.
+      return String(text.map { $0 == "\n" || $0 == "\t" || $0 == "\r\n" ? " " : $0 })
+    default: return nil
+    }
+  }
+
+  /// Inserts text at the editor's cursor or at the end of the open prompt.
+  private func insertText(_ text: String) {
+    if case .prompt(let prompt) = interaction {
+      var prompt = prompt
+      prompt.text += text
+      updatePrompt(prompt)
+    } else {
+      edit { $0.insert(text) }
+    }
+  }
+
   private func handleBrowsing(_ key: Key) {
     if focus == .editor, handleEditor(key) { return }
     switch key {
+    case .paste:
+      report(.rejected("Pasted text goes into the editor or a prompt; it never runs commands."))
     case .tab: moveFocus(to: focus.next)
     case .backTab: moveFocus(to: focus.previous)
     case .up, .character("k"): moveSelection(by: -1)
@@ -101,8 +186,6 @@ extension NotesApplication {
     guard editorState.noteID != nil else { return false }
     let width = layout(width: lastSize.width, height: lastSize.height).editorText.width
     switch key {
-    case .character(let character): edit { $0.insert(String(character)) }
-    case .enter: edit { $0.insert("\n") }
     case .backspace: edit { $0.deleteBackward() }
     case .delete: edit { $0.deleteForward() }
     case .left: cursor.move(by: -1)

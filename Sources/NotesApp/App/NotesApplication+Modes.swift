@@ -46,7 +46,9 @@ extension NotesApplication {
   /// Deletes the selected notebook, asking first if it has notes.
   func requestNotebookDeletion() {
     guard let id = selectedNotebook else { return }
-    report(notebookDeletion.deleteRequested(id))
+    let title = model.state.notebooks[id]?.title ?? ""
+    report(
+      notebookDeletion.deleteRequested(id), done: "Deleted the notebook “\(title)” — u to undo")
   }
 
   /// Switches the note list between date and title order.
@@ -74,17 +76,37 @@ extension NotesApplication {
     case .backspace:
       guard !prompt.text.isEmpty else { return }
       prompt.text.removeLast()
-    case .character(let character):
-      prompt.text.append(character)
     case .control("u"):
       prompt.text = ""
     default:
       return
     }
+    updatePrompt(prompt)
+  }
+
+  /// Shows the prompt's new text; the search follows it, and a title over the limit says
+  /// so at once.
+  func updatePrompt(_ prompt: Prompt) {
     interaction = .prompt(prompt)
-    if prompt.purpose == .search {
+    let field: String
+    switch prompt.purpose {
+    case .search:
       selectedIndex = 0
       noteList.search = prompt.text
+      return
+    case .newNote, .renameNote: field = "note title"
+    case .newNotebook, .renameNotebook: field = "notebook title"
+    }
+    let issues = MaximumLength(field: field, limit: NotesRules.titleLimit).issues(
+      in: NotesRules.normalizedTitle(prompt.text))
+    if !issues.isEmpty {
+      let result = ValidationResult(issues)
+      report(.invalid(result))
+      promptLengthWarning = result.summary
+    } else if let warning = promptLengthWarning {
+      // Back within the limit: the warning goes, unless another message replaced it.
+      if status.message == warning { statusBar.clearMessage() }
+      promptLengthWarning = nil
     }
   }
 
@@ -145,7 +167,10 @@ extension NotesApplication {
     default: return
     }
     interaction = .browsing
-    report(notebookDeletion.answer(confirmation.id, confirmed: confirmed))
+    let title = model.state.notebooks[confirmation.notebookID]?.title ?? ""
+    report(
+      notebookDeletion.answer(confirmation.id, confirmed: confirmed),
+      done: "Deleted the notebook “\(title)” and its notes — u to undo")
   }
 
   // MARK: - Moving

@@ -25,9 +25,10 @@ extension NotesApplication {
     var screen = ScreenBuffer(width: width, height: height)
     let layout = layout(width: width, height: height)
     guard !layout.isTooSmall else {
-      screen.write(
-        "Notes needs at least 40 × 10; this terminal is \(width) × \(height).",
-        row: 0, column: 0)
+      let message = "Notes needs at least 40 × 10; this terminal is \(width) × \(height)."
+      for (row, line) in wrappedAtWords(message, width).prefix(height).enumerated() {
+        screen.write(line, row: row, column: 0)
+      }
       return screen
     }
     screen.fill(row: 0, columns: 0..<width, style: .reverse)
@@ -59,14 +60,22 @@ extension NotesApplication {
       scroll: &editorScroll, frame: layout.editor, textFrame: layout.editorText, into: &screen)
     drawHintLine(layout.hintLine, into: &screen)
     screen.fill(row: layout.statusBar.row, columns: 0..<width, style: .reverse)
-    screen.write(" " + status.text, row: layout.statusBar.row, column: 0, style: .reverse)
+    // A message that does not fit beside the counts is shown on its own, cut at a word.
+    let statusText = " " + status.text
+    screen.write(
+      statusText.displayWidth <= width
+        ? statusText : fittedAtWord(status.message.map { " " + $0 } ?? statusText, width),
+      row: layout.statusBar.row, column: 0, style: .reverse)
     drawOverlay(into: &screen)
     return screen
   }
 
   private func drawHintLine(_ frame: Frame, into screen: inout ScreenBuffer) {
     if case .prompt(let prompt) = interaction {
-      let text = "\(prompt.label): \(prompt.text)"
+      // The cursor is at the end of the text: a long text shows its end.
+      let label = "\(prompt.label): "
+      let room = frame.width - 3 - label.displayWidth
+      let text = room > 1 ? label + ending(of: prompt.text, fitting: room) : prompt.text
       let written = screen.write(text, row: frame.row, column: 1, limit: frame.width - 2)
       screen.cursor = (frame.row, min(frame.width - 1, 1 + written))
       return
@@ -81,11 +90,13 @@ extension NotesApplication {
   private func drawOverlay(into screen: inout ScreenBuffer) {
     switch interaction {
     case .browsing, .prompt: return
-    case .palette(let selected): drawPalette(menuRows, selected: selected, into: &screen)
+    case .palette(let selected):
+      drawPalette(menuRows, selected: selected, scroll: &overlayScroll, into: &screen)
     case .help: drawHelp(into: &screen)
     case .confirmation(let confirmation): drawConfirmation(confirmation, into: &screen)
     case .moving(let note, let selected):
-      drawMovePicker(moveTargets(for: note), selected: selected, into: &screen)
+      drawMovePicker(
+        moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
     }
     screen.cursor = nil
   }

@@ -50,11 +50,19 @@ public final class NotesApplication {
   public private(set) var isFinished = false
   /// Called when something shown changed outside a key press (such as sync progress).
   public var onNeedsDisplay: (@MainActor () -> Void)?
+  /// Called when the user asks for the whole screen to be drawn again (Ctrl-L), in every
+  /// mode: the terminal should forget what it believes is on the screen and repaint it.
+  public var onRepaint: (@MainActor () -> Void)?
 
   /// The pane with the keyboard focus.
   public internal(set) var focus = Pane.list
   /// The modal interaction in progress.
-  public internal(set) var interaction = Interaction.browsing
+  public internal(set) var interaction = Interaction.browsing {
+    didSet {
+      // A box opens scrolled to its top.
+      if case .browsing = oldValue { overlayScroll = 0 }
+    }
+  }
   /// The editor's text and cursor while a note is open.
   var cursor = TextCursor(atEndOf: "")
 
@@ -74,6 +82,10 @@ public final class NotesApplication {
   var sidebarScroll = 0
   var listScroll = 0
   var editorScroll = 0
+  /// The first line shown in the palette or the move picker.
+  var overlayScroll = 0
+  /// The too-long message a title prompt showed as its text passed the limit, if any.
+  var promptLengthWarning: String?
   /// The size of the last render, for cursor movement by screen lines.
   var lastSize = (width: 80, height: 24)
 
@@ -129,6 +141,12 @@ public final class NotesApplication {
       windowTitle.note = note
       editorScroll = 0
     }.store(in: bag)
+    noteList.lens.updates.observe { [unowned self] update in
+      // Rows came back (a search cleared, a note added) while nothing was selected.
+      if update.count > 0, noteList.lens.selection.value == nil {
+        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, update.count - 1)).id)
+      }
+    }.store(in: bag)
     editor.state.observe { [unowned self] state in
       windowTitle.hasUnsavedEdits = state.isDirty
     }.store(in: bag)
@@ -168,6 +186,23 @@ public final class NotesApplication {
   /// Reports what a gesture did to the status bar.
   func report(_ outcome: ActionOutcome) {
     statusBar.report(outcome)
+  }
+
+  /// Reports a gesture that says what it did: `done` when it committed, else the outcome.
+  func report(_ outcome: ActionOutcome, done: @autoclosure () -> String) {
+    if outcome.isCommitted { statusBar.inform(done()) } else { report(outcome) }
+  }
+
+  /// Undoes or redoes the last step and says which.
+  func undoOrRedo(redo: Bool) {
+    let names = dispatcher.undoAvailability.value
+    guard let name = redo ? names.redoName : names.undoName else {
+      report(redo ? dispatcher.redo() : dispatcher.undo())
+      return
+    }
+    report(
+      redo ? dispatcher.redo() : dispatcher.undo(),
+      done: "\(redo ? "Redid" : "Undid") “\(name)” — \(redo ? "u undoes it" : "U redoes it")")
   }
 
   /// Asks to quit; the program saves, restores the terminal and exits.

@@ -139,7 +139,8 @@ final class NotesCommands {
         app.report(self.togglePin.trigger())
       },
       Command(name: "Delete Note", shortcut: "d", availability: deleteNote.availability) {
-        app.report(self.deleteNote.trigger())
+        let title = app.selectedNote.flatMap { app.model.state.notes[$0]?.title } ?? ""
+        app.report(self.deleteNote.trigger(), done: "Deleted “\(title)” — u to undo")
       },
       Command(
         name: "Delete Notebook", shortcut: "d (sidebar)",
@@ -152,10 +153,10 @@ final class NotesCommands {
         app.toggleSort()
       },
       Command(name: "Undo", shortcut: "u", availability: undoAvailability) {
-        app.report(app.dispatcher.undo())
+        app.undoOrRedo(redo: false)
       },
       Command(name: "Redo", shortcut: "U or Ctrl-R", availability: redoAvailability) {
-        app.report(app.dispatcher.redo())
+        app.undoOrRedo(redo: true)
       },
       Command(name: "Sync Now", shortcut: "s", availability: syncAvailability) {
         app.syncNow()

@@ -4,6 +4,8 @@
 // - Terminal-independent: the ncurses layer produces these, tests construct them.
 // - `character` carries printable text only; control keys arrive as `control`, and the
 //   keys with names (Enter, Tab, arrows, …) as their own cases.
+// - `paste` carries text the terminal marked as pasted (bracketed paste): it is inserted
+//   as text wherever text goes and never runs a command.
 
 /// One key press.
 public enum Key: Hashable, Sendable {
@@ -41,6 +43,9 @@ public enum Key: Hashable, Sendable {
   case pageDown
   /// A function key, such as F1 as `function(1)`.
   case function(Int)
+  /// Text the terminal marked as pasted, with line breaks as `"\n"` and no other control
+  /// characters than tabs (see ``InputDecoder``).
+  case paste(String)
 
   /// The key a control byte (1–31, 127) stands for, such as 9 → Tab or 18 → Ctrl-R.
   ///

@@ -3,7 +3,8 @@
 //
 // Guarantees
 // - Each box is centred, clipped to the screen, and drawn after the panes so nothing
-//   overwrites it.
+//   overwrites it. A box too short for its lines scrolls to keep the highlighted line in
+//   view and marks hidden lines with ▲ / ▼; a line too long is cut at a word, with "…".
 // - The palette lists every command with its key; a disabled command is dimmed and shows
 //   its reason.
 
@@ -32,31 +33,41 @@ public enum KeyBindings {
     ("? / F1", "this help"),
     ("q / Ctrl-Q", "quit"),
     ("Ctrl-K / Ctrl-T", "on a conflict: keep yours / take theirs"),
+    ("Ctrl-L", "repaint the screen"),
   ]
 }
 
 /// Draws a bordered box with a title and lines, centred; returns its inner frame.
+///
+/// When the lines do not all fit, the box shows a window of them that keeps `selected`
+/// in view, starting at `scroll` (adjusted), and marks hidden lines with ▲ and ▼.
 @discardableResult
 func drawBox(
-  title: String, lines: [(String, CellStyle)], width: Int, into screen: inout ScreenBuffer
+  title: String, lines: [(String, CellStyle)], width: Int, selected: Int? = nil,
+  scroll: inout Int, into screen: inout ScreenBuffer
 ) -> Frame {
   let boxWidth = min(screen.width - 2, max(width, title.displayWidth + 6))
   let boxHeight = min(screen.height - 2, lines.count + 2)
   guard boxWidth > 4, boxHeight > 2 else { return Frame(row: 0, column: 0, width: 0, height: 0) }
+  let visible = boxHeight - 2
+  NotesApp.scroll(toShow: selected, visible: visible, count: lines.count, offset: &scroll)
   let top = (screen.height - boxHeight) / 2
   let left = (screen.width - boxWidth) / 2
   let inner = boxWidth - 2
   screen.write(
     "┌" + String(repeating: "─", count: inner) + "┐", row: top, column: left, limit: boxWidth)
   screen.write(" \(title) ", row: top, column: left + 2, limit: inner - 2, style: .bold)
-  for index in 0..<(boxHeight - 2) {
+  for index in 0..<visible {
     let row = top + 1 + index
     screen.write("│", row: row, column: left, limit: 1)
     screen.fill(row: row, columns: (left + 1)..<(left + 1 + inner))
-    let (text, style) = lines[index]
+    let (text, style) = lines[scroll + index]
     screen.fill(row: row, columns: (left + 1)..<(left + 1 + inner), style: style)
-    screen.write(text, row: row, column: left + 2, limit: inner - 2, style: style)
-    screen.write("│", row: row, column: left + boxWidth - 1, limit: 1)
+    screen.write(fittedAtWord(text, inner - 2), row: row, column: left + 2, style: style)
+    let isCut =
+      (index == 0 && scroll > 0) || (index == visible - 1 && scroll + visible < lines.count)
+    screen.write(
+      isCut ? (index == 0 ? "▲" : "▼") : "│", row: row, column: left + boxWidth - 1, limit: 1)
   }
   screen.write(
     "└" + String(repeating: "─", count: inner) + "┘", row: top + boxHeight - 1, column: left,
@@ -69,10 +80,16 @@ func padded(_ text: String, to width: Int) -> String {
   text + String(repeating: " ", count: max(0, width - text.displayWidth))
 }
 
-/// Draws the command palette.
-func drawPalette(_ rows: [CommandRow], selected: Int, into screen: inout ScreenBuffer) {
+/// Draws the command palette, scrolled to keep the highlighted command in view.
+func drawPalette(
+  _ rows: [CommandRow], selected: Int, scroll: inout Int, into screen: inout ScreenBuffer
+) {
+  // Narrow screens get narrower columns, so a reason keeps room to be read.
+  let nameWidth = min(23, (rows.map(\.name.displayWidth).max() ?? 0) + 2)
+  let shortcutWidth = screen.width < 70 ? 0 : 13
   let lines = rows.enumerated().map { index, row -> (String, CellStyle) in
-    var text = padded(row.name, to: 23) + padded(row.shortcut, to: 13)
+    var text = padded(row.name, to: nameWidth)
+    if shortcutWidth > 0 { text += padded(row.shortcut, to: shortcutWidth) }
     var style: CellStyle = index == selected ? [.reverse] : []
     if let reason = row.availability.reason {
       text += "— " + reason
@@ -80,29 +97,37 @@ func drawPalette(_ rows: [CommandRow], selected: Int, into screen: inout ScreenB
     }
     return (text, style)
   }
-  drawBox(title: "Commands (Enter runs, Esc closes)", lines: lines, width: 76, into: &screen)
+  drawBox(
+    title: "Commands (Enter runs, Esc closes)", lines: lines, width: 76, selected: selected,
+    scroll: &scroll, into: &screen)
 }
 
 /// Draws the help screen.
 func drawHelp(into screen: inout ScreenBuffer) {
   let lines = KeyBindings.all.map { (padded($0.keys, to: 22) + $0.action, CellStyle()) }
-  drawBox(title: "Keys (any key closes)", lines: lines, width: 76, into: &screen)
+  var scroll = 0
+  drawBox(title: "Keys (any key closes)", lines: lines, width: 76, scroll: &scroll, into: &screen)
 }
 
 /// Draws a yes/no question.
 func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout ScreenBuffer) {
+  var scroll = 0
   drawBox(
     title: "Confirm",
     lines: [(confirmation.message, [.bold]), ("", []), ("y: delete    n / Esc: keep", [])],
-    width: confirmation.message.displayWidth + 6, into: &screen)
+    width: confirmation.message.displayWidth + 6, scroll: &scroll, into: &screen)
 }
 
-/// Draws the notebook picker for moving a note.
-func drawMovePicker(_ targets: [SidebarRow], selected: Int, into screen: inout ScreenBuffer) {
+/// Draws the notebook picker for moving a note, scrolled to keep the highlighted one in
+/// view.
+func drawMovePicker(
+  _ targets: [SidebarRow], selected: Int, scroll: inout Int, into screen: inout ScreenBuffer
+) {
   let lines = targets.enumerated().map { index, row in
     (row.title, index == selected ? CellStyle.reverse : CellStyle())
   }
   drawBox(
     title: "Move to (Enter moves, Esc cancels)",
-    lines: lines.isEmpty ? [("No other notebook", .dim)] : lines, width: 40, into: &screen)
+    lines: lines.isEmpty ? [("No other notebook", .dim)] : lines, width: 40, selected: selected,
+    scroll: &scroll, into: &screen)
 }

@@ -36,6 +36,77 @@ func drawRow(
   }
 }
 
+/// `text` cut to `width` columns at a word boundary, with "…" where it was cut.
+///
+/// A single word longer than the width is cut inside it, since nothing else would fit.
+func fittedAtWord(_ text: String, _ width: Int) -> String {
+  guard text.displayWidth > width, width > 1 else { return text }
+  var kept = Substring(fittedPrefix(text, width - 1))
+  if let space = kept.lastIndex(of: " "), kept[..<space].contains(where: { $0 != " " }) {
+    kept = kept[..<space]
+  }
+  return kept + "…"
+}
+
+/// The end of `text` in at most `width` columns, after "…" if the start was left out.
+///
+/// - Complexity: O(*width*): the text is read from its end.
+func ending(of text: String, fitting width: Int) -> String {
+  var columns = 0
+  var start = text.endIndex
+  while start > text.startIndex {
+    let previous = text.index(before: start)
+    let characterWidth = text[previous].displayWidth
+    if columns + characterWidth > width {
+      // It does not fit whole: keep what fits beside the ellipsis.
+      while columns > width - 1, start < text.endIndex {
+        columns -= text[start].displayWidth
+        start = text.index(after: start)
+      }
+      return "…" + text[start...]
+    }
+    columns += characterWidth
+    start = previous
+  }
+  return text
+}
+
+/// `text` broken into lines of at most `width` columns at spaces; a word longer than a
+/// line is cut.
+func wrappedAtWords(_ text: String, _ width: Int) -> [String] {
+  guard width > 0 else { return [] }
+  var lines: [String] = []
+  var line = ""
+  for word in text.split(separator: " ") {
+    let candidate = line.isEmpty ? String(word) : line + " " + word
+    if candidate.displayWidth <= width {
+      line = candidate
+      continue
+    }
+    if !line.isEmpty { lines.append(line) }
+    line = String(word)
+    while line.displayWidth > width {
+      let head = fittedPrefix(line, width)
+      lines.append(head)
+      line = String(line.dropFirst(head.count))
+    }
+  }
+  if !line.isEmpty { lines.append(line) }
+  return lines
+}
+
+/// The longest start of `text` that fits in `width` columns.
+private func fittedPrefix(_ text: String, _ width: Int) -> String {
+  var columns = 0
+  var end = text.startIndex
+  while end < text.endIndex {
+    columns += text[end].displayWidth
+    if columns > width { break }
+    end = text.index(after: end)
+  }
+  return String(text[..<end])
+}
+
 /// The style of a row: reversed if selected in the focused pane, bold if selected elsewhere.
 func rowStyle(selected: Bool, focused: Bool) -> CellStyle {
   selected ? (focused ? [.reverse] : [.bold]) : []
@@ -68,8 +139,8 @@ func drawSidebar(
     let selected = id == content.selection
     if let renaming = content.renaming, let id, renaming.id == id {
       drawRow(
-        renaming.text + "▏", row: frame.row + 1 + line, frame: frame, style: [.underline],
-        into: &screen)
+        ending(of: renaming.text, fitting: frame.width - 3) + "▏", row: frame.row + 1 + line,
+        frame: frame, style: [.underline], into: &screen)
     } else {
       drawRow(
         title, trailing: String(count), row: frame.row + 1 + line, frame: frame,
@@ -114,7 +185,9 @@ func drawNoteList(
     let row = frame.row + 1 + line * 2
     let style = rowStyle(selected: note.id == content.selection, focused: content.focused)
     if let renaming = content.renaming, renaming.id == note.id {
-      drawRow(renaming.text + "▏", row: row, frame: frame, style: [.underline], into: &screen)
+      drawRow(
+        ending(of: renaming.text, fitting: frame.width - 3) + "▏", row: row, frame: frame,
+        style: [.underline], into: &screen)
     } else {
       drawRow(
         (note.isPinned ? "★ " : "") + note.title, row: row, frame: frame, style: style,
@@ -157,9 +230,11 @@ func drawEditor(
   drawHeader(header, focused: focused, frame: frame, into: &screen)
   let layout = TextLayout(
     text: cursor.text, width: textFrame.width, cursorUTF8Offset: cursor.utf8Offset)
+  // While the note is not being edited it shows its start; editing scrolls to the cursor.
+  if !focused { scroll = 0 }
   NotesApp.scroll(
-    toShow: layout.cursorRow, visible: textFrame.height, count: layout.lines.count,
-    offset: &scroll)
+    toShow: focused ? layout.cursorRow : nil, visible: textFrame.height,
+    count: layout.lines.count, offset: &scroll)
   for line in 0..<textFrame.height {
     let index = scroll + line
     guard index < layout.lines.count else { break }

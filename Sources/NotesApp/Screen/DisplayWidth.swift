@@ -1,36 +1,92 @@
-// DisplayWidth: how many terminal columns a character takes.
+// DisplayWidth: how many terminal columns a character takes, and what a terminal is sent
+// to draw it in exactly that many.
 //
 // Guarantees
 // - Pure and locale-independent, so render tests give the same lines on every machine.
-// - A character (grapheme cluster) takes the width of its first scalar: 2 for East Asian
-//   wide and fullwidth characters and for emoji shown as pictures, 0 for a lone combining
-//   mark or a control character, 1 otherwise. A character with an emoji presentation
-//   selector (U+FE0F) takes 2.
+// - Widths follow grapheme clusters (Swift's `Character`): a cluster is drawn in one cell
+//   of its base's width — 2 for East Asian wide and fullwidth characters and for emoji
+//   shown as pictures, 1 otherwise — whatever follows the base: combining marks, a
+//   variation selector, an emoji modifier (skin tone), a zero-width joiner sequence
+//   (👩‍👩‍👧) or tag characters. A pair of regional indicators (a flag, 🇺🇸) takes 2.
+// - What the terminal is sent (`terminalGlyph`) is only what every terminal draws at that
+//   width: the base and its combining marks. Variation selectors, emoji modifiers and
+//   everything from a zero-width joiner on are left out, because terminals disagree about
+//   them (tmux 3.3 draws ❤️ in 1 column and 👍🏽 in 4), and a disagreement would shift the
+//   rest of the row. So a row never shifts; a joined emoji shows as its first picture.
+// - A character that draws nothing on its own — a control or format character (such as
+//   U+200B, U+202E or U+FEFF), a lone combining mark, a noncharacter (such as U+FFFF) or
+//   a lone regional indicator — takes 1 column and is drawn as U+FFFD, so it is visible and
+//   cannot reorder or hide the text around it.
 
 extension Character {
-  /// The number of terminal columns the character takes: 0, 1 or 2.
+  /// The number of terminal columns the character takes: 1 or 2 (0 only for the empty
+  /// cluster, which a `String` never holds).
   public var displayWidth: Int {
-    if let ascii = asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
+    if asciiValue != nil { return 1 }
+    return Self.width(of: unicodeScalars)
+  }
+
+  /// What a terminal is sent to draw the character in ``displayWidth`` columns.
+  public var terminalGlyph: String {
+    if let ascii = asciiValue {
+      return ascii < 0x20 || ascii == 0x7F ? "\u{FFFD}" : String(self)
+    }
     let scalars = unicodeScalars
-    guard let first = scalars.first else { return 0 }
-    if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-    if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-    return first.displayWidth
+    guard let base = scalars.first, Self.drawsOnItsOwn(scalars) else { return "\u{FFFD}" }
+    if base.isRegionalIndicator { return String(self) }
+    var glyph = String.UnicodeScalarView()
+    glyph.append(base)
+    for scalar in scalars.dropFirst() where !scalar.properties.isVariationSelector {
+      guard scalar.isCombiningMark else { break }
+      glyph.append(scalar)
+    }
+    return String(glyph)
+  }
+
+  /// The width of a cluster from its scalars.
+  private static func width(of scalars: String.UnicodeScalarView) -> Int {
+    guard let base = scalars.first else { return 0 }
+    guard drawsOnItsOwn(scalars) else { return 1 }
+    if base.isRegionalIndicator { return 2 }
+    return base.columns
+  }
+
+  /// Whether a cluster has a base that draws something (see the file's guarantees).
+  private static func drawsOnItsOwn(_ scalars: String.UnicodeScalarView) -> Bool {
+    guard let base = scalars.first else { return false }
+    if base.value < 0x20 || (0x7F..<0xA0).contains(base.value) { return false }
+    if base.properties.isNoncharacterCodePoint { return false }
+    switch base.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .spacingMark, .format, .control, .surrogate,
+      .lineSeparator, .paragraphSeparator:
+      return false
+    default: break
+    }
+    if base.isRegionalIndicator {
+      // A flag is a pair; a lone indicator draws differently from terminal to terminal.
+      return scalars.dropFirst().first?.isRegionalIndicator == true
+    }
+    return true
   }
 }
 
 extension Unicode.Scalar {
-  /// The number of terminal columns the scalar takes on its own: 0, 1 or 2.
-  var displayWidth: Int {
+  /// The columns a base scalar takes: 2 for wide characters and emoji pictures, else 1.
+  fileprivate var columns: Int {
     let value = value
-    if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-    switch properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format: return 0
-    default: break
-    }
+    if value < 0x1100 { return 1 }
     if Self.wideRanges.contains(where: { $0.contains(value) }) { return 2 }
     if properties.isEmojiPresentation { return 2 }
     return 1
+  }
+
+  /// Whether the scalar is one of the 26 regional indicators that make up flags.
+  fileprivate var isRegionalIndicator: Bool { (0x1F1E6...0x1F1FF).contains(value) }
+
+  /// Whether the scalar is a combining mark drawn in its base's cell.
+  fileprivate var isCombiningMark: Bool {
+    let category = properties.generalCategory
+    return category == .nonspacingMark || category == .enclosingMark
   }
 
   /// East Asian wide and fullwidth blocks.

@@ -5,8 +5,10 @@
 // - A wide character takes two cells: its glyph in the first, an empty continuation in
 //   the second. A wide character that would straddle the right edge of a write's limit
 //   is replaced by a space, so columns always line up.
-// - Characters of width 0 on their own (control characters) are drawn as U+FFFD so an
-//   escape byte can never reach the terminal through a note's text.
+// - A cell holds what the terminal is sent (`Character.terminalGlyph`): characters that
+//   draw nothing on their own (control and format characters, noncharacters) are drawn as
+//   U+FFFD, so an escape byte, a bidi override or an invisible character can never reach
+//   the terminal through a note's text.
 // - `lines` is the text a terminal would show, one string per row, trailing spaces kept.
 
 /// How a cell is drawn.
@@ -93,7 +95,8 @@ public struct ScreenBuffer: Equatable, Sendable {
 
   /// Writes `text` at a position, clipped to `limit` columns and the buffer's edge.
   ///
-  /// Newlines and tabs are drawn as spaces; other control characters as U+FFFD.
+  /// Newlines and tabs are drawn as spaces; each other character as its
+  /// `Character.terminalGlyph`, in `Character.displayWidth` columns.
   ///
   /// - Parameters:
   ///   - text: The text.
@@ -133,15 +136,9 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
     for character in text[position...] {
       guard x < end else { break }
-      var glyph = String(character)
-      var glyphWidth = character.displayWidth
-      if character == "\n" || character == "\t" {
-        glyph = " "
-        glyphWidth = 1
-      } else if glyphWidth == 0 {
-        glyph = "\u{FFFD}"
-        glyphWidth = 1
-      }
+      let isSpace = character == "\n" || character == "\t" || character == "\r\n"
+      let glyph = isSpace ? " " : character.terminalGlyph
+      let glyphWidth = character.displayWidth
       if x + glyphWidth > end {
         cells[base + x] = ScreenCell(glyph: " ", style: style)
         x += 1

@@ -1,10 +1,14 @@
 // NotesRules: the validation rules every Notes action shares.
 //
 // Guarantees
-// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters.
+// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters,
+//   and none of the characters that change how a title reads unseen (bidi controls,
+//   invisible characters, noncharacters: `NoInvisibleCharacters`).
 // - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
 // - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
-//   characters are not.
+//   characters are not. Bidi controls, invisible characters and noncharacters are allowed
+//   in bodies (a right-to-left document needs its marks); presentations draw them safely
+//   (the terminal app draws each as a visible U+FFFD).
 // - Every rule returns all its issues, each with a message naming the field.
 
 public import Airframe
@@ -43,6 +47,7 @@ public enum NotesRules {
         AnyValidator(MaximumLength(field: field, limit: titleLimit)),
       ]
     ).issues + NoControlCharacters(field: field).issues(in: title)
+      + NoInvisibleCharacters(field: field).issues(in: title)
   }
 
   /// The issues of a notebook title, including uniqueness among the other notebooks.

@@ -7,27 +7,49 @@
 // - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
 //   change of view state (notebook, search text, sort) recomputes the list.
 // - Order: pinned notes first; then most recently modified first (or title, ignoring
-//   case); ties by id. Search matches title or body, ignoring case and diacritics.
+//   case); ties by id. Search splits its text into words at every character that is not
+//   a letter or digit (so quotes and punctuation never hide the words around them) and
+//   matches a note whose title or body contains every word, ignoring case and diacritics;
+//   a search text with no letter or digit (such as "%") is searched for as it is.
 
 public import Airframe
 public import Foundation
 
 /// One note in the list.
+///
+/// Its texts live in one shared, immutable box, so copying a row (which sorting 100,000
+/// rows does often) retains one reference rather than three strings.
 public struct NoteRow: Identifiable, Equatable, Sendable {
   /// The note.
   public let id: NoteID
   /// Its notebook.
   public let notebookID: NotebookID
-  /// Its title.
-  public let title: String
-  /// Its text (shared with the model's copy, not duplicated).
-  public let body: String
   /// When it last changed.
   public let modified: Date
   /// Whether it is pinned.
   public let isPinned: Bool
+  /// The title, the body and the sort key.
+  private let texts: Texts
+
+  /// Its title.
+  public var title: String { texts.title }
+  /// Its text (shared with the model's copy, not duplicated).
+  public var body: String { texts.body }
   /// The title folded for sorting (lowercased), computed once per row.
-  let sortTitle: String
+  var sortTitle: String { texts.sortTitle }
+
+  /// The strings of a row.
+  private final class Texts: Sendable {
+    let title: String
+    let body: String
+    let sortTitle: String
+
+    init(title: String, body: String) {
+      self.title = title
+      self.body = body
+      sortTitle = title.lowercased()
+    }
+  }
 
   /// The row for `note`.
   ///
@@ -35,11 +57,16 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   public init(_ note: Note) {
     id = note.id
     notebookID = note.notebookID
-    title = note.title
-    body = note.body
     modified = note.modified
     isPinned = note.isPinned
-    sortTitle = note.title.lowercased()
+    texts = Texts(title: note.title, body: note.body)
+  }
+
+  /// Whether two rows show the same note the same way.
+  public static func == (lhs: NoteRow, rhs: NoteRow) -> Bool {
+    lhs.id == rhs.id && lhs.notebookID == rhs.notebookID && lhs.modified == rhs.modified
+      && lhs.isPinned == rhs.isPinned
+      && (lhs.texts === rhs.texts || (lhs.title == rhs.title && lhs.body == rhs.body))
   }
 
   /// The first line of the body, at most 80 characters, for a second line in the list.
@@ -101,21 +128,36 @@ public final class NoteListController: ViewStateController {
 
   static func order(_ sort: NoteSort) -> ListOrder<NoteRow> {
     switch sort {
-    case .modified: .by({ $0.isPinned ? 1 : 0 }, .descending).then(\.modified, .descending)
-    case .title: .by({ $0.isPinned ? 1 : 0 }, .descending).then(\.sortTitle)
+    // Closures rather than key paths: a key path applied per comparison goes through the
+    // runtime, which made sorting 100,000 rows several times slower.
+    case .modified: .by({ $0.isPinned ? 1 : 0 }, .descending).then({ $0.modified }, .descending)
+    case .title: .by({ $0.isPinned ? 1 : 0 }, .descending).then({ $0.sortTitle })
     }
   }
 
   static func filter(_ notebook: NotebookID?, _ search: String) -> ListFilter<NoteRow> {
-    let trimmed = search.trimmingCharacters(in: .whitespacesAndNewlines)
     var filter = ListFilter<NoteRow>.all
     if let notebook { filter = ListFilter { $0.notebookID == notebook } }
-    guard !trimmed.isEmpty else { return filter }
+    var words = searchWords(in: search)
+    if words.isEmpty {
+      // Only punctuation or symbols, such as "%": searched for as they are.
+      let trimmed = search.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !trimmed.isEmpty else { return filter }
+      words = [trimmed]
+    }
+    let matchers = words.map(WordMatcher.init)
     return filter.and(
-      ListFilter {
-        $0.title.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-          || $0.body.range(of: trimmed, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+      ListFilter { row in
+        matchers.allSatisfy { $0.matches(row.title) || $0.matches(row.body) }
       })
+  }
+
+  /// The words of a search text: its runs of letters and digits.
+  ///
+  /// - Parameter search: The search text.
+  /// - Returns: The words, in order.
+  public static func searchWords(in search: String) -> [String] {
+    search.split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
 
   /// The rows computed from scratch for a state and view state, for tests.

@@ -3,8 +3,9 @@
 // Guarantees
 // - A lens: reads the model and the outcomes the app reports; never writes the model.
 // - Counts come from the tables' sizes (O(1) per commit); the sync text follows the model's
-//   sync status; the message is the last refused or failed outcome reported, cleared by the
-//   next successful one. Equal status values are not delivered again.
+//   sync status; the message is the last refused or failed outcome reported (or the last
+//   `inform` text), cleared by the next successful one or by `clearMessage`. Equal status
+//   values are not delivered again.
 
 public import Airframe
 import Foundation
@@ -59,6 +60,23 @@ public final class StatusBarController: ViewStateController {
     case .invalid, .failed, .rejected: message = outcome.description
     }
     statusSource.update { $0.message = message }
+  }
+
+  /// Shows a message that says what a gesture did, such as "Deleted “Groceries”".
+  ///
+  /// It stays until the next message, or until ``clearMessage()``.
+  ///
+  /// - Parameter text: The message.
+  public func inform(_ text: String) {
+    message = text
+    statusSource.update { $0.message = text }
+  }
+
+  /// Removes the message, if one is shown.
+  public func clearMessage() {
+    guard message != nil else { return }
+    message = nil
+    statusSource.update { $0.message = nil }
   }
 
   /// Stops following the model.

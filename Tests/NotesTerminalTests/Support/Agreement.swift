@@ -16,8 +16,9 @@
 import Foundation
 import Testing
 
-/// Terminal columns by the app's rule: 2 for East Asian wide characters and emoji shown
-/// as pictures, 0 for control characters and lone combining marks, 1 otherwise.
+/// Terminal columns by the app's rule: a character (grapheme cluster) takes its base's
+/// width, 2 for East Asian wide characters and emoji shown as pictures, 1 otherwise; a flag
+/// takes 2; one that draws nothing on its own takes 1 and is drawn as �.
 enum Columns {
   /// East Asian wide and fullwidth blocks (as `DisplayWidth` lists them).
   private static let wideRanges: [ClosedRange<UInt32>] = [
@@ -25,21 +26,40 @@ enum Columns {
     0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
     0xFFE0...0xFFE6, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
   ]
+  private static let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+  private static let invisibleCategories: [Unicode.GeneralCategory] = [
+    .nonspacingMark, .enclosingMark, .spacingMark, .format, .control, .surrogate,
+    .lineSeparator, .paragraphSeparator,
+  ]
+
+  /// What the app draws for a character: its base and combining marks only, and the
+  /// columns that takes.
+  static func drawn(_ character: Character) -> (glyph: String, width: Int) {
+    let scalars = Array(character.unicodeScalars)
+    let first = scalars[0]
+    if scalars.count > 1, scalars[0...1].allSatisfy({ regionalIndicators.contains($0.value) }) {
+      return (String(character), 2)
+    }
+    let invisible =
+      first.value < 0x20 || (0x7F..<0xA0).contains(first.value)
+      || first.properties.isNoncharacterCodePoint
+      || invisibleCategories.contains(first.properties.generalCategory)
+      || regionalIndicators.contains(first.value)
+    if invisible { return ("\u{FFFD}", 1) }
+    var glyph = String(first)
+    for scalar in scalars.dropFirst() where !scalar.properties.isVariationSelector {
+      let category = scalar.properties.generalCategory
+      guard category == .nonspacingMark || category == .enclosingMark else { break }
+      glyph.unicodeScalars.append(scalar)
+    }
+    let wide =
+      first.value >= 0x1100
+      && (wideRanges.contains { $0.contains(first.value) } || first.properties.isEmojiPresentation)
+    return (glyph, wide ? 2 : 1)
+  }
 
   /// The columns a character takes.
-  static func of(_ character: Character) -> Int {
-    let scalars = character.unicodeScalars
-    guard let first = scalars.first else { return 0 }
-    if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
-    if first.value < 0x7F { return 1 }
-    if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-    switch first.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format: return 0
-    default: break
-    }
-    if wideRanges.contains(where: { $0.contains(first.value) }) { return 2 }
-    return first.properties.isEmojiPresentation ? 2 : 1
-  }
+  static func of(_ character: Character) -> Int { drawn(character).width }
 
   /// The columns a text takes.
   static func of(_ text: some StringProtocol) -> Int {
@@ -54,13 +74,8 @@ enum Columns {
     var column = 0
     for character in text {
       guard column < limit else { break }
-      var glyph = String(character)
-      var width = of(character)
-      if character == "\n" || character == "\t" {
-        (glyph, width) = (" ", 1)
-      } else if width == 0 {
-        (glyph, width) = ("\u{FFFD}", 1)
-      }
+      var (glyph, width) = drawn(character)
+      if character == "\n" || character == "\t" { (glyph, width) = (" ", 1) }
       if column + width > limit {
         result += " "
         break

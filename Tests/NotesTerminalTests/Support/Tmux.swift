@@ -108,6 +108,18 @@ final class TmuxSession {
     try run(["send-keys", "-t", session] + keys)
   }
 
+  /// Pastes text as a terminal does: bracketed (`paste-buffer -p`) when the program turned
+  /// bracketed paste on, with line feeds sent as carriage returns.
+  ///
+  /// - Parameter text: The text, of any length (it goes through a file).
+  /// - Throws: `TmuxError` when tmux fails, or the error writing the file.
+  func paste(_ text: String) throws {
+    let file = folder.file("paste.txt")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    try run(["load-buffer", "-b", "paste", file])
+    try run(["paste-buffer", "-p", "-d", "-b", "paste", "-t", session])
+  }
+
   /// Sends bytes as they are, whatever they are: invalid UTF-8, NUL and control bytes
   /// included (`send-keys -H`).
   ///
