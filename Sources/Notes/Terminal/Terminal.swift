@@ -214,7 +214,7 @@ final class Terminal {
       if code > 0xFF {
         if let key = Self.key(code: code) { onKey?(key) }
       } else if let scalar = decoder.feed(UInt8(truncatingIfNeeded: code)) {
-        if let key = Self.key(scalar: scalar) { onKey?(key) }
+        if let key = Key.typed(scalar) { onKey?(key) }
       }
     }
     // Checked after every read, whatever it returned: the source reports a hangup only
@@ -242,16 +242,6 @@ final class Terminal {
     var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
     guard poll(&descriptor, 1, 0) == 1 else { return false }
     return Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
-  }
-
-  /// The key a decoded input character stands for.
-  ///
-  /// - Parameter scalar: A character from the terminal.
-  /// - Returns: The key, or `nil` for one the app has no use for.
-  private static func key(scalar: Unicode.Scalar) -> Key? {
-    let value = scalar.value
-    if value < 32 || value == 127 { return Key.control(byte: value) }
-    return .character(Character(scalar))
   }
 
   /// The key an ncurses key code stands for.
