@@ -50,16 +50,15 @@ private func check(_ keys: [Key]) {
   let app = NotesApplication(
     model: Model(SampleLibrary.state(now: fixedDate)),
     syncService: SimulatedSyncService(steps: 2, stepDelay: .zero), now: { fixedDate })
-  // A narrow screen now and then, so clipping and scrolling are exercised too.
-  let (width, height) = keys.count % 3 == 0 ? (24, 8) : (80, 24)
+  // A small screen after every key (a render is most of the cost in this instrumented
+  // build), alternating two sizes so clipping is exercised, and a large one at the end.
+  let (width, height) = keys.count % 2 == 0 ? (24, 8) : (48, 14)
   for key in keys {
     app.handle(key)
     if app.isFinished { break }
-    let buffer = app.render(width: width, height: height)
-    expect(
-      buffer.width == width && buffer.height == height,
-      "a \(width) × \(height) render is \(buffer.width) × \(buffer.height) after \(key)")
+    expectFills(app.render(width: width, height: height), width, height, after: key)
   }
+  expectFills(app.render(width: 120, height: 40), 120, 40, after: keys.last)
   app.shutdown()
   let state = app.model.state
   for notebook in state.notebooks.elements {
@@ -73,6 +72,14 @@ private func check(_ keys: [Key]) {
     expect(state.notebooks[note.notebookID] != nil, "a note in a notebook that does not exist")
   }
   expect(!app.editor.state.value.isDirty, "quitting left an unsaved draft")
+}
+
+/// Checks that a render fills exactly the screen it was given.
+private func expectFills(_ buffer: ScreenBuffer, _ width: Int, _ height: Int, after key: Key?) {
+  expect(
+    buffer.width == width && buffer.height == height,
+    "a \(width) × \(height) render is \(buffer.width) × \(buffer.height) after "
+      + String(describing: key))
 }
 
 /// libFuzzer's entry point: checks the contract on one input.
