@@ -42,6 +42,8 @@ let package = Package(
       dependencies: ["NotesCore", "CSQLite"],
       swiftSettings: strictSettings
     ),
+    // Test support: an SQLite VFS that fails chosen writes, syncs and truncates.
+    .target(name: "CFaultVFS", dependencies: ["CSQLite"]),
     .target(
       name: "NotesApp",
       dependencies: ["Airframe", "NotesCore"],
@@ -90,7 +92,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesStorageTests",
-      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"],
+      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting", "CFaultVFS"],
       swiftSettings: strictSettings
     ),
     .testTarget(

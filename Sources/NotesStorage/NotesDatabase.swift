@@ -91,12 +91,14 @@ public final class NotesDatabase {
       schemaVersion: Migration.latestVersion)
   }
 
-  /// Opens the database, migrating only up to `schemaVersion` (tests build old files).
+  /// Opens the database, migrating only up to `schemaVersion` (tests build old files),
+  /// through the SQLite VFS named `vfs` (tests inject disk faults), or the default.
   init(
-    path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32
+    path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32,
+    vfs: String? = nil
   ) throws(NotesStorageError) {
     let existed = try FileLocation.prepare(path)
-    let connection = try SQLiteConnection(path: path, create: !existed)
+    let connection = try SQLiteConnection(path: path, create: !existed, vfs: vfs)
     do throws(NotesStorageError) {
       try Self.configure(
         connection, durability: durability, fullTextSearch: fullTextSearch,
