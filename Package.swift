@@ -92,7 +92,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesStorageTests",
-      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting", "CFaultVFS"],
+      dependencies: ["NotesStorage", "NotesCore", "NotesApp", "AirframeTesting", "CFaultVFS"],
       swiftSettings: strictSettings
     ),
     .testTarget(
