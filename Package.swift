@@ -45,6 +45,8 @@ let package = Package(
       name: "NotesStorage",
       dependencies: ["NotesCore", "CSQLite"]
     ),
+    // Test support: an SQLite VFS that fails chosen writes, syncs and truncates.
+    .target(name: "CFaultVFS", dependencies: ["CSQLite"]),
     .target(
       name: "NotesApp",
       dependencies: ["Airframe", "NotesCore"]
@@ -86,7 +88,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesStorageTests",
-      dependencies: ["NotesStorage", "NotesCore", "AirframeTesting"]
+      dependencies: ["NotesStorage", "NotesCore", "NotesApp", "AirframeTesting", "CFaultVFS"]
     ),
     .testTarget(
       name: "NotesAppTests",

@@ -81,20 +81,7 @@ final class LibrarySession {
   func commit<Result>(
     _ body: (inout Transaction<NotesState>, inout ActionRun) throws -> Result
   ) throws(CommandFailure) -> Result {
-    var run = ActionRun()
-    let model = try model
-    do {
-      // The user typed the command: their own change, made by this process.
-      return try model.write(origin: .user("notes command")) { transaction in
-        let result = try body(&transaction, &run)
-        if !run.issues.isEmpty { throw InvalidActions() }
-        return result
-      }
-    } catch is InvalidActions {
-      throw CommandFailure(.invalidData, lines: run.reportedIssues)
-    } catch {
-      throw CommandFailure(.failure, "\(error)")
-    }
+    try ActionRun.commit(on: model, body)
   }
 }
 
@@ -132,6 +119,30 @@ struct ActionRun {
   /// Records a reason an item cannot be saved.
   mutating func record(_ message: String, item: String?) {
     issues.append(item.map { "\($0): \(message)" } ?? message)
+  }
+
+  /// Runs `body` in one write of `model`, with a fresh run for its actions.
+  ///
+  /// - Returns: What `body` returns.
+  /// - Throws: ``CommandFailure`` with exit code 65 and every reason if an action was
+  ///   invalid, or 1 if saving failed; the model (and its storage) is then unchanged.
+  @MainActor static func commit<Result>(
+    on model: Model<NotesState>,
+    _ body: (inout Transaction<NotesState>, inout ActionRun) throws -> Result
+  ) throws(CommandFailure) -> Result {
+    var run = ActionRun()
+    do {
+      // The user typed the command: their own change, made by this process.
+      return try model.write(origin: .user("notes command")) { transaction in
+        let result = try body(&transaction, &run)
+        if !run.issues.isEmpty { throw InvalidActions() }
+        return result
+      }
+    } catch is InvalidActions {
+      throw CommandFailure(.invalidData, lines: run.reportedIssues)
+    } catch {
+      throw CommandFailure(.failure, "\(error)")
+    }
   }
 
   /// The reasons to print: at most ``reportLimit``, then how many more there are.

@@ -87,7 +87,11 @@ enum WriteCommands {
   }
 
   /// Creates the document's notebooks (or finds one of the same title) and its notes.
-  private static func insert(
+  ///
+  /// - Returns: How many notes it created, how many notebooks it created and how many it
+  ///   merged into existing ones.
+  /// - Throws: What an action's `perform` throws; refusals are recorded in `run`.
+  static func insert(
     _ document: LibraryDocument, into transaction: inout Transaction<NotesState>,
     run: inout ActionRun
   ) throws -> (notes: Int, created: Int, merged: Int) {

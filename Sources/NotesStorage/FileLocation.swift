@@ -7,15 +7,18 @@
 //   create `-wal` and `-shm` files beside it); such a path is reported as
 //   `.unwritableLocation` and left alone.
 // - A path that names a folder is reported as `.cannotOpen`.
+// - What it creates is private (see `PrivateFiles`): each missing folder with mode 0700,
+//   and a new library as an empty file with mode 0600, before SQLite opens it.
 
 internal import Foundation
 
 /// Pre-flight checks on a database path.
 enum FileLocation {
-  /// Checks `path` and creates its missing parent folders.
+  /// Checks `path` and creates its missing parent folders (mode 0700) and, when it does
+  /// not exist, the file itself (empty, mode 0600).
   ///
   /// - Parameter path: The database file's path.
-  /// - Returns: Whether the file already exists.
+  /// - Returns: Whether the file existed before.
   /// - Throws: ``NotesStorageError/unwritableLocation(path:reason:)`` or
   ///   ``NotesStorageError/cannotOpen(path:reason:)``; nothing was created.
   static func prepare(_ path: String) throws(NotesStorageError) -> Bool {
@@ -39,7 +42,9 @@ enum FileLocation {
       return true
     }
     var ancestor = url.deletingLastPathComponent()
+    var missingFolders: [String] = []
     while !files.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+      missingFolders.append(ancestor.path)
       let parent = ancestor.deletingLastPathComponent()
       if parent.path == ancestor.path { break }
       ancestor = parent
@@ -51,18 +56,25 @@ enum FileLocation {
     guard files.isWritableFile(atPath: ancestor.path) else {
       throw .unwritableLocation(path: path, reason: "the folder \(ancestor.path) is read-only")
     }
-    do {
-      try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for missing in missingFolders.reversed() {
+      do throws(PrivateFiles.Failure) {
+        try PrivateFiles.createFolder(missing)
+      } catch {
+        throw .unwritableLocation(
+          path: path, reason: "cannot create the folder \(missing): \(error)")
+      }
+    }
+    do throws(PrivateFiles.Failure) {
+      try PrivateFiles.createFile(path)
     } catch {
-      throw .unwritableLocation(
-        path: path, reason: "cannot create the folder \(folder): \(error.localizedDescription)")
+      throw .cannotOpen(path: path, reason: "cannot create the file: \(error)")
     }
     return false
   }
 
   /// Removes a database file this code created, with its journal files.
   static func removeCreatedFile(_ path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
+    for suffix in [""] + PrivateFiles.companionSuffixes {
       try? FileManager.default.removeItem(atPath: path + suffix)
     }
   }

@@ -4,7 +4,8 @@
 // - Any text is a valid query: it never reaches SQL as code (it is a bound parameter) and
 //   never reaches FTS5 as syntax (each word becomes a quoted phrase). Quotes, `;`, `%`,
 //   `*`, `--`, `OR`, `NEAR` and non-Latin text are searched for, not interpreted.
-// - A query is split at whitespace into words; a note matches when it contains every
+// - A query is split at whitespace (and at NUL, which would end an FTS5 expression
+//   early) into words; a note matches when it contains every
 //   word (as a word prefix with full text; as a substring with the fallback). Words with
 //   no letter or digit are ignored; a query with no words finds nothing.
 // - Results reflect every commit persisted so far, by this or any other connection: a
@@ -80,9 +81,12 @@ extension NotesDatabase {
     }
   }
 
-  /// The words of a query: whitespace-separated, each with a letter or digit.
+  /// The words of a query: separated by whitespace or NUL, each with a letter or digit.
+  ///
+  /// (FTS5 reads an expression only up to a NUL, so a NUL inside a quoted word would leave
+  /// the quote open; the fuzz target for the query builder found it.)
   static func searchWords(in query: String) -> [Substring] {
-    let words = query.split(whereSeparator: \.isWhitespace).filter {
+    let words = query.split { $0.isWhitespace || $0 == "\0" }.filter {
       $0.contains { $0.isLetter || $0.isNumber }
     }
     return Array(words.prefix(maximumSearchWords))

@@ -6,6 +6,10 @@
 //   a corrupt file (`.notADatabase`), a newer schema (`.newerSchema`) or an unwritable
 //   location (`.unwritableLocation`) is detected before anything is written, and a file
 //   this code created for a failed open is removed again.
+// - Private on disk: a new library is created with mode 0600 in folders created with mode
+//   0700, and SQLite gives its -wal, -shm and -journal files the library's mode, whatever
+//   the umask; opening an existing library takes group and other access away from it and
+//   its companions, keeping a stricter mode (see `PrivateFiles`).
 // - Older files are migrated on open (see `Migration`), each step in its own transaction.
 // - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
 //   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
@@ -66,6 +70,11 @@ public final class NotesDatabase {
 
   /// Opens (creating or migrating if needed) the database at `path`.
   ///
+  /// The library is private to its owner whatever the umask: missing folders are created
+  /// with mode 0700, a new file and the `-wal`, `-shm` and `-journal` files beside it get
+  /// mode 0600, and an existing file and its companions lose every group and other
+  /// permission (a stricter mode is kept).
+  ///
   /// - Parameters:
   ///   - path: The database file's path; missing folders are created.
   ///   - durability: What a persisted commit survives.
@@ -82,16 +91,19 @@ public final class NotesDatabase {
       schemaVersion: Migration.latestVersion)
   }
 
-  /// Opens the database, migrating only up to `schemaVersion` (tests build old files).
+  /// Opens the database, migrating only up to `schemaVersion` (tests build old files),
+  /// through the SQLite VFS named `vfs` (tests inject disk faults), or the default.
   init(
-    path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32
+    path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32,
+    vfs: String? = nil
   ) throws(NotesStorageError) {
     let existed = try FileLocation.prepare(path)
-    let connection = try SQLiteConnection(path: path, create: !existed)
+    let connection = try SQLiteConnection(path: path, create: !existed, vfs: vfs)
     do throws(NotesStorageError) {
       try Self.configure(
         connection, durability: durability, fullTextSearch: fullTextSearch,
         schemaVersion: schemaVersion)
+      try Self.restrictToOwner(path)
       let indexed = try FullTextIndex.isInstalled(on: connection)
       self.searchMethod = indexed ? .fullText : .substring
       self.recordsIndexChanges = indexed ? try FullTextIndex.recordsChanges(on: connection) : false
@@ -139,6 +151,16 @@ public final class NotesDatabase {
       try connection.transaction { () throws(NotesStorageError) in
         try FullTextIndex.install(on: connection, schemaVersion: schemaVersion)
       }
+    }
+  }
+
+  /// Takes group and other access away from an existing library and its companion files
+  /// (see `PrivateFiles`), once the file proved to be a notes database.
+  private static func restrictToOwner(_ path: String) throws(NotesStorageError) {
+    do throws(PrivateFiles.Failure) {
+      try PrivateFiles.restrict(path)
+    } catch {
+      throw .unwritableLocation(path: path, reason: "cannot make the file private: \(error)")
     }
   }
 

@@ -29,13 +29,15 @@ final class SQLiteConnection {
   /// - Parameters:
   ///   - path: The file's path.
   ///   - create: Whether to create the file if it does not exist.
+  ///   - vfs: The name of a registered SQLite VFS to open it through (tests inject disk
+  ///     faults this way); `nil` for the default.
   /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason.
-  init(path: String, create: Bool) throws(NotesStorageError) {
+  init(path: String, create: Bool, vfs: String? = nil) throws(NotesStorageError) {
     self.path = path
     var handle: OpaquePointer?
     var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let code = sqlite3_open_v2(path, &handle, flags, vfs)
     guard code == SQLITE_OK, let handle else {
       let reason = handle.map { String(cString: sqlite3_errmsg($0)) }
       sqlite3_close_v2(handle)

@@ -107,6 +107,19 @@ struct NotesDatabaseSearchTests {
     }
   }
 
+  /// Regression (found by the search-query fuzz target): a NUL inside a word ended the
+  /// FTS5 expression inside its quotes, so the search failed with "unterminated string".
+  @Test func aNULSeparatesWords() throws {
+    #expect(NotesDatabase.searchWords(in: "milk\0bread") == ["milk", "bread"])
+    try withLibrary { database, _ throws in
+      #expect(try database.search("it'\0\"s\"") == F.noteIDs(5))
+      #expect(try database.search("milk\0bread") == F.noteIDs(2))
+    }
+    try withLibrary(fullTextSearch: false) { database, _ throws in
+      #expect(try database.search("milk\0bread") == F.noteIDs(2))
+    }
+  }
+
   @Test func queriesAreQuotedForFTS5() {
     let words = NotesDatabase.searchWords(in: "  say \"hi\" ; -- x* ")
     #expect(words == ["say", "\"hi\"", "x*"])

@@ -9,6 +9,36 @@ import Testing
 
 @Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(1)))
 struct AgreementCheckTests {
+  /// The barrier every observation waits for: keys the program has not read yet count as
+  /// activity, however still the screen is (issue 16: under ThreadSanitizer the random
+  /// bursts outlasted a still screen, and observations were taken half-way through).
+  @Test func keysNotYetReadAreActivity() async throws {
+    let (notes, start) = try await NotesSession.onSampleLibrary()
+    defer { notes.close() }
+    let pid = try #require(notes.pid)
+    let idle = try #require(try notes.activity())
+    #expect(!idle.hasPendingInput)
+
+    // Stopped, the program reads nothing: the key waits, and the screen cannot change.
+    kill(pid, SIGSTOP)
+    try notes.tmux.type("j")
+    var pending = false
+    for _ in 0..<100 where !pending {
+      pending = try notes.activity()?.hasPendingInput == true
+      if !pending { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    let screen = try notes.tmux.styledScreen()
+    kill(pid, SIGCONT)
+    #expect(pending, "a key waiting to be read is not reported")
+    #expect(try NotesScreen(screen).selectedListEntry == start.screen.selectedListEntry)
+
+    // Running again, it reads and handles the key; the observation shows its effect.
+    let moved = try #require(
+      await notes.observe(after: "j") { $0.selectedListEntry != start.screen.selectedListEntry })
+    #expect(try notes.activity()?.hasPendingInput == false)
+    #expect(moved.library == start.library)
+  }
+
   @Test func theChecksReportEveryKindOfDisagreement() async throws {
     let (notes, start) = try await NotesSession.onSampleLibrary()
     defer { notes.close() }

@@ -117,12 +117,7 @@ public struct InputDecoder: Sendable {
   /// Passes a scalar that is not part of a marker on, as pasted text or as a key.
   private mutating func take(_ scalar: Unicode.Scalar) {
     guard isPasting else {
-      let value = scalar.value
-      if value < 32 || value == 127 {
-        if let key = Key.control(byte: value) { keys.append(key) }
-      } else {
-        keys.append(.character(Character(scalar)))
-      }
+      if let key = Key.typed(scalar) { keys.append(key) }
       return
     }
     let wasCarriageReturn = afterCarriageReturn

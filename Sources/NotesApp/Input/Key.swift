@@ -47,6 +47,20 @@ public enum Key: Hashable, Sendable {
   /// characters than tabs (see ``InputDecoder``).
   case paste(String)
 
+  /// The key a character decoded from the terminal's bytes stands for.
+  ///
+  /// A control character (below U+0020, or DEL) is its control key, as
+  /// ``control(byte:)`` maps it; every other character is typed text.
+  ///
+  /// - Parameter scalar: A character from the terminal.
+  /// - Returns: The key, or `nil` for a control character the app has no use for (NUL,
+  ///   and 28–31).
+  public static func typed(_ scalar: Unicode.Scalar) -> Key? {
+    let value = scalar.value
+    if value < 32 || value == 127 { return control(byte: value) }
+    return .character(Character(scalar))
+  }
+
   /// The key a control byte (1–31, 127) stands for, such as 9 → Tab or 18 → Ctrl-R.
   ///
   /// - Parameter byte: A byte below 32, or 127.

@@ -3,7 +3,9 @@
 //
 // Guarantees
 // - A screen is taken only once it has settled (two captures in a row are the same,
-//   attributes included) and parses as the browsing screen.
+//   attributes included), `notes` is idle (it has read every byte sent to it and used no
+//   processor time between the two captures, see `activity()`), and it parses as the
+//   browsing screen.
 // - An observation is consistent: the database is read between two identical captures,
 //   and the app writes a change to the database before it draws it, so the database read
 //   is the one the screen shows.
@@ -159,8 +161,8 @@ extension NotesSession {
     return observation
   }
 
-  /// Polls until two captures in a row are the same, parse as the browsing screen and
-  /// `accept` makes something of them.
+  /// Polls until two captures in a row are the same while `notes` stays idle, parse as the
+  /// browsing screen and `accept` makes something of them.
   ///
   /// - Parameters:
   ///   - description: What is awaited, for the issue recorded on a timeout.
@@ -173,11 +175,15 @@ extension NotesSession {
     _ accept: (NotesScreen, [StyledText]) throws -> Result?
   ) async throws -> Result? {
     var previous: [StyledText]?
+    var previousActivity: Activity?
     var result: Result?
     try await tmux.waitUntil(description, sourceLocation: sourceLocation) {
+      let activity = try activity()
       let styled = try tmux.styledScreen()
-      defer { previous = styled }
-      guard styled == previous, let screen = try? NotesScreen(styled) else { return false }
+      defer { (previous, previousActivity) = (styled, activity) }
+      guard styled == previous, activity == previousActivity, activity?.hasPendingInput != true,
+        let screen = try? NotesScreen(styled)
+      else { return false }
       result = try accept(screen, styled)
       return result != nil
     }
