@@ -1,6 +1,6 @@
 // Fuzz target: key bytes through the decoder and the key mapping into the whole app.
 //
-// The input is what the terminal delivers: bytes go through `UTF8Decoder` and
+// The input is what the terminal delivers: bytes go through
 // `InputDecoder`, as `notes` reads them, except that 0xFE followed by a byte stands for a
 // key ncurses decodes itself (arrows, Home, End, Page Up/Down, Shift-Tab, Delete,
 // Backspace, Enter, F1–F12), chosen by that byte. (0xFE is never UTF-8, so the decoder
