@@ -83,7 +83,11 @@ func runFullScreen(databasePath: String?) -> Never {
     DispatchQueue.main.async { MainActor.assumeIsolated { if drawScheduled { draw() } } }
   }
   app.onRepaint = { terminal.repaintNextDraw() }
+  // Another process's commits (a second window, a script) reach every pane.
+  let watcher = LibraryWatcher(database: database, model: model)
+  watcher.start()
   func finish() -> Never {
+    watcher.cancel()
     app.shutdown()
     terminal.stop()
     database.close()

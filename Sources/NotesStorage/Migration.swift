@@ -19,6 +19,8 @@
 //   search (see `FullTextIndex`). The old triggers kept the index exact, so the record
 //   starts empty. A file without the index is left alone: it gets the version-4 design
 //   when an SQLite with FTS5 installs the index.
+// - Migration 5 adds the change log (see `ChangeLog`), empty: a process that opens the file
+//   afterwards reads the whole library once, as every process does on open.
 
 /// One step of the schema's history; `rawValue` is the version it produces.
 enum Migration: Int32, CaseIterable {
@@ -32,6 +34,7 @@ enum Migration: Int32, CaseIterable {
   /// The full-text index is updated before each search from a record of changed notes,
   /// instead of inside every commit.
   case updateFullTextIndexBeforeSearch = 4
+  case addChangeLog = 5
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -73,6 +76,8 @@ enum Migration: Int32, CaseIterable {
       if try FullTextIndex.isInstalled(on: connection) {
         try FullTextIndex.recordChanges(on: connection)
       }
+    case .addChangeLog:
+      try connection.execute(script: ChangeLog.createScript)
     }
   }
 

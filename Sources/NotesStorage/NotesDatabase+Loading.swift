@@ -20,6 +20,11 @@ extension NotesDatabase {
   public func loadState() throws(NotesStorageError) -> NotesState {
     let connection = try openConnection()
     return try connection.read { () throws(NotesStorageError) in
+      // The state read here includes every change the log holds so far.
+      if keepsChangeLog {
+        cursor = try ChangeLog.head(on: connection)
+        dataVersion = try connection.int64("PRAGMA data_version") ?? 0
+      }
       let lastAssignedID = try Self.meta(MetaKey.lastAssignedID, in: connection) {
         $0.int64(at: 0)
       }
@@ -34,7 +39,7 @@ extension NotesDatabase {
     }
   }
 
-  private static func meta<Value>(
+  static func meta<Value>(
     _ key: String, in connection: SQLiteConnection, read: (Statement) -> Value
   ) throws(NotesStorageError) -> Value? {
     try connection.withStatement(SQL.getMeta) { statement throws(NotesStorageError) in
@@ -60,7 +65,7 @@ extension NotesDatabase {
     }
   }
 
-  private static func readNotes(
+  static func readNotes(
     _ connection: SQLiteConnection, dates: StoredDates
   ) throws(NotesStorageError) -> [Note] {
     var notes: [Note] = []

@@ -33,7 +33,12 @@ extension NotesDatabase: ModelStorage {
     let notes = commit.changes.changes(in: \.notes)
     let syncChanged = commit.changes.changed(\.sync)
     let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
+    var newCursor = cursor
     try connection.transaction { () throws(NotesStorageError) in
+      // Checked against the file under the write lock: a process that has not read what
+      // another one committed must not write over it (the model catches up and retries).
+      let head = keepsChangeLog ? try ChangeLog.head(on: connection) : cursor
+      guard head == cursor else { throw .changedElsewhere }
       for id in notebooks.inserted {
         try insert(Self.notebook(id, in: state), into: connection)
       }
@@ -63,7 +68,38 @@ extension NotesDatabase: ModelStorage {
           try statement.bind(state.lastAssignedID, at: 2)
         }
       }
+      if keepsChangeLog {
+        try recordInChangeLog(
+          notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
+          on: connection)
+        newCursor = try ChangeLog.head(on: connection)
+        try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
+      }
     }
+    cursor = newCursor
+  }
+
+  /// Appends an entry for every row the commit changed.
+  private func recordInChangeLog(
+    notebooks: EntityChanges<NotebookID>, notes: EntityChanges<NoteID>, meta: Bool,
+    on connection: SQLiteConnection
+  ) throws(NotesStorageError) {
+    for (ids, kind) in [
+      (notebooks.inserted, "insert"), (notebooks.updated, "update"),
+      (notebooks.removed, "remove"),
+    ] {
+      for id in ids {
+        try ChangeLog.record(.notebook, id: id.rawValue, kind: kind, writer: writer, on: connection)
+      }
+    }
+    for (ids, kind) in [
+      (notes.inserted, "insert"), (notes.updated, "update"), (notes.removed, "remove"),
+    ] {
+      for id in ids {
+        try ChangeLog.record(.note, id: id.rawValue, kind: kind, writer: writer, on: connection)
+      }
+    }
+    if meta { try ChangeLog.record(.meta, id: 0, kind: "update", writer: writer, on: connection) }
   }
 
   private static func notebook(

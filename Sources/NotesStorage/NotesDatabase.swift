@@ -28,6 +28,8 @@
 //   model's funnel); searching and closing write only the full-text index.
 // - After `close()`, every call throws `.closed`.
 
+internal import Foundation
+
 /// The SQLite database that stores a notes library, as the storage of its model.
 ///
 /// Open it, load the state, and hand it to the model, which then persists every commit
@@ -55,6 +57,15 @@ public final class NotesDatabase {
   let recordsIndexChanges: Bool
   /// How this file's date columns are written and read.
   let dates: StoredDates
+  /// Whether commits are recorded in the change log (schema version 5 and later).
+  let keepsChangeLog: Bool
+  /// This connection's name in the change log.
+  let writer: String
+  /// The last change-log entry whose change this process's state includes.
+  var cursor: Int64 = 0
+  /// `PRAGMA data_version` when the change log was last read: it changes when another
+  /// connection commits.
+  var dataVersion: Int64 = 0
 
   /// Opens (creating or migrating if needed) the database at `location`.
   ///
@@ -115,6 +126,9 @@ public final class NotesDatabase {
     self.path = path
     self.dates = StoredDates(schemaVersion: schemaVersion)
     self.connection = connection
+    self.keepsChangeLog = schemaVersion >= Migration.addChangeLog.rawValue
+    self.writer =
+      "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
   }
 
   /// Checks the file before writing anything, then sets WAL mode and migrates.

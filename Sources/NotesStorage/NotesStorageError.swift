@@ -8,6 +8,8 @@
 //   what it held before the write.
 // - `description` is a sentence a person can read, naming the path where there is one.
 
+public import Airframe
+
 /// Why the notes database could not be opened, read or written.
 public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
   /// The file could not be opened; `reason` says why.
@@ -26,6 +28,9 @@ public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
   case outOfSync(table: String, id: Int64, reason: String)
   /// SQLite reported an error; `code` is its extended result code.
   case sqlite(code: Int32, message: String)
+  /// Another process committed to the library since this one last read its change log;
+  /// the write was rolled back. The model catches up and runs the write again.
+  case changedElsewhere
 
   /// A sentence for a status bar, a log or a command-line error.
   public var description: String {
@@ -45,8 +50,15 @@ public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
     case .outOfSync(let table, let id, let reason):
       "The notes database disagrees with the app about \(table) row \(id): \(reason); "
         + "nothing was saved."
+    case .changedElsewhere:
+      "Another program changed the library since this one last read it."
     case .sqlite(let code, let message):
       "The notes database reported an error (SQLite code \(code)): \(message)."
     }
   }
+}
+
+extension NotesStorageError: StorageBehindError {
+  /// Whether this is ``changedElsewhere``: the model catches up and writes again.
+  public var isBehind: Bool { self == .changedElsewhere }
 }

@@ -13,7 +13,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 4)
+    #expect(NotesDatabase.supportedSchemaVersion == 5)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -215,5 +215,36 @@ struct MigrationTests {
     try NotesDatabase(path: path).close()
     #expect(try RawDatabase.hasTable(path, "notes_fts_pending"))
     #expect(try RawDatabase.triggerNames(path) == RawDatabase.recordingTriggers)
+  }
+
+  @Test func aVersionFourFileGainsAnEmptyChangeLogAndKeepsEveryRow() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 4)
+    let model = Model(NotesState(), storage: old)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+    }
+    let before = try old.loadState()
+    old.close()
+    #expect(try !RawDatabase.hasTable(path, "change_log"))
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 5)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM change_log") == 0)
+    #expect(try database.loadState() == before)
+    // Commits are logged from now on, one entry per row and one for the metadata.
+    let current = Model(try database.loadState(), storage: database)
+    try current.write { transaction in
+      try transaction.insert(F.note(3, in: 1, "Plants", ""), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 3)
+    }
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM change_log") == 2)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

@@ -214,6 +214,9 @@ public final class ActionDispatcher<State> {
     do {
       let revisionBefore = model.revision
       try model.write(origin: origin) { transaction in
+        // The body runs again if the storage was behind another writer: start afresh.
+        inverses = []
+        validation = ValidationResult()
         let changedSince = expected?.changedKeys(in: transaction.state) ?? [:]
         for action in actions {
           let result = action.validate(in: transaction.state)
@@ -232,7 +235,7 @@ public final class ActionDispatcher<State> {
         }
         changes = transaction.changes
       }
-      if model.revision != revisionBefore, let changes {
+      if model.revision != revisionBefore, let changes, !changes.isEmpty {
         step.outcome = .committed(revision: model.revision, created: CreatedEntities(changes))
         step.inverses = inverses
         step.snapshot = changes.snapshot(of: model.state)

@@ -51,8 +51,24 @@ public protocol ModelStorage<State>: AnyObject {
   ///
   /// - Parameter commit: The commit about to be applied.
   /// - Throws: Any error; the model then reports ``ModelError/storageFailed(_:)`` and keeps
-  ///   its state.
+  ///   its state. A ``StorageBehindError`` whose `isBehind` is true makes the model catch
+  ///   up with ``externalChanges()`` and run the write again (up to three times).
   func persist(_ commit: Commit<State>) throws
+
+  /// What other writers stored since this storage last caught up, or `nil` if nothing.
+  ///
+  /// A storage that nobody else writes keeps the default, which returns `nil`.
+  ///
+  /// - Returns: The changes to apply as one external commit.
+  /// - Throws: Any error reading the storage; the model's state is then unchanged.
+  func externalChanges() throws -> ExternalChanges<State>?
+}
+
+extension ModelStorage {
+  /// Returns `nil`: nobody else writes this storage.
+  ///
+  /// - Returns: `nil`.
+  public func externalChanges() throws -> ExternalChanges<State>? { nil }
 }
 
 /// The single home of an app's state, changed only through ``write(origin:_:)``.
@@ -119,6 +135,51 @@ public final class Model<State> {
     origin: CommitOrigin = .background("unnamed write"),
     _ body: (inout Transaction<State>) throws -> Result
   ) throws -> Result {
+    var attempt = 1
+    while true {
+      do {
+        return try commit(origin: origin, persisting: true, body)
+      } catch let error as any StorageBehindError where error.isBehind {
+        guard attempt < Self.attempts else {
+          throw ModelError.storageFailed(
+            "other writers kept changing the storage; tried \(attempt) times")
+        }
+        attempt += 1
+        try catchUpWithStorage()
+      }
+    }
+  }
+
+  /// How often a write runs when its storage is behind other writers each time.
+  private static var attempts: Int { 3 }
+
+  /// Applies what other writers stored since this model last read its storage, as one
+  /// commit with an ``CommitOrigin/external(_:)`` origin that is not persisted again.
+  ///
+  /// Call it when the storage reports another writer's commit (for a SQLite file, a
+  /// changed `PRAGMA data_version`); ``write(origin:_:)`` calls it on its own when the
+  /// storage refuses a write because it is behind. Observers get the commit like any
+  /// other, so every view updates; undo history never records it.
+  ///
+  /// - Returns: Whether the storage had changes (even if they matched the state already).
+  /// - Throws: ``ModelError/reentrantWrite`` inside a write or a notification; any error
+  ///   reading the storage or applying its changes, with the state unchanged.
+  @discardableResult
+  public func catchUpWithStorage() throws -> Bool {
+    guard !isBusy else { throw ModelError.reentrantWrite }
+    guard let storage, let changes = try storage.externalChanges() else { return false }
+    try commit(origin: .external(changes.source), persisting: false, changes.apply)
+    changes.applied()
+    return true
+  }
+
+  /// One attempt of a write: the body, the storage hook (unless `persisting` is false),
+  /// the new state, one notification.
+  private func commit<Result>(
+    origin: CommitOrigin,
+    persisting: Bool,
+    _ body: (inout Transaction<State>) throws -> Result
+  ) throws -> Result {
     guard !isBusy else { throw ModelError.reentrantWrite }
     isWriting = true
     let inFlight = TransactionStorage(state: takeStoredState())
@@ -135,10 +196,14 @@ public final class Model<State> {
       }
       commit = Commit(
         revision: revision + 1, changes: inFlight.changes, state: inFlight.state, origin: origin)
-      do {
-        try storage?.persist(commit)
-      } catch {
-        throw ModelError.storageFailed(String(describing: error))
+      if persisting {
+        do {
+          try storage?.persist(commit)
+        } catch let error as any StorageBehindError where error.isBehind {
+          throw error
+        } catch {
+          throw ModelError.storageFailed(String(describing: error))
+        }
       }
     } catch {
       inFlight.rollBack()

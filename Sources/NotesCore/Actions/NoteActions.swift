@@ -61,6 +61,8 @@ public struct RenameNote: Action {
   public let title: String
   /// The modification time.
   public let now: Date
+  /// The title the user saw when they renamed it; `nil` renames whatever the title is.
+  public let expectedTitle: String?
 
   /// Creates the action.
   ///
@@ -68,19 +70,27 @@ public struct RenameNote: Action {
   ///   - id: The note.
   ///   - title: The new title.
   ///   - now: The modification time.
-  public init(id: NoteID, title: String, now: Date) {
+  ///   - expectedTitle: The title the rename was based on. When given, the rename is
+  ///     refused with a reason if the note's title is no longer that (another writer
+  ///     renamed it meanwhile), so it never overwrites a change unseen.
+  public init(id: NoteID, title: String, now: Date, expectedTitle: String? = nil) {
     self.id = id
     self.title = title
     self.now = now
+    self.expectedTitle = expectedTitle
   }
 
   /// "Rename Note".
   public var name: String { "Rename Note" }
 
-  /// The note must exist and the title be valid.
+  /// The note must exist, still have the expected title, and the title be valid.
   public func validate(in state: NotesState) -> ValidationResult {
     ValidationResult(
-      NotesRules.noteExists(id, in: state) + NotesRules.titleIssues(title, field: "note title"))
+      NotesRules.noteExists(id, in: state)
+        + NotesRules.unchangedElsewhere(
+          id, \.title, expected: expectedTitle, target: NotesRules.normalizedTitle(title),
+          in: state)
+        + NotesRules.titleIssues(title, field: "note title"))
   }
 
   /// Renames; the inverse restores every field.
@@ -103,6 +113,8 @@ public struct EditNoteBody: Action {
   public let body: String
   /// The modification time.
   public let now: Date
+  /// The text the edit was based on; `nil` replaces whatever the text is.
+  public let expectedBody: String?
 
   /// Creates the action.
   ///
@@ -110,18 +122,26 @@ public struct EditNoteBody: Action {
   ///   - id: The note.
   ///   - body: The new text.
   ///   - now: The modification time.
-  public init(id: NoteID, body: String, now: Date) {
+  ///   - expectedBody: The text the edit was based on. When given, the edit is refused
+  ///     with a reason if the note's text is no longer that (another writer changed it
+  ///     meanwhile): the editor turns that into its conflict instead of overwriting.
+  public init(id: NoteID, body: String, now: Date, expectedBody: String? = nil) {
     self.id = id
     self.body = body
     self.now = now
+    self.expectedBody = expectedBody
   }
 
   /// "Edit Note".
   public var name: String { "Edit Note" }
 
-  /// The note must exist and the body be valid.
+  /// The note must exist, still have the expected text, and the body be valid.
   public func validate(in state: NotesState) -> ValidationResult {
-    ValidationResult(NotesRules.noteExists(id, in: state) + NotesRules.bodyIssues(body))
+    ValidationResult(
+      NotesRules.noteExists(id, in: state)
+        + NotesRules.unchangedElsewhere(
+          id, \.body, expected: expectedBody, target: body, in: state)
+        + NotesRules.bodyIssues(body))
   }
 
   /// Replaces the text; the inverse restores every field.

@@ -99,6 +99,34 @@ public enum NotesRules {
       ? [] : [ValidationIssue(field: "note", message: "There is no note with id \(id).")]
   }
 
+  /// A reason to refuse a change based on a value another writer has changed since.
+  ///
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - field: The note's field the change was based on.
+  ///   - expected: The value it was based on; `nil` checks nothing.
+  ///   - target: The value the change sets; a field that already holds it is no conflict.
+  ///   - state: The current state.
+  /// - Returns: One issue if the note exists and `field` is neither `expected` nor
+  ///   `target`.
+  static func unchangedElsewhere(
+    _ id: NoteID, _ field: KeyPath<Note, String>, expected: String?, target: String,
+    in state: NotesState
+  ) -> [ValidationIssue] {
+    // Already what the change would make it (this writer's own earlier step): no conflict.
+    guard let expected, let note = state.notes[id], note[keyPath: field] != expected,
+      note[keyPath: field] != target
+    else { return [] }
+    return [
+      ValidationIssue(
+        field: changedElsewhere, message: "\"\(note.title)\" was changed elsewhere meanwhile.")
+    ]
+  }
+
+  /// The field of the issue ``unchangedElsewhere(_:_:expected:in:)`` reports, so the
+  /// editor can tell that refusal (a conflict) from invalid input.
+  static let changedElsewhere = "changed elsewhere"
+
   /// The next unused id, recorded in the transaction.
   static func assignID(in transaction: inout Transaction<NotesState>) -> Int64 {
     let id = transaction.state.lastAssignedID + 1

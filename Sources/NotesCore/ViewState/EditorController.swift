@@ -10,6 +10,10 @@
 //   user resolves it.
 // - The editor's own save is recognized as its own: it never becomes a conflict and never
 //   echoes back as an edit.
+// - A save checks the note against the base (compare and set): if another writer changed
+//   the title or text the draft started from (another process, found when the save
+//   caught up with the storage), the save is refused and becomes the conflict, with the
+//   draft kept.
 // - If the note is deleted elsewhere, the session says so and saving is refused until the
 //   note comes back (an undo of the deletion).
 // - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
@@ -45,6 +49,10 @@ public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
   private let stateSource = StateSource(EditorState.closed)
   private var base: Note?
+  /// The note as of the last commit this editor saw outside its own saves' catch-up: what
+  /// a save checks the stored note against (compare and set). Unlike `base`, it follows
+  /// every change made in this process, the editor's own partial saves included.
+  private var known: Note?
   private var isSaving = false
   /// Numbers typing runs; saves with the same number merge into one undo step.
   private var typingRun = 0
@@ -74,6 +82,7 @@ public final class EditorController: ViewStateController {
   public func open(_ id: NoteID?) {
     endTypingRun()
     base = id.flatMap { dispatcher.model.state.notes[$0] }
+    known = base
     guard let base else {
       stateSource.set(.closed)
       return
@@ -118,12 +127,24 @@ public final class EditorController: ViewStateController {
     let key: AnyHashable? = asTyping ? AnyHashable(TypingRun(number: typingRun, note: id)) : nil
     dispatcher.group(named: asTyping ? "Typing" : "Edit Note", coalescingKey: key) {
       if draft.title != base.title {
-        outcome = dispatcher.dispatch(RenameNote(id: id, title: draft.title, now: time))
+        outcome = dispatcher.dispatch(
+          RenameNote(id: id, title: draft.title, now: time, expectedTitle: known?.title))
       }
       if draft.body != base.body, outcome == .unchanged || outcome.isCommitted {
-        let edited = dispatcher.dispatch(EditNoteBody(id: id, body: draft.body, now: time))
+        let edited = dispatcher.dispatch(
+          EditNoteBody(id: id, body: draft.body, now: time, expectedBody: known?.body))
         if edited != .unchanged || !outcome.isCommitted { outcome = edited }
       }
+    }
+    known = dispatcher.model.state.notes[id]
+    if case .invalid(let reasons) = outcome,
+      reasons.issues.contains(where: { $0.field == NotesRules.changedElsewhere }),
+      let theirs = dispatcher.model.state.notes[id]
+    {
+      // Another writer changed the note under the draft (found when the save caught up
+      // with the storage): the draft is kept, and the user chooses.
+      stateSource.update { $0.conflict = theirs }
+      return outcome
     }
     if outcome.isCommitted || outcome == .unchanged, let saved = dispatcher.model.state.notes[id] {
       self.base = saved
@@ -177,6 +198,7 @@ public final class EditorController: ViewStateController {
   private func apply(_ commit: Commit<NotesState>) {
     renderedRevision = commit.revision
     guard !isSaving, let id = stateSource.value.noteID else { return }
+    known = commit.state.notes[id]
     let notes = commit.changes.changes(in: \.notes)
     if notes.removed.contains(id) {
       stateSource.update { $0.isDeleted = true }

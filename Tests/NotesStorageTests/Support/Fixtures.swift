@@ -34,6 +34,13 @@ enum RawDatabase {
     return try connection.string("PRAGMA integrity_check")
   }
 
+  /// The integer the query returns.
+  static func int64(_ path: String, _ sql: String) throws -> Int64? {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    return try connection.int64(sql)
+  }
+
   static func userVersion(_ path: String) throws -> Int64? {
     let connection = try SQLiteConnection(path: path, create: false)
     defer { connection.close() }
