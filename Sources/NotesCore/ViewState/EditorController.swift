@@ -49,9 +49,10 @@ public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
   private let stateSource = StateSource(EditorState.closed)
   private var base: Note?
-  /// The note as of the last commit this editor saw outside its own saves' catch-up: what
-  /// a save checks the stored note against (compare and set). Unlike `base`, it follows
-  /// every change made in this process, the editor's own partial saves included.
+  /// The note as of the last commit this editor saw outside its own saves' catch-up.
+  ///
+  /// A save checks the stored note against it (compare and set). Unlike `base`, it
+  /// follows every change made in this process, the editor's own partial saves included.
   private var known: Note?
   private var isSaving = false
   /// Numbers typing runs; saves with the same number merge into one undo step.
