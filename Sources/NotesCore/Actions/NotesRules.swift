@@ -1,16 +1,15 @@
-// NotesRules: the validation rules every Notes action shares.
-//
-// Guarantees
-// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters.
-// - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
-// - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
-//   characters are not.
-// - Every rule returns all its issues, each with a message naming the field.
-
 public import Airframe
 import Foundation
 
 /// The limits and rules of the Notes app's data.
+///
+/// ## Guarantees
+///
+/// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters.
+/// - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
+/// - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
+///   characters are not.
+/// - Every rule returns all its issues, each with a message naming the field.
 public enum NotesRules {
   /// The longest title, in characters.
   public static let titleLimit = 200

@@ -1,14 +1,3 @@
-// NoteListController: the note list — pinned first, then by date or title, filtered by the
-// selected notebook and a search string.
-//
-// Guarantees
-// - A lens over `ListLens`: it never writes the model; its view state is the notebook
-//   filter, the search text, the sort and the selected note.
-// - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
-//   change of view state (notebook, search text, sort) recomputes the list.
-// - Order: pinned notes first; then most recently modified first (or title, ignoring
-//   case); ties by id. Search matches title or body, ignoring case and diacritics.
-
 public import Airframe
 public import Foundation
 
@@ -61,6 +50,15 @@ public enum NoteSort: String, Sendable, CaseIterable {
 }
 
 /// The note list's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens over `ListLens`: it never writes the model; its view state is the notebook
+///   filter, the search text, the sort and the selected note.
+/// - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
+///   change of view state (notebook, search text, sort) recomputes the list.
+/// - Order: pinned notes first; then most recently modified first (or title, ignoring
+///   case); ties by id. Search matches title or body, ignoring case and diacritics.
 @MainActor
 public final class NoteListController: ViewStateController {
   /// The lens that keeps the rows; read rows and updates through it.
