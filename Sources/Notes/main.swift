@@ -71,9 +71,11 @@ func runFullScreen(databasePath: String?) -> Never {
     printError("\(error)")
     exit(1)
   }
+  let consistency = ConsistencyLog(app: app, environment: ProcessInfo.processInfo.environment)
   var drawScheduled = false
   func draw() {
     drawScheduled = false
+    consistency?.verify(after: "a redraw")
     terminal.draw(app.render(width: terminal.size.width, height: terminal.size.height))
   }
   app.onNeedsDisplay = {
@@ -90,6 +92,7 @@ func runFullScreen(databasePath: String?) -> Never {
   terminal.run(
     onKey: { key in
       app.handle(key)
+      consistency?.verify(after: "key \(key)")
       if app.isFinished { finish() }
       draw()
     },
