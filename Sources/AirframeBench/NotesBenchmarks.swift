@@ -635,12 +635,12 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
   editor.open(shownInEditor)
   stamps.mark()
   var selected = noteIDs[1]
-  let newNote = ActionController<NotesState, Void>(
+  // As in the Notes app: the title is typed after the command starts, so availability is
+  // the requirement alone (the action validates the title when triggered).
+  let newNote = ActionController<NotesState, String>(
     dispatcher: dispatcher,
     requires: { $0.notebooks.count > 0 ? .enabled : .disabled("Create a notebook first.") },
-    makeAction: {
-      CreateNote(notebookID: NotebookID(rawValue: 1), title: "Untitled", now: Date())
-    })
+    makeAction: { CreateNote(notebookID: NotebookID(rawValue: 1), title: $0, now: Date()) })
   // Availability: DeleteNote's own validation of the selected note.
   let deleteNote = ActionController<NotesState, Void>(dispatcher: dispatcher) {
     DeleteNote(id: selected)
@@ -757,7 +757,8 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
   stamps.cancel()
   sink.count += writes
   sink.total &+= noteList.lens.count &+ sidebar.rows.value.count
-  for controller in [newNote, deleteNote] { controller.cancel() }
+  newNote.cancel()
+  deleteNote.cancel()
   return figure
 }
 

@@ -71,9 +71,11 @@ func runFullScreen(databasePath: String?) -> Never {
     printError("\(error)")
     exit(1)
   }
+  let consistency = ConsistencyLog(app: app, environment: ProcessInfo.processInfo.environment)
   var drawScheduled = false
   func draw() {
     drawScheduled = false
+    consistency?.verify(after: "a redraw")
     terminal.draw(app.render(width: terminal.size.width, height: terminal.size.height))
   }
   app.onNeedsDisplay = {
@@ -97,6 +99,7 @@ func runFullScreen(databasePath: String?) -> Never {
     onKeys: { keys in
       // One batch: a paste or a burst of typing is one edit, one save and one draw.
       app.handle(keys)
+      consistency?.verify(after: "keys \(keys)")
       if app.isFinished { finish() }
       draw()
     },

@@ -1,13 +1,3 @@
-// Action: one operation on the model, as a value.
-//
-// Guarantees a conformer must keep (the dispatcher relies on them)
-// - `validate(in:)` only reads the state and returns every reason the action cannot run;
-//   empty means it can.
-// - `perform(in:)` changes the state only through the transaction it is given and
-//   returns the action that undoes exactly what it did, computed from the state it saw.
-// - An action that throws from `perform` leaves nothing behind: the model discards the
-//   whole write.
-
 /// One operation on the model: it says whether it can run, runs through the write funnel,
 /// and returns its inverse for undo.
 ///
@@ -31,6 +21,15 @@
 ///
 /// A menu item asks ``validate(in:)`` for the reasons it is disabled; an
 /// ``ActionDispatcher`` runs the action and records its inverse.
+///
+/// ## Guarantees a conformer must keep (the dispatcher relies on them)
+///
+/// - `validate(in:)` only reads the state and returns every reason the action cannot run;
+///   empty means it can.
+/// - `perform(in:)` changes the state only through the transaction it is given and
+///   returns the action that undoes exactly what it did, computed from the state it saw.
+/// - An action that throws from `perform` leaves nothing behind: the model discards the
+///   whole write.
 public protocol Action<State> {
   /// The model state the action works on.
   associatedtype State

@@ -217,7 +217,7 @@ public final class ActionDispatcher<State> {
         // The body runs again if the storage was behind another writer: start afresh.
         inverses = []
         validation = ValidationResult()
-        let changedSince = expected?.changedKeys(in: transaction.state) ?? [:]
+        let changedSince = expected?.changedKeys(in: transaction.state) ?? []
         for action in actions {
           let result = action.validate(in: transaction.state)
           guard result.isValid else {
@@ -227,9 +227,9 @@ public final class ActionDispatcher<State> {
           inverses.append(try action.perform(in: &transaction))
         }
         if !changedSince.isEmpty {
-          let overwritten = transaction.changes.touchedKeys.compactMap { changedSince[$0] }
+          let overwritten = transaction.changes.touchedKeys.intersection(changedSince)
           if !overwritten.isEmpty {
-            validation = Self.conflict(name, overwritten)
+            validation = Self.conflict(name, overwritten.map(StepSnapshot.label(of:)))
             throw InvalidAction()
           }
         }

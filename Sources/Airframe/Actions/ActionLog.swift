@@ -1,10 +1,9 @@
-// ActionLog: what every dispatched action did, for debugging and tests.
-//
-// Guarantees
-// - One entry per dispatch, undo and redo, in order, including refused and failed ones.
-// - Bounded: past `limit` entries the oldest are dropped.
-
 /// One line of the action log.
+///
+/// ## Guarantees
+///
+/// - One entry per dispatch, undo and redo, in order, including refused and failed ones.
+/// - Bounded: past `limit` entries the oldest are dropped.
 public struct ActionLogEntry: Sendable, CustomStringConvertible {
   /// The action's name, prefixed with "Undo " or "Redo " for history steps.
   public let name: String

@@ -13,11 +13,8 @@ struct StepSnapshot<State> {
     let id: AnyHashable?
   }
 
-  /// Whether a state still holds what the step left at one key, and how to name the key.
-  struct Expectation {
-    let label: String
-    let holds: (State) -> Bool
-  }
+  /// Whether a state still holds what the step left at one key.
+  typealias Expectation = (State) -> Bool
 
   private(set) var expectations: [Key: Expectation] = [:]
 
@@ -31,11 +28,14 @@ struct StepSnapshot<State> {
   }
 
   /// The keys whose value in `state` is no longer what the step left.
-  func changedKeys(in state: State) -> [Key: String] {
-    var changed: [Key: String] = [:]
-    for (key, expectation) in expectations where !expectation.holds(state) {
-      changed[key] = expectation.label
-    }
-    return changed
+  func changedKeys(in state: State) -> Set<Key> {
+    Set(expectations.lazy.filter { !$0.value(state) }.map(\.key))
+  }
+
+  /// A key's name for a message, such as `notes 3` or `syncStatus`; made only when needed,
+  /// since describing a key path is slow.
+  static func label(of key: Key) -> String {
+    let name = ChangeSet<State>.name(of: key.path)
+    return key.id.map { "\(name) \($0.base)" } ?? name
   }
 }

@@ -1,16 +1,15 @@
-// UndoHistory: the undo and redo stacks, as a value.
-//
-// Guarantees
-// - Recording a new entry clears the redo stack.
-// - Entries recorded while a group is open join that group, and the group is one entry:
-//   one undo reverts all of it.
-// - The depth is bounded: past `limit` entries the oldest is dropped.
-// - Coalescing: an entry recorded with a coalescing key equal to the key of the entry on
-//   top of the undo stack, with nothing recorded, undone or redone in between, is merged
-//   into it: the older inverse is kept (it reverts the whole run), the newer dropped.
-
 /// One step the user can undo or redo: a name and the actions that revert it, in the order
 /// they must run.
+///
+/// ## Guarantees
+///
+/// - Recording a new entry clears the redo stack.
+/// - Entries recorded while a group is open join that group, and the group is one entry:
+///   one undo reverts all of it.
+/// - The depth is bounded: past `limit` entries the oldest is dropped.
+/// - Coalescing: an entry recorded with a coalescing key equal to the key of the entry on
+///   top of the undo stack, with nothing recorded, undone or redone in between, is merged
+///   into it: the older inverse is kept (it reverts the whole run), the newer dropped.
 public struct UndoEntry<State> {
   /// The name shown as "Undo <name>".
   public let name: String

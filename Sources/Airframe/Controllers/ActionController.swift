@@ -6,8 +6,11 @@
 /// gesture's input, and its availability follows what it reads:
 ///
 /// ```swift
-/// let delete = ActionController(dispatcher: dispatcher, reading: selection) { id in
-///   DeleteNote(id: id ?? -1)
+/// let selection = StateSource<Note.ID?>(nil)
+/// let delete = ActionController(dispatcher: dispatcher, reading: selection) { id, _ in
+///   id == nil ? .disabled("Select a note to delete.") : .enabled
+/// } makeAction: { id in
+///   DeleteNote(id: id!)
 /// }
 /// delete.availability.observe { menuItem.isEnabled = $0.isEnabled }
 /// selection.set(1)    // availability: DeleteNote(id: 1).validate(in: state)

@@ -149,14 +149,12 @@ public struct ChangeSet<State> {
       let box = TableChanges<Element.ID>()
       change(&box.changes)
       tables[table] = box
-      let name = Self.name(of: table)
       snapshotters[table] = { state in
         var expectations: [StepSnapshot<State>.Key: StepSnapshot<State>.Expectation] = [:]
         let changes = box.changes
         for id in changes.inserted.union(changes.updated).union(changes.removed) {
           let row = state[keyPath: table][id]
-          expectations[StepSnapshot.Key(path: table, id: id)] = StepSnapshot.Expectation(
-            label: "\(name) \(id)", holds: { $0[keyPath: table][id] == row })
+          expectations[StepSnapshot.Key(path: table, id: id)] = { $0[keyPath: table][id] == row }
         }
         return expectations
       }
@@ -201,13 +199,9 @@ public struct ChangeSet<State> {
 
   mutating func recordValue<Value: Equatable>(_ keyPath: KeyPath<State, Value>) {
     values.insert(keyPath)
-    let name = Self.name(of: keyPath)
     snapshotters[keyPath] = { state in
       let value = state[keyPath: keyPath]
-      return [
-        StepSnapshot.Key(path: keyPath, id: nil): StepSnapshot.Expectation(
-          label: name, holds: { $0[keyPath: keyPath] == value })
-      ]
+      return [StepSnapshot.Key(path: keyPath, id: nil): { $0[keyPath: keyPath] == value }]
     }
   }
 }

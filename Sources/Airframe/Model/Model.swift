@@ -1,26 +1,3 @@
-// Model: one home for application state, one write path, one change notification.
-//
-// Guarantees
-// - `state` changes only inside `write(_:)`. The body changes the state in place through a
-//   `Transaction` (no table is copied); if the body or the storage hook fails, the
-//   transaction's log reverts every change before the write returns. While a write runs,
-//   `state` shows its changes so far, as a database transaction reads its own writes.
-// - All or nothing: if the body throws or the storage hook throws, the state, the revision
-//   and the storage are exactly as before, and nothing is posted.
-// - A write that changes nothing is not a commit: no storage call, no new revision, no
-//   notification.
-// - Each commit, in order: the storage hook persists it; the state is replaced; the
-//   revision goes up by one; exactly one notification carrying the change set and the new
-//   revision is delivered, synchronously, to every commit observer in registration order,
-//   including the one whose gesture caused the write.
-// - Re-entrancy rule: rejected. A write started inside a write's body, inside the storage
-//   hook, or while a commit notification is being delivered throws
-//   `ModelError.reentrantWrite` and changes nothing. An observer that must write in
-//   response schedules the write (for example in a main-actor task), so every observer has
-//   seen commit N before commit N + 1 exists.
-// - The model is main-actor isolated: work on another executor reaches it only by
-//   returning to the main actor with `await`.
-
 /// One committed write: the new revision, what changed, and the state after it.
 public struct Commit<State> {
   /// The model's revision after this commit; the first commit is revision 1.
@@ -82,6 +59,31 @@ extension ModelStorage {
 /// try model.write { try $0.insert(Note(id: 1, title: "Groceries"), into: \.notes) }
 /// // prints: 1 [1]
 /// ```
+///
+/// ## Guarantees
+///
+/// - `state` changes only inside ``write(origin:_:)``. The body changes the state in place through a
+///   `Transaction` (no table is copied); if the body or the storage hook fails, the
+///   transaction's log reverts every change before the write returns. While a write runs,
+///   `state` shows its changes so far, as a database transaction reads its own writes.
+/// - All or nothing: if the body throws or the storage hook throws, the state, the revision
+///   and the storage are exactly as before, and nothing is posted.
+/// - A write that changes nothing is not a commit: no storage call, no new revision, no
+///   notification.
+/// - Each commit, in order: the storage hook persists it; the state is replaced; the
+///   revision goes up by one; exactly one notification carrying the change set and the new
+///   revision is delivered, synchronously, to every commit observer in registration order,
+///   including the one whose gesture caused the write.
+/// - Every commit carries the ``CommitOrigin`` its write named: the user's action (an
+///   ``ActionDispatcher`` writes those), a background task, or an external source such as
+///   another process or a sync server. A write that names none is a background write.
+/// - Re-entrancy rule: rejected. A write started inside a write's body, inside the storage
+///   hook, or while a commit notification is being delivered throws
+///   `ModelError.reentrantWrite` and changes nothing. An observer that must write in
+///   response schedules the write (for example in a main-actor task), so every observer has
+///   seen commit N before commit N + 1 exists.
+/// - The model is main-actor isolated: work on another executor reaches it only by
+///   returning to the main actor with `await`.
 @MainActor
 public final class Model<State> {
   /// The current state; read freely, change only through ``write(origin:_:)``.

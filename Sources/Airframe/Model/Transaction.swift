@@ -1,15 +1,3 @@
-// Transaction: the only way to change a model's state, available inside `Model.write`.
-//
-// Guarantees
-// - Every change goes through a method that records it in the commit's change set, so the
-//   change set always describes exactly what the write changed.
-// - An update that leaves an entity equal to its old value records nothing.
-// - A method that fails (duplicate or missing id) throws and changes nothing; if the
-//   write's body lets the error escape, the whole write is discarded.
-// - Changes are made in place on the model's state (no copy of its tables); each one also
-//   records how to revert it, and a discarded write is reverted from that log, newest
-//   first, so the state ends exactly as it was.
-
 /// The changes of one write, made to a copy of the state and committed all at once.
 ///
 /// ```swift
@@ -18,6 +6,17 @@
 ///   try transaction.update(note.notebookID, in: \.notebooks) { $0.noteCount += 1 }
 /// }
 /// ```
+///
+/// ## Guarantees
+///
+/// - Every change goes through a method that records it in the commit's change set, so the
+///   change set always describes exactly what the write changed.
+/// - An update that leaves an entity equal to its old value records nothing.
+/// - A method that fails (duplicate or missing id) throws and changes nothing; if the
+///   write's body lets the error escape, the whole write is discarded.
+/// - Changes are made in place on the model's state (no copy of its tables); each one also
+///   records how to revert it, and a discarded write is reverted from that log, newest
+///   first, so the state ends exactly as it was.
 public struct Transaction<State> {
   let storage: TransactionStorage<State>
 

@@ -1,10 +1,3 @@
-// Validator: a small rule that checks one value and says why it fails.
-//
-// Guarantees
-// - A validator never changes anything; it only reports issues.
-// - `validate(_:using:)` runs every validator in the list, in order, and collects every
-//   issue; it does not stop at the first failure.
-
 /// A rule that checks a value and returns the reasons it is not acceptable.
 ///
 /// Conformers are small values: ``NonEmptyText``, ``MaximumLength``,
@@ -21,6 +14,12 @@
 ///
 /// A conformer must return no issue for a valid value and at least one issue, each with a
 /// message naming the field, for an invalid one.
+///
+/// ## Guarantees
+///
+/// - A validator never changes anything; it only reports issues.
+/// - `validate(_:using:)` runs every validator in the list, in order, and collects every
+///   issue; it does not stop at the first failure.
 public protocol Validator<Value>: Sendable {
   /// The type of value checked.
   associatedtype Value

@@ -1,16 +1,15 @@
-// ListFilter: which rows a list lens shows.
-//
-// Guarantees
-// - A filter is a pure predicate over one row: the same row always gets the same answer,
-//   so a lens can decide a changed row's membership from that row alone.
-// - `all` is recognised by the lens and costs no call per row.
-
 /// Which rows a ``ListLens`` shows: a predicate over one row, part of the lens's view state.
 ///
 /// ```swift
 /// lens.filter = .search(searchText, in: \.title)          // case-insensitive substring
 /// lens.filter = ListFilter { $0.notebookID == selectedNotebook }
 /// ```
+///
+/// ## Guarantees
+///
+/// - A filter is a pure predicate over one row: the same row always gets the same answer,
+///   so a lens can decide a changed row's membership from that row alone.
+/// - `all` is recognised by the lens and costs no call per row.
 public struct ListFilter<Row> {
   /// Returns `true` for a row the list shows; `nil` means every row.
   @usableFromInline let isIncluded: ((Row) -> Bool)?

@@ -1,33 +1,3 @@
-// ListLens: a View State Controller that presents one entity table as a sorted, filtered
-// list and keeps it current from the model's change sets.
-//
-// Guarantees
-// - A lens is a lens: it reads the model (its state at creation or reload, and each
-//   commit) and never writes it. It holds only view state: the order, the filter and the
-//   selection.
-// - Incremental: a commit that changes k rows of an n-row table costs O(k log n)
-//   comparisons plus moves inside bounded chunks (see SortedRows.swift); rows the commit
-//   did not name are never visited, projected, filtered or compared again. Only a commit
-//   naming more than an eighth of the table (and at least 1,024 ids) is applied as a
-//   reload, because re-sorting is then cheaper.
-// - Changing view state (`order`, `filter`) or calling `reload()` recomputes the whole
-//   list from the model's current state and publishes a `.reloaded` update.
-// - Delivery: the lens observes commits synchronously, so when `Model.write` returns the
-//   lens shows the new revision and has published its update. A commit that changes no
-//   listed row publishes nothing. Every published update is delivered (no duplicate
-//   suppression), then the selection is cleared (and published) if its row left the list.
-// - A commit the lens already shows (a reload during that commit's delivery read the new
-//   state) is skipped, so no change is applied twice.
-// - Lifetime: the lens's commit observation ends when `cancel()` is called or the lens is
-//   released; the model does not keep the lens alive.
-// - Observation: reading `revision`, `count`, `rows`, `row(at:)`, `index(of:)` or `row(for:)`
-//   inside `withObservationTracking` (or a SwiftUI body) registers the read, and every
-//   published update fires it (see ListLens+Observable.swift).
-// - Specialization: the commit path (the initializer, which subscribes it, `apply`, the
-//   sorted storage and `ListUpdate.describe`) is inlinable, so the module that creates a
-//   lens compiles it for its own types. Reloads and the accessors run generic code, but
-//   a reload sorts with the comparison made (specialized) in the initializer.
-
 import Observation
 
 /// A sorted, filtered, selectable list of one entity table, updated row by row from the
@@ -55,6 +25,43 @@ import Observation
 ///
 /// - Complexity: With *n* rows, a commit naming *k* ids costs O(*k* log *n*) comparisons;
 ///   ``row(at:)`` and ``count`` are O(log *n*) and O(1); ``index(of:)`` is O(log *n*).
+///
+/// ## Guarantees
+///
+/// - A lens is a lens: it reads the model (its state at creation or reload, and each
+///   commit) and never writes it. It holds only view state: the order, the filter and the
+///   selection.
+/// - Incremental: a commit that changes k rows of an n-row table costs O(k log n)
+///   comparisons plus moves inside bounded chunks of at most 512 rows; rows the commit
+///   did not name are never visited, projected, filtered or compared again.
+/// - Reload threshold: a commit that names at least 1,024 ids *and* more than an eighth
+///   of the table is applied as a reload (the list is rebuilt from the commit's state and
+///   a `.reloaded` update is published), because re-sorting is then cheaper than moving
+///   each row. Below the threshold, every commit is applied row by row.
+/// - Changing view state (`order`, `filter`) or calling `reload()` recomputes the whole
+///   list from the model's current state and publishes a `.reloaded` update.
+/// - Delivery: the lens observes commits synchronously, so when `Model.write` returns the
+///   lens shows the new revision and has published its update. A commit that changes no
+///   listed row publishes nothing. Every published update is delivered (no duplicate
+///   suppression), then the selection is cleared (and published) if its row left the list.
+/// - A commit the lens already shows (a reload during that commit's delivery read the new
+///   state) is skipped, so no change is applied twice.
+/// - Lifetime: the lens's commit observation ends when `cancel()` is called or the lens is
+///   released; the model does not keep the lens alive.
+/// - Revisions: ``revision`` is the revision of the latest published update, so it moves
+///   only when the list changed; ``renderedRevision`` is the latest commit the rows
+///   reflect, published or not, and is what a ``ConsistencyCheck`` compares.
+/// - Observation: reading ``revision``, ``count``, ``rows``, ``row(at:)``, ``index(of:)``
+///   or ``row(for:)`` inside `withObservationTracking` (and so inside a SwiftUI body)
+///   registers one read; every update the lens publishes (a commit that changed the list,
+///   or a reload) fires that tracking's `onChange` before the new rows are visible to
+///   observers. A lens whose accessors were never read skips the registrar when it
+///   publishes. The selection is a state source, which is `Observable` itself: reading
+///   `selection.value` registers that read.
+/// - Specialization: the commit path (the initializer, which subscribes it, `apply`, the
+///   sorted storage and `ListUpdate.describe`) is inlinable, so the module that creates a
+///   lens compiles it for its own types. Reloads and the accessors run generic code, but
+///   a reload sorts with the comparison made (specialized) in the initializer.
 @MainActor
 public final class ListLens<State, Element: Identifiable & Equatable, Row: Identifiable>
 where Row.ID == Element.ID, Element.ID: Comparable {

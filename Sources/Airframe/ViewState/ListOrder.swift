@@ -1,13 +1,3 @@
-// ListOrder: how a list lens sorts its rows.
-//
-// Guarantees
-// - An order compares two rows three ways (before, same, after) with at most one pass over
-//   its keys; a lens breaks every tie by id, so the order a lens uses is a strict total
-//   order as long as the keys compare consistently (a strict weak ordering).
-// - An order holds no state and never changes: a new sort order is a new value.
-// - Building an order is inlinable, so its comparisons are compiled where the order is
-//   made, for the concrete row and key types (no generic dispatch per comparison).
-
 /// How a ``ListLens`` sorts its rows: keys compared in turn, ties broken by id.
 ///
 /// Build one from keys, most significant first:
@@ -20,6 +10,15 @@
 /// ```
 ///
 /// A key is any function of the row, so key paths work as keys.
+///
+/// ## Guarantees
+///
+/// - An order compares two rows three ways (before, same, after) with at most one pass over
+///   its keys; a lens breaks every tie by id, so the order a lens uses is a strict total
+///   order as long as the keys compare consistently (a strict weak ordering).
+/// - An order holds no state and never changes: a new sort order is a new value.
+/// - Building an order is inlinable, so its comparisons are compiled where the order is
+///   made, for the concrete row and key types (no generic dispatch per comparison).
 public struct ListOrder<Row> {
   /// The direction of one sort key.
   public enum Direction: Sendable {

@@ -1,18 +1,15 @@
-// ListUpdate+Describe: sorting the rows a lens took out and put back into the four kinds
-// of change.
-//
-// Guarantees
-// - A row taken out and not put back is removed; put back and not taken out, inserted.
-// - A row taken out and put back is updated in place only if it has the same number of
-//   untouched rows before it in the old and the new list, and its order relative to the
-//   other in-place rows is unchanged; otherwise it is moved. So the rows that stay (the
-//   untouched and the in-place ones) are in the same relative order before and after,
-//   which is what makes the update applicable by deletions and insertions.
-// - Cost: O(k log k) for k rows, with no look-up of the list itself. It is inlinable, so
-//   a lens's client compiles it for its own id type.
-
 extension ListUpdate {
-  /// Fills `removed`, `inserted`, `moved` and `updated`.
+  /// Fills `removed`, `inserted`, `moved` and `updated`: sorts the rows a lens took out
+  /// and put back into the four kinds of change.
+  ///
+  /// - A row taken out and not put back is removed; put back and not taken out, inserted.
+  /// - A row taken out and put back is updated in place only if it has the same number of
+  ///   untouched rows before it in the old and the new list, and its order relative to the
+  ///   other in-place rows is unchanged; otherwise it is moved. So the rows that stay (the
+  ///   untouched and the in-place ones) are in the same relative order before and after,
+  ///   which is what makes the update applicable by deletions and insertions.
+  /// - Cost: O(k log k) for k rows, with no look-up of the list itself. It is inlinable,
+  ///   so a lens's client compiles it for its own id type.
   ///
   /// - Parameters:
   ///   - departed: The rows taken out, with their old index (`from`), ascending.

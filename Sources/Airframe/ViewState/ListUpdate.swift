@@ -1,16 +1,3 @@
-// ListUpdate: what one list lens update changed, small enough to publish per commit.
-//
-// Guarantees
-// - An update never carries the rows themselves: its size is proportional to the number
-//   of rows that changed, not to the length of the list.
-// - Old indices (`removed`, and the `from` of `moved` and `updated`) are positions in the
-//   list before the update; new indices (`inserted`, and the `to` of `moved` and
-//   `updated`) are positions after it. Deleting the removed and moved rows at their old
-//   indices, then inserting the inserted and moved rows at their new indices (in
-//   ascending order), turns the old list into the new one; the updated rows keep their
-//   place relative to every row that stays.
-// - A `.reloaded` update lists no rows: read the whole list again.
-
 /// One row of a ``ListUpdate``: its id and its position before and after the update.
 public struct ListRowChange<ID: Hashable>: Hashable {
   /// The row's id.
@@ -52,6 +39,18 @@ extension ListRowChange: Sendable where ID: Sendable {}
 ///   }
 /// }.store(in: bag)
 /// ```
+///
+/// ## Guarantees
+///
+/// - An update never carries the rows themselves: its size is proportional to the number
+///   of rows that changed, not to the length of the list.
+/// - Old indices (`removed`, and the `from` of `moved` and `updated`) are positions in the
+///   list before the update; new indices (`inserted`, and the `to` of `moved` and
+///   `updated`) are positions after it. Deleting the removed and moved rows at their old
+///   indices, then inserting the inserted and moved rows at their new indices (in
+///   ascending order), turns the old list into the new one; the updated rows keep their
+///   place relative to every row that stays.
+/// - A `.reloaded` update lists no rows: read the whole list again.
 public struct ListUpdate<ID: Hashable>: Hashable {
   /// Whether the update lists its changed rows or replaces the whole list.
   public enum Kind: Hashable, Sendable {

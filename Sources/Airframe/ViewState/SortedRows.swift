@@ -1,21 +1,20 @@
-// SortedRows: the rows of a list lens, kept sorted in bounded chunks.
-//
-// Guarantees
-// - Rows are kept in ascending order of `compare`, which must be a strict total order
-//   (only a row compares equal to itself); every chunk is non-empty and holds at most
-//   `chunkCapacity` rows.
-// - `ends[i]` is the number of rows in chunks 0...i, so index access needs no scan.
-// - Cost with n rows and chunk capacity B: finding, inserting or removing a row is
-//   O(log n) comparisons plus an O(B) move inside one chunk and an O(n / B) update of
-//   `ends` (plain integer adds); `row(at:)` is O(log(n / B)). With B = 512 and 100,000
-//   rows a move shifts at most one chunk instead of the whole list.
-// - Building from sorted rows is O(n).
-// - Specialization: the per-commit operations (`insert`, `remove`, `replace` and the
-//   searches they use) are inlinable, so a lens's client compiles them for its own row
-//   type; the searches read rows through buffer pointers (no bounds checks, no copies of
-//   the chunk arrays).
-
 /// Rows in ascending order, stored as an array of bounded sorted chunks.
+///
+/// ## Guarantees
+///
+/// - Rows are kept in ascending order of `compare`, which must be a strict total order
+///   (only a row compares equal to itself); every chunk is non-empty and holds at most
+///   `chunkCapacity` rows.
+/// - `ends[i]` is the number of rows in chunks 0...i, so index access needs no scan.
+/// - Cost with n rows and chunk capacity B: finding, inserting or removing a row is
+///   O(log n) comparisons plus an O(B) move inside one chunk and an O(n / B) update of
+///   `ends` (plain integer adds); `row(at:)` is O(log(n / B)). With B = 512 and 100,000
+///   rows a move shifts at most one chunk instead of the whole list.
+/// - Building from sorted rows is O(n).
+/// - Specialization: the per-commit operations (`insert`, `remove`, `replace` and the
+///   searches they use) are inlinable, so a lens's client compiles them for its own row
+///   type; the searches read rows through buffer pointers (no bounds checks, no copies of
+///   the chunk arrays).
 @usableFromInline
 struct SortedRows<Row> {
   /// The most rows one chunk holds; a chunk that grows past it is split in two.

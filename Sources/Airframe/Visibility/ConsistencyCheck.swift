@@ -1,24 +1,26 @@
-// ConsistencyCheck: after every commit, every presentation rendered the same revision.
-//
-// Guarantees
-// - After each commit has been delivered (the check runs as a scheduled job, so every
-//   synchronous observer has finished), each registered presentation's rendered revision
-//   is compared with the model's; every presentation that disagrees is recorded as a
-//   mismatch. `verify()` runs the same comparison on demand.
-// - The check only reads; it never writes to the model or to a presentation.
-
 /// Checks that every registered presentation has rendered the model's latest revision.
 ///
-/// Register each presentation (a view-state controller, a pane) with a closure that reports
-/// the revision it last rendered:
+/// Register each View State Controller, or any presentation with a closure that reports the
+/// revision it last rendered:
 ///
 /// ```swift
 /// let check = ConsistencyCheck(model: model)
-/// check.register("sidebar") { sidebar.renderedRevision }
-/// check.register("note list") { noteList.revision }
+/// check.register("note list", noteList)            // a ListLens or any ViewStateController
+/// check.register("pane") { pane.renderedRevision }
 /// try model.write { … }
 /// // after delivery: check.mismatches is empty if everyone rendered the new revision
 /// ```
+///
+/// ## Guarantees
+///
+/// - After each commit has been delivered (the check runs as a scheduled job, so every
+///   synchronous observer has finished), each registered presentation's rendered revision
+///   is compared with the model's; every presentation that disagrees is recorded as a
+///   mismatch. ``verify()`` runs the same comparison on demand.
+/// - Any ``ViewStateController`` can be registered, ``ListLens`` included: each reports
+///   the latest commit it applied, whether or not that commit changed its output, so a
+///   commit that leaves a list as it was is no false mismatch.
+/// - The check only reads; it never writes to the model or to a presentation.
 @MainActor
 public final class ConsistencyCheck<State> {
   /// A presentation that did not show the model's revision.

@@ -1,20 +1,21 @@
-// NotesRules: the validation rules every Notes action shares.
-//
-// Guarantees
-// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters,
-//   and none of the characters that change how a title reads unseen (bidi controls,
-//   invisible characters, noncharacters: `NoInvisibleCharacters`).
-// - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
-// - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
-//   characters are not. Bidi controls, invisible characters and noncharacters are allowed
-//   in bodies (a right-to-left document needs its marks); presentations draw them safely
-//   (the terminal app draws each as a visible U+FFFD).
-// - Every rule returns all its issues, each with a message naming the field.
-
 public import Airframe
 import Foundation
 
 /// The limits and rules of the Notes app's data.
+///
+/// ## Guarantees
+///
+/// - Titles: not empty once trimmed, at most `titleLimit` characters, no control characters,
+///   and none of the characters that change how a title reads unseen (bidi controls,
+///   invisible characters, noncharacters: `NoInvisibleCharacters`).
+/// - Notebook titles are unique among notebooks, ignoring case and surrounding white space.
+/// - Bodies: at most `bodyLimit` characters; newlines and tabs are allowed, other control
+///   characters are not. Bidi controls, invisible characters and noncharacters are allowed
+///   in bodies (a right-to-left document needs its marks); presentations draw them safely
+///   (the terminal app draws each as a visible U+FFFD).
+/// - A change based on a value another writer has replaced since (compare and set) is
+///   refused with an issue in the `changed elsewhere` field.
+/// - Every rule returns all its issues, each with a message naming the field.
 public enum NotesRules {
   /// The longest title, in characters.
   public static let titleLimit = 200

@@ -1,15 +1,3 @@
-// NotebookDeletion: deleting a notebook, with the confirmation a non-empty one needs.
-//
-// Guarantees
-// - An empty notebook is deleted at once (one undoable action).
-// - A notebook with notes is not deleted until the user confirms: the request becomes a
-//   `DeletionConfirmation` posted to `confirmations`, a durable outcome held here, not by a
-//   view. A view that detaches and reattaches sees a pending confirmation again; once
-//   answered (confirmed or declined) it is never shown again.
-// - Confirming dispatches `DeleteNotebook(deletingNotes: true)`; declining changes nothing.
-//   Answering an unknown or already answered confirmation does nothing.
-// - A request for a notebook that already awaits confirmation is not posted twice.
-
 public import Airframe
 import Foundation
 
@@ -24,6 +12,17 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
 }
 
 /// Turns "delete notebook" gestures into actions, asking first when notes would go too.
+///
+/// ## Guarantees
+///
+/// - An empty notebook is deleted at once (one undoable action).
+/// - A notebook with notes is not deleted until the user confirms: the request becomes a
+///   `DeletionConfirmation` posted to `confirmations`, a durable outcome held here, not by a
+///   view. A view that detaches and reattaches sees a pending confirmation again; once
+///   answered (confirmed or declined) it is never shown again.
+/// - Confirming dispatches `DeleteNotebook(deletingNotes: true)`; declining changes nothing.
+///   Answering an unknown or already answered confirmation does nothing.
+/// - A request for a notebook that already awaits confirmation is not posted twice.
 @MainActor
 public final class NotebookDeletion {
   /// Confirmations waiting for an answer; views observe and acknowledge them.

@@ -1,14 +1,13 @@
-// SampleLibrary: the notebooks and notes a new library starts with.
-//
-// Guarantees
-// - Deterministic for a given date: the same ids, titles and bodies every time, so the
-//   first screen of a new database is the same on every machine.
-// - Valid under `NotesRules`: every title and body passes the actions' validators, and
-//   notebook titles are unique.
-
 public import Foundation
 
 /// The sample notebooks and notes of a new library.
+///
+/// ## Guarantees
+///
+/// - Deterministic for a given date: the same ids, titles and bodies every time, so the
+///   first screen of a new database is the same on every machine.
+/// - Valid under `NotesRules`: every title and body passes the actions' validators, and
+///   notebook titles are unique.
 public enum SampleLibrary {
   /// A state holding the sample notebooks and notes.
   ///

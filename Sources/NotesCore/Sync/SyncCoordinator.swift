@@ -1,18 +1,20 @@
-// SyncCoordinator: drives the model's sync status from a SyncService.
-//
-// Guarantees
-// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
-// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at
-//   each progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on
-//   failure (keeping the last successful time). A cancelled sync returns to `.idle` with
-//   the previous time. `retry()` starts a new sync after a failure.
-// - Status changes go through `Model.write` like every other change, but not through the
-//   undo history: a sync is not a user edit to undo.
-
 public import Airframe
 import Foundation
 
 /// Runs syncs through a ``SyncService`` and reflects them in the model's sync status.
+///
+/// ## Guarantees
+///
+/// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
+/// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at
+///   each progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on
+///   failure (keeping the last successful time). A cancelled sync returns to `.idle` with
+///   the previous time. `retry()` starts a new sync after a failure.
+/// - Status changes go through `Model.write` like every other change, with the origin
+///   `.background("sync status")`, and not through the undo history: a sync is not a user
+///   edit to undo, and undo never reverts or is blocked by a status change.
+/// - Releasing the coordinator cancels its sync from a plain deinit (it touches only the
+///   `Task`, which is Sendable), so nothing depends on the `isolated deinit` shim.
 @MainActor
 public final class SyncCoordinator {
   private let model: Model<NotesState>

@@ -1,15 +1,14 @@
-// SyncService: the boundary between the Notes model and a server.
-//
-// Guarantees a conformer must keep
-// - `sync(progress:)` reports progress from 0 to 1 in increasing order, then returns the
-//   time the sync finished, or throws. It may run on any executor.
-// - Cancellation of the calling task ends the sync; a conformer should throw
-//   `CancellationError` promptly.
-
 public import Airframe
 public import Foundation
 
 /// A service that synchronizes the notes with a server; injected into the app.
+///
+/// ## Guarantees a conformer must keep
+///
+/// - `sync(progress:)` reports progress from 0 to 1 in increasing order, then returns the
+///   time the sync finished, or throws. It may run on any executor.
+/// - Cancellation of the calling task ends the sync; a conformer should throw
+///   `CancellationError` promptly.
 public protocol SyncService: Sendable {
   /// Runs one sync.
   ///

@@ -1,13 +1,3 @@
-// CommandMenuController: every command, enabled or disabled with the reason.
-//
-// Guarantees
-// - A lens over the commands' availabilities (each an `ActionController`'s or any state
-//   source): it never dispatches anything itself.
-// - Rows keep the order commands were added; a row changes exactly when its command's
-//   availability changes, and equal menus are not delivered again.
-// - The availability a menu row shows is the same value the toolbar and the shortcut of
-//   that command read: one source of truth per command.
-
 public import Airframe
 
 /// One command in the menu.
@@ -24,6 +14,15 @@ public struct CommandRow: Equatable, Sendable, Identifiable {
 }
 
 /// The command palette's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens over the commands' availabilities (each an `ActionController`'s or any state
+///   source): it never dispatches anything itself.
+/// - Rows keep the order commands were added; a row changes exactly when its command's
+///   availability changes, and equal menus are not delivered again.
+/// - The availability a menu row shows is the same value the toolbar and the shortcut of
+///   that command read: one source of truth per command.
 @MainActor
 public final class CommandMenuController {
   private let rowsSource = StateSource<[CommandRow]>([])

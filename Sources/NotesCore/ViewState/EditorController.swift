@@ -1,25 +1,3 @@
-// EditorController: a two-way editing session for one note, with conflict detection.
-//
-// Guarantees
-// - A lens with an edit session: it holds the draft (view state) and writes only through
-//   actions dispatched by `save()`.
-// - The session records the note as it was when editing began (its base). A commit that
-//   changes the note while the draft has no unsaved edits refreshes the draft (a render,
-//   not an edit). A commit that changes it while there are unsaved edits is surfaced as a
-//   conflict: the draft is neither overwritten nor saved over the other change until the
-//   user resolves it.
-// - The editor's own save is recognized as its own: it never becomes a conflict and never
-//   echoes back as an edit.
-// - A save checks the note against the base (compare and set): if another writer changed
-//   the title or text the draft started from (another process, found when the save
-//   caught up with the storage), the save is refused and becomes the conflict, with the
-//   draft kept.
-// - If the note is deleted elsewhere, the session says so and saving is refused until the
-//   note comes back (an undo of the deletion).
-// - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
-//   ("Undo Typing" reverts all of them). Opening a note, resolving a conflict, a refresh
-//   from another change, or `endTypingRun()` starts a new run.
-
 public import Airframe
 public import Foundation
 
@@ -44,6 +22,27 @@ public struct EditorState: Equatable, Sendable {
 }
 
 /// The editor's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens with an edit session: it holds the draft (view state) and writes only through
+///   actions dispatched by `save()`.
+/// - The session records the note as it was when editing began (its base). A commit that
+///   changes the note while the draft has no unsaved edits refreshes the draft (a render,
+///   not an edit). A commit that changes it while there are unsaved edits is surfaced as a
+///   conflict: the draft is neither overwritten nor saved over the other change until the
+///   user resolves it.
+/// - The editor's own save is recognized as its own: it never becomes a conflict and never
+///   echoes back as an edit.
+/// - A save checks the stored note against what the editor last saw (compare and set): if
+///   another writer changed the title or text meanwhile (another process, found when the
+///   save caught up with the storage), the save is refused and becomes the conflict, with
+///   the draft kept.
+/// - If the note is deleted elsewhere, the session says so and saving is refused until the
+///   note comes back (an undo of the deletion).
+/// - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
+///   ("Undo Typing" reverts all of them). Opening a note, resolving a conflict, a refresh
+///   from another change, or `endTypingRun()` starts a new run.
 @MainActor
 public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>

@@ -1,17 +1,3 @@
-// NoteListController: the note list — pinned first, then by date or title, filtered by the
-// selected notebook and a search string.
-//
-// Guarantees
-// - A lens over `ListLens`: it never writes the model; its view state is the notebook
-//   filter, the search text, the sort and the selected note.
-// - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
-//   change of view state (notebook, search text, sort) recomputes the list.
-// - Order: pinned notes first; then most recently modified first (or title, ignoring
-//   case); ties by id. Search splits its text into words at every character that is not
-//   a letter or digit (so quotes and punctuation never hide the words around them) and
-//   matches a note whose title or body contains every word, ignoring case and diacritics;
-//   a search text with no letter or digit (such as "%") is searched for as it is.
-
 public import Airframe
 public import Foundation
 
@@ -88,6 +74,18 @@ public enum NoteSort: String, Sendable, CaseIterable {
 }
 
 /// The note list's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens over `ListLens`: it never writes the model; its view state is the notebook
+///   filter, the search text, the sort and the selected note.
+/// - Incremental: a commit changes only the rows of the notes it names (O(k log n)); a
+///   change of view state (notebook, search text, sort) recomputes the list.
+/// - Order: pinned notes first; then most recently modified first (or title, ignoring
+///   case); ties by id. Search splits its text into words at every character that is not
+///   a letter or digit (so quotes and punctuation never hide the words around them) and
+///   matches a note whose title or body contains every word, ignoring case and diacritics;
+///   a search text with no letter or digit (such as "%") is searched for as it is.
 @MainActor
 public final class NoteListController: ViewStateController {
   /// The lens that keeps the rows; read rows and updates through it.

@@ -1,17 +1,3 @@
-// SidebarController: the notebooks with their note counts, and the selected notebook.
-//
-// Guarantees
-// - A lens: it reads the model's commits and never writes the model. View state: the
-//   selected notebook.
-// - Incremental: counts are kept per notebook and adjusted from each commit's change set
-//   (a note inserted, removed or moved changes two counts at most); the 100,000 notes are
-//   never scanned after the first load. Rows (one per notebook, sorted by title ignoring
-//   case, then id) are re-sorted only when a commit touches notebooks; a count change
-//   updates its row in place, and a commit that changes no count (an edit, a rename)
-//   touches no row at all.
-// - `rows` replays and delivers like any state source and suppresses equal row lists.
-// - The selection is cleared when its notebook is deleted.
-
 public import Airframe
 import Foundation
 
@@ -26,6 +12,19 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
 }
 
 /// The sidebar's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens: it reads the model's commits and never writes the model. View state: the
+///   selected notebook.
+/// - Incremental: counts are kept per notebook and adjusted from each commit's change set
+///   (a note inserted, removed or moved changes two counts at most); the 100,000 notes are
+///   never scanned after the first load. Rows (one per notebook, sorted by title ignoring
+///   case, then id) are re-sorted only when a commit touches notebooks; a count change
+///   updates its row in place, and a commit that changes no count (an edit, a rename)
+///   touches no row at all.
+/// - `rows` replays and delivers like any state source and suppresses equal row lists.
+/// - The selection is cleared when its notebook is deleted.
 @MainActor
 public final class SidebarController: ViewStateController {
   private let rowsSource: StateSource<[SidebarRow]>

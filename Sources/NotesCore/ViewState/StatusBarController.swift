@@ -1,12 +1,3 @@
-// StatusBarController: counts, sync state and the last error or validation message.
-//
-// Guarantees
-// - A lens: reads the model and the outcomes the app reports; never writes the model.
-// - Counts come from the tables' sizes (O(1) per commit); the sync text follows the model's
-//   sync status; the message is the last refused or failed outcome reported (or the last
-//   `inform` text), cleared by the next successful one or by `clearMessage`. Equal status
-//   values are not delivered again.
-
 public import Airframe
 import Foundation
 
@@ -26,6 +17,14 @@ public struct StatusBar: Equatable, Sendable {
 }
 
 /// The status bar's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens: reads the model and the outcomes the app reports; never writes the model.
+/// - Counts come from the tables' sizes (O(1) per commit); the sync text follows the model's
+///   sync status; the message is the last refused or failed outcome reported (or the last
+///   `inform` text), cleared by the next successful one or by `clearMessage`. Equal status
+///   values are not delivered again.
 @MainActor
 public final class StatusBarController: ViewStateController {
   private let statusSource: StateSource<StatusBar>

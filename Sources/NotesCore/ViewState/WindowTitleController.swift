@@ -1,18 +1,17 @@
-// WindowTitleController: "Notebook — Note" with unsaved and sync markers.
-//
-// Guarantees
-// - A lens: reads the model and the shown note; never writes the model.
-// - The title is recomputed when a commit touches the shown note, its notebook or the sync
-//   status, or when the shown note or the unsaved flag changes; equal titles are not
-//   delivered again. Each recomputation is O(1).
-// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
-//   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
-//   " — Sync failed" while syncing or after a failure.
-
 public import Airframe
 import Foundation
 
 /// The window title's View State Controller.
+///
+/// ## Guarantees
+///
+/// - A lens: reads the model and the shown note; never writes the model.
+/// - The title is recomputed when a commit touches the shown note, its notebook or the sync
+///   status, or when the shown note or the unsaved flag changes; equal titles are not
+///   delivered again. Each recomputation is O(1).
+/// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
+///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
+///   " — Sync failed" while syncing or after a failure.
 @MainActor
 public final class WindowTitleController: ViewStateController {
   private let model: Model<NotesState>

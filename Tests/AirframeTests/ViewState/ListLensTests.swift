@@ -328,11 +328,6 @@ private func precedes(_ first: Memo, _ second: Memo) -> Bool {
 }
 
 /// A counter that an Observation onChange closure can bump.
-private final class Counter: @unchecked Sendable {
-  // Only touched on the main actor: onChange runs synchronously inside the write.
-  private(set) var value = 0
-  func increment() { value += 1 }
-}
 
 extension ListLens {
   /// Whether the chunked storage satisfies its invariants.

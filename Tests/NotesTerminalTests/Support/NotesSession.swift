@@ -23,6 +23,8 @@ final class NotesSession {
   let tmux: TmuxSession
   /// The library file `notes` opens.
   let databasePath: String
+  /// Where `notes` logs a View State Controller that disagrees with the model.
+  let consistencyLog: String
   /// What the shell prints after `notes` ends, before the status.
   private static let exitPrefix = "notes exited with status "
 
@@ -43,7 +45,12 @@ final class NotesSession {
     let notes = try #require(Programs.built("notes"), "notes is not built")
     let folder = try TemporaryFolder()
     databasePath = database ?? folder.file("notes.sqlite")
-    let command = (launcher + [notes, "--database", databasePath]).map(Self.quoted)
+    // `notes` checks every View State Controller against the model after each key and
+    // redraw, and logs any mismatch here; `close()` expects the log to be empty.
+    consistencyLog = folder.file("consistency.log")
+    let environment = ["env", "AIRFRAME_CONSISTENCY_LOG=\(consistencyLog)"]
+    let command = (environment + launcher + [notes, "--database", databasePath])
+      .map(Self.quoted)
     let script = """
       cd \(Self.quoted(folder.path)) || exit 1
       stty -g > stty-before
@@ -133,6 +140,10 @@ final class NotesSession {
   /// test), and removes the folder.
   func close() {
     let pid = pid
+    let mismatches = (try? String(contentsOfFile: consistencyLog, encoding: .utf8)) ?? ""
+    if !mismatches.isEmpty {
+      Issue.record("View State Controllers disagreed with the model:\n\(mismatches)")
+    }
     tmux.close()
     if let pid, Self.isRunning(pid) { kill(pid, SIGKILL) }
   }

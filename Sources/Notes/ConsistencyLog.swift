@@ -1,0 +1,40 @@
+// ConsistencyLog: with AIRFRAME_CONSISTENCY_LOG=PATH, the full-screen app checks after
+// every key and every redraw that each View State Controller shows the model's revision,
+// and appends one line per mismatch to PATH. The end-to-end tests set it and expect the
+// file to stay empty; without the variable nothing is checked.
+
+import Airframe
+import Foundation
+import NotesApp
+import NotesCore
+
+/// A `ConsistencyCheck` over the app's View State Controllers that writes mismatches to a
+/// file.
+@MainActor
+final class ConsistencyLog {
+  private let check: ConsistencyCheck<NotesState>
+  private let file: FileHandle
+
+  /// The log named by `AIRFRAME_CONSISTENCY_LOG`, or `nil` when it is not set or the file
+  /// cannot be created.
+  init?(app: NotesApplication, environment: [String: String]) {
+    guard let path = environment["AIRFRAME_CONSISTENCY_LOG"], !path.isEmpty,
+      FileManager.default.createFile(atPath: path, contents: nil),
+      let file = FileHandle(forWritingAtPath: path)
+    else { return nil }
+    self.file = file
+    check = ConsistencyCheck(model: app.model)
+    check.register("sidebar", app.sidebar)
+    check.register("note list", app.noteList)
+    check.register("editor", app.editor)
+    check.register("window title", app.windowTitle)
+    check.register("status bar", app.statusBar)
+  }
+
+  /// Compares every controller with the model now and logs each one that disagrees.
+  func verify(after step: String) {
+    for mismatch in check.verify() {
+      file.write(Data("after \(step): \(mismatch)\n".utf8))
+    }
+  }
+}
