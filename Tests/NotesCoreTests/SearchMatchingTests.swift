@@ -16,6 +16,13 @@ struct SearchMatchingTests {
     "-", "\"", "ab", "cafe", "CAFÉ", "Straße", "1", "ﬁ",
   ]
 
+  /// A random text of `count` pieces.
+  static func text(_ count: ClosedRange<Int>, using random: inout SeededGenerator) -> String {
+    (0..<Int.random(in: count, using: &random)).map { _ in
+      pieces.randomElement(using: &random)!
+    }.joined()
+  }
+
   func expected(_ words: [String], in note: Note) -> Bool {
     words.allSatisfy { word in
       [note.title, note.body].contains {
@@ -26,11 +33,7 @@ struct SearchMatchingTests {
 
   @Test func theListMatchesFoundationsSearchOnRandomTexts() {
     var random = SeededGenerator(seed: 14)
-    func text(_ count: ClosedRange<Int>) -> String {
-      (0..<Int.random(in: count, using: &random)).map { _ in
-        Self.pieces.randomElement(using: &random)!
-      }.joined()
-    }
+    func text(_ count: ClosedRange<Int>) -> String { Self.text(count, using: &random) }
     let notes = (1...300).map { index in
       Note(
         id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: text(0...4),
@@ -51,15 +54,13 @@ struct SearchMatchingTests {
     list.cancel()
   }
 
+  /// Every key of a search recomputes the list, and must.
+  ///
   /// A search typed further does not always narrow the list: Foundation matches "kss" in
-  /// "Kß" but not "ks". So every key recomputes the list, and this pins that it must.
+  /// "Kß" but not "ks".
   @Test func typingASearchLetterByLetterListsWhatARebuildLists() {
     var random = SeededGenerator(seed: 15)
-    func text(_ count: ClosedRange<Int>) -> String {
-      (0..<Int.random(in: count, using: &random)).map { _ in
-        Self.pieces.randomElement(using: &random)!
-      }.joined()
-    }
+    func text(_ count: ClosedRange<Int>) -> String { Self.text(count, using: &random) }
     var state = sampleState()
     var notes: [Note] = []
     for index in 1...300 {
