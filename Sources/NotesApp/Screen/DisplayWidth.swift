@@ -26,7 +26,7 @@ extension Character {
     return Self.width(of: unicodeScalars)
   }
 
-  /// What a terminal is sent to draw the character in ``displayWidth`` columns.
+  /// What a terminal is sent to draw the character in `displayWidth` columns.
   public var terminalGlyph: String {
     if let ascii = asciiValue {
       return ascii < 0x20 || ascii == 0x7F ? "\u{FFFD}" : String(self)
