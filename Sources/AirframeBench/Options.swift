@@ -76,7 +76,7 @@ struct Options {
 let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
   "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
-  "keystroke", "terminal-app",
+  "keystroke", "terminal-app", "shared-library",
 ]
 
 /// The operation counts of one run of the suite.

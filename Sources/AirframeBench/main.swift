@@ -91,8 +91,10 @@ if options.selects("memory") {
 if options.selects("view-state") {
   reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
 }
-if options.selects("notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app") {
-  // Figures 7–9, 11 and 12 share one library file, built once; the folder is removed in every
+if options.selects(
+  "notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app", "shared-library")
+{
+  // Figures 7–9 and 11–13 share one library file, built once; the folder is removed in every
   // case.
   var folder: ScratchFolder?
   do {
@@ -113,6 +115,9 @@ if options.selects("notes-load", "notes-edits", "notes-search", "keystroke", "te
     }
     if options.selects("terminal-app") {
       reporter.emit(try terminalAppFigure(number: 12, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("shared-library") {
+      reporter.emit(try sharedLibraryFigure(number: 13, fixture: fixture, scale: scale, sink: sink))
     }
     scratch.remove()
   } catch {
