@@ -86,7 +86,10 @@ func runFullScreen(databasePath: String?) -> Never {
   }
   app.onRepaint = { terminal.repaintNextDraw() }
   // Another process's commits (a second window, a script) reach every pane.
-  let watcher = LibraryWatcher(database: database, model: model)
+  // AIRFRAME_NOTES_WATCH_MS sets the period (tests slow it down to make two writers meet).
+  let period = ProcessInfo.processInfo.environment["AIRFRAME_NOTES_WATCH_MS"].flatMap(Int.init)
+  let watcher = LibraryWatcher(
+    database: database, model: model, interval: .milliseconds(max(10, period ?? 100)))
   watcher.start()
   func finish() -> Never {
     watcher.cancel()

@@ -98,3 +98,73 @@ struct SharedLibraryEndToEndTests {
     try await app.quit(with: "C-q")
   }
 }
+
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+struct SharedLibraryConflictEndToEndTests {
+  /// The body of the note titled `title`, as the database holds it.
+  func body(of title: String, in notes: NotesSession) throws -> String? {
+    try notes.library().notes.first { $0.title == title }?.body
+  }
+
+  @Test func aNoteTypedIntoInBothEndsInTheConflictFlowAndTheChosenTextIsStored() async throws {
+    let (first, start) = try await NotesSession.onSampleLibrary()
+    defer { first.close() }
+    let title = try #require(start.screen.selectedListEntry?.title)
+    // The second app looks for other writers only every 30 s, so its next key is typed
+    // before it has seen the first app's save, as when both type at the same moment.
+    let second = try NotesSession(
+      launcher: ["env", "AIRFRAME_NOTES_WATCH_MS=30000"], database: first.databasePath)
+    defer { second.close() }
+    try #require(await second.waitUntilFullScreen())
+    for notes in [first, second] {
+      try notes.tmux.press("Enter")
+      _ = try #require(
+        await notes.observe(after: "opening \(title)") {
+          $0.focusedPane == .editor && $0.editorNoteTitle == title
+        })
+    }
+    let original = try #require(try body(of: title, in: first))
+
+    // Round one: the first types, then the second; the second takes theirs.
+    try first.tmux.type("Q")
+    try await first.tmux.waitUntil("the first app saved") {
+      try body(of: title, in: first)?.contains("Q") == true
+    }
+    let theirs = try #require(try body(of: title, in: first))
+    try second.tmux.type("Z")
+    try await second.waitForText("changed elsewhere", "typing over the first app's edit")
+    #expect(try body(of: title, in: first) == theirs, "the second app overwrote the edit")
+    try second.tmux.press("C-t")
+    _ = try #require(
+      await second.observe(after: "taking theirs") {
+        let shown = $0.editorLines.joined()
+        return shown.contains("Q") && !shown.contains("Z") && !$0.editorIsUnsaved
+      })
+    #expect(try body(of: title, in: first) == theirs)
+    #expect(theirs != original)
+
+    // Round two: the same, and the second keeps its own text.
+    try first.tmux.type("W")
+    try await first.tmux.waitUntil("the first app saved again") {
+      try body(of: title, in: first)?.contains("W") == true
+    }
+    try second.tmux.type("K")
+    try await second.waitForText("changed elsewhere", "typing over the second edit")
+    try second.tmux.press("C-k")
+    try second.tmux.type("!")
+    try await second.tmux.waitUntil("the second app's text is stored") {
+      let stored = try body(of: title, in: first) ?? ""
+      return stored.contains("K") && stored.contains("!") && !stored.contains("W")
+    }
+    // The first app, with nothing unsaved, shows the chosen text.
+    let chosen = try #require(try body(of: title, in: first))
+    _ = try #require(
+      await first.observe(after: "the second app kept its text") {
+        let shown = $0.editorLines.joined()
+        return shown.contains("K!") && !shown.contains("W")
+      })
+    try await first.quit(with: "C-q")
+    try await second.quit(with: "C-q")
+    #expect(try body(of: title, in: first) == chosen)
+  }
+}
