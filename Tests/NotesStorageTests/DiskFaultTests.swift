@@ -17,6 +17,8 @@ import Testing
 
 @testable import NotesStorage
 
+// The fault VFS's state is global: every test that arms it (here and in
+// FullDiskInTheAppTests) runs on the main actor without suspending, so none interleave.
 @Suite(.noLiveBindings, .serialized)
 @MainActor
 struct DiskFaultTests {
@@ -94,9 +96,10 @@ struct DiskFaultTests {
     _ fault: Fault, _ durability: NotesDatabase.Durability, _ operation: Operation
   ) throws {
     let calls = try withLibrary(durability) { database, model in
+      // Armed for no call: it only counts.
       airframe_fault_vfs_arm(fault.kinds, 0, 0, 0)
-      try perform(operation, database, model)
       defer { airframe_fault_vfs_disarm() }
+      try perform(operation, database, model)
       return airframe_fault_vfs_calls()
     }
     // In WAL mode a transaction truncates nothing, and under synchronous = NORMAL it syncs
