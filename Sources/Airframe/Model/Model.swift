@@ -77,6 +77,13 @@ extension ModelStorage {
 /// - Every commit carries the ``CommitOrigin`` its write named: the user's action (an
 ///   ``ActionDispatcher`` writes those), a background task, or an external source such as
 ///   another process or a sync server. A write that names none is a background write.
+/// - Other writers (several processes on one storage): a storage that another writer changed
+///   since it last caught up refuses the write with a ``StorageBehindError``. The model
+///   then rolls back, applies the other writers' changes as one external commit
+///   (``catchUpWithStorage()``: not persisted again, never an undo step, observed like
+///   any other commit) and runs the body again against the new state, at most three
+///   times. A body that validates therefore refuses what the other change made invalid,
+///   with its reason, instead of overwriting it unseen.
 /// - Re-entrancy rule: rejected. A write started inside a write's body, inside the storage
 ///   hook, or while a commit notification is being delivered throws
 ///   `ModelError.reentrantWrite` and changes nothing. An observer that must write in
