@@ -134,7 +134,9 @@ struct PasteTests {
 extension NotesApplication {
   /// The purpose of renaming the selected note.
   var selectedNoteRename: Prompt.Purpose? {
-    noteList.lens.selection.value.map { .renameNote($0) }
+    noteList.lens.selection.value.flatMap { id in
+      model.state.notes[id].map { .renameNote(id, from: $0.title) }
+    }
   }
 
   /// The open prompt, if any.

@@ -27,7 +27,7 @@ extension NotesApplication {
     guard let id = selectedNote, let note = model.state.notes[id] else { return }
     if focus == .editor { moveFocus(to: .list) }
     focus = .list
-    beginPrompt(.renameNote(id), text: note.title)
+    beginPrompt(.renameNote(id, from: note.title), text: note.title)
   }
 
   /// Opens the inline rename of the selected notebook.
@@ -123,8 +123,10 @@ extension NotesApplication {
     case .newNotebook:
       outcome = commands.newNotebook.trigger(prompt.text)
       if let id = outcome.createdID(in: \NotesState.notebooks) { sidebar.select(id) }
-    case .renameNote:
-      outcome = commands.renameNote.trigger(prompt.text)
+    case .renameNote(_, let original):
+      // Based on the title the prompt opened with: another process's rename meanwhile
+      // refuses this one with a reason instead of being overwritten.
+      outcome = commands.renameNote.trigger(RenameInput(title: prompt.text, basedOn: original))
     case .renameNotebook:
       outcome = commands.renameNotebook.trigger(prompt.text)
     }

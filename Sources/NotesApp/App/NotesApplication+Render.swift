@@ -39,7 +39,7 @@ extension NotesApplication {
     var renamingNote: (NoteID, String)?
     if case .prompt(let prompt) = interaction {
       if case .renameNotebook(let id) = prompt.purpose { renamingNotebook = (id, prompt.text) }
-      if case .renameNote(let id) = prompt.purpose { renamingNote = (id, prompt.text) }
+      if case .renameNote(let id, _) = prompt.purpose { renamingNote = (id, prompt.text) }
     }
     drawSidebar(
       SidebarContent(

@@ -30,7 +30,7 @@ struct Command {
 final class NotesCommands {
   let newNote: ActionController<NotesState, String>
   let newNotebook: ActionController<NotesState, String>
-  let renameNote: ActionController<NotesState, String>
+  let renameNote: ActionController<NotesState, RenameInput>
   let renameNotebook: ActionController<NotesState, String>
   let moveNote: ActionController<NotesState, NotebookID>
   let togglePin: ActionController<NotesState, Void>
@@ -69,8 +69,8 @@ final class NotesCommands {
     renameNote = ActionController(
       dispatcher: dispatcher, name: "Rename Note", reading: context,
       requires: Self.noteIsSelected
-    ) { context, title in
-      RenameNote(id: context.note!, title: title, now: now())
+    ) { context, input in
+      RenameNote(id: context.note!, title: input.title, now: now(), expectedTitle: input.basedOn)
     }
     renameNotebook = ActionController(
       dispatcher: dispatcher, name: "Rename Notebook", reading: context,
@@ -191,7 +191,8 @@ final class NotesCommands {
   /// Stops following the model.
   func cancel() {
     bag.cancelAll()
-    for controller in [newNote, newNotebook, renameNote, renameNotebook] { controller.cancel() }
+    for controller in [newNote, newNotebook, renameNotebook] { controller.cancel() }
+    renameNote.cancel()
     moveNote.cancel()
     togglePin.cancel()
     deleteNote.cancel()
@@ -232,4 +233,13 @@ extension NotesApplication {
     if let note = context.note, let found = state.notes[note] { return found.notebookID }
     return sidebarRows.first { state.notebooks[$0.id] != nil }?.id
   }
+}
+
+/// What the rename prompt sends: the new title, and the title it was opened with.
+struct RenameInput: Sendable {
+  /// The title the user typed.
+  var title: String
+  /// The title the prompt started from; the rename is refused if the note's title is no
+  /// longer this one.
+  var basedOn: String?
 }
