@@ -120,6 +120,9 @@ struct DiskFaultTests {
     }
   }
 
+  /// The change log's head: the largest sequence number it ever gave.
+  private static let logHead = "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'"
+
   /// Injects the fault at call `nth`, then checks everything the suite promises.
   private func check(
     _ fault: Fault, nth: Int, of calls: Int, _ operation: Operation,
@@ -127,6 +130,7 @@ struct DiskFaultTests {
   ) throws {
     let context = "\(fault.name) at call \(nth) of \(calls) in the \(operation)"
     let before = model.state
+    let logHead = try RawDatabase.int64(database.path, Self.logHead) ?? 0
     airframe_fault_vfs_arm(fault.kinds, nth, fault.code, fault.persistent ? 1 : 0)
     var failure: (any Error)?
     do {
@@ -164,6 +168,16 @@ struct DiskFaultTests {
     }
     let expected = model.state
     database.close()
+
+    // The change log agrees with the rows: a failed commit left no entry behind, and the
+    // next write logged exactly its one changed note.
+    if failure != nil {
+      let entries = try RawDatabase.int64(
+        database.path,
+        "SELECT count(*) FROM change_log WHERE seq > \(logHead) AND entity = 'note' AND row_id = 3")
+      #expect(try RawDatabase.int64(database.path, Self.logHead) == logHead + 1, "\(context)")
+      #expect(entries == 1, "\(context): the change log disagrees with the rows")
+    }
 
     // The file, reopened without the test VFS: intact, and exactly what the model holds.
     #expect(try RawDatabase.integrityCheck(database.path) == "ok", "\(context)")
