@@ -189,6 +189,39 @@ struct SharedLibraryTests {
     #expect(b.model.state.notes[kept]?.title == "A's title")
   }
 
+  @Test func aMoveAgainstANoteMovedElsewhereIsRefusedWithAReason() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let a = try LibraryProcess(path: path)
+    let home = try #require(
+      a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).createdID(
+        in: \NotesState.notebooks))
+    let work = try #require(
+      a.dispatcher.dispatch(CreateNotebook(title: "Work", now: now)).createdID(
+        in: \NotesState.notebooks))
+    let ideas = try #require(
+      a.dispatcher.dispatch(CreateNotebook(title: "Ideas", now: now)).createdID(
+        in: \NotesState.notebooks))
+    let note = try #require(
+      a.dispatcher.dispatch(CreateNote(notebookID: home, title: "Plan", now: now)).createdID(
+        in: \NotesState.notes))
+    let b = try LibraryProcess(path: path)
+    defer {
+      a.close()
+      b.close()
+    }
+    #expect(a.dispatcher.dispatch(MoveNote(id: note, to: work, now: now)).isCommitted)
+    let moved = b.dispatcher.dispatch(
+      MoveNote(id: note, to: ideas, now: now, expectedNotebook: home))
+    guard case .invalid(let reasons) = moved else {
+      Issue.record("expected a refusal, got \(moved)")
+      return
+    }
+    #expect(reasons.issues.map(\.message) == ["\"Plan\" was moved elsewhere meanwhile."])
+    #expect(try stored(path).notes[note]?.notebookID == work)
+  }
+
   @Test func aReaderBehindTheTrimmedLogReadsTheWholeLibrary() throws {
     let folder = try TemporaryDirectory()
     defer { folder.remove() }

@@ -69,6 +69,16 @@ struct SharedLibraryEndToEndTests {
     #expect(Set(library.notes.map(\.id)).count == 8)
     #expect(library.notes.first { $0.title == "Trip" }?.body == "Tickets")
 
+    // Deleted in the second: gone from the first's panes too.
+    try second.tmux.press("Escape")
+    _ = try #require(await second.observe(after: "leaving the editor") { $0.isBrowsing })
+    try second.tmux.type("d")
+    _ = try #require(
+      await second.observe(after: "deleting From the second") { $0.allNotes?.count == 7 })
+    _ = try #require(
+      await first.observe(after: "the second app deleted a note") { $0.allNotes?.count == 7 })
+    #expect(try first.library().notes.contains { $0.title == "From the second" } == false)
+
     try await first.quit(with: "C-q")
     try await second.quit(with: "C-q")
   }

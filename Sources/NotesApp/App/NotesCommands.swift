@@ -83,8 +83,12 @@ final class NotesCommands {
       let selected = Self.noteIsSelected(context, in: state)
       guard selected.isEnabled else { return selected }
       return state.notebooks.count < 2 ? .disabled("There is no other notebook.") : .enabled
-    } makeAction: { context, notebook in
-      MoveNote(id: context.note!, to: notebook, now: now())
+    } makeAction: { [unowned app] context, notebook in
+      // Based on where the note is as this process knows it: if another process moved it
+      // meanwhile (found when the write catches up), the move is refused with a reason.
+      MoveNote(
+        id: context.note!, to: notebook, now: now(),
+        expectedNotebook: app.model.state.notes[context.note!]?.notebookID)
     }
     togglePin = ActionController(
       dispatcher: dispatcher, name: "Pin or Unpin Note", reading: context,

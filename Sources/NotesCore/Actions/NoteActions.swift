@@ -163,6 +163,8 @@ public struct MoveNote: Action {
   public let notebookID: NotebookID
   /// The modification time.
   public let now: Date
+  /// The notebook the note was in when the user moved it; `nil` moves it from anywhere.
+  public let expectedNotebook: NotebookID?
 
   /// Creates the action.
   ///
@@ -170,19 +172,33 @@ public struct MoveNote: Action {
   ///   - id: The note.
   ///   - notebookID: The destination notebook.
   ///   - now: The modification time.
-  public init(id: NoteID, to notebookID: NotebookID, now: Date) {
+  ///   - expectedNotebook: The notebook the move was based on. When given, the move is
+  ///     refused with a reason if another writer moved the note elsewhere meanwhile.
+  public init(
+    id: NoteID, to notebookID: NotebookID, now: Date, expectedNotebook: NotebookID? = nil
+  ) {
     self.id = id
     self.notebookID = notebookID
     self.now = now
+    self.expectedNotebook = expectedNotebook
   }
 
   /// "Move Note".
   public var name: String { "Move Note" }
 
-  /// The note and the destination must exist.
+  /// The note and the destination must exist, and the note still be where it was.
   public func validate(in state: NotesState) -> ValidationResult {
-    ValidationResult(
-      NotesRules.noteExists(id, in: state) + NotesRules.notebookExists(notebookID, in: state))
+    var issues =
+      NotesRules.noteExists(id, in: state) + NotesRules.notebookExists(notebookID, in: state)
+    if let expectedNotebook, let note = state.notes[id], note.notebookID != expectedNotebook,
+      note.notebookID != notebookID
+    {
+      issues.append(
+        ValidationIssue(
+          field: NotesRules.changedElsewhere,
+          message: "\"\(note.title)\" was moved elsewhere meanwhile."))
+    }
+    return ValidationResult(issues)
   }
 
   /// Moves; the inverse restores every field.
