@@ -49,7 +49,10 @@ struct SharedLibraryTests {
     return state
   }
 
-  @Test func anotherProcessesCommitsArriveAsOneExternalCommit() throws {
+  /// Runs `body` with two processes on a new library file, closed and removed afterwards.
+  func withTwoProcesses(
+    _ body: (LibraryProcess, LibraryProcess, String) throws -> Void
+  ) throws {
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
@@ -59,46 +62,46 @@ struct SharedLibraryTests {
       a.close()
       b.close()
     }
-    var origins: [CommitOrigin] = []
-    let observation = b.model.observeCommits { origins.append($0.origin) }
-    defer { observation.cancel() }
+    try body(a, b, path)
+  }
 
-    #expect(try !b.database.hasExternalChanges())
-    let home = a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now))
-    let notebook = try #require(home.createdID(in: \NotesState.notebooks))
-    #expect(
-      a.dispatcher.dispatch(CreateNote(notebookID: notebook, title: "Milk", now: now)).isCommitted)
+  @Test func anotherProcessesCommitsArriveAsOneExternalCommit() throws {
+    try withTwoProcesses { a, b, path in
+      var origins: [CommitOrigin] = []
+      let observation = b.model.observeCommits { origins.append($0.origin) }
+      defer { observation.cancel() }
 
-    #expect(try b.database.hasExternalChanges())
-    #expect(try b.catchUp())
-    #expect(origins == [.external("another process")])
-    #expect(b.model.state == a.model.state)
-    #expect(b.dispatcher.undoAvailability.value.undoName == nil)
-    #expect(try !b.catchUp())
+      #expect(try !b.database.hasExternalChanges())
+      let home = a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now))
+      let notebook = try #require(home.createdID(in: \NotesState.notebooks))
+      #expect(
+        a.dispatcher.dispatch(CreateNote(notebookID: notebook, title: "Milk", now: now)).isCommitted
+      )
+
+      #expect(try b.database.hasExternalChanges())
+      #expect(try b.catchUp())
+      #expect(origins == [.external("another process")])
+      #expect(b.model.state == a.model.state)
+      #expect(b.dispatcher.undoAvailability.value.undoName == nil)
+      #expect(try !b.catchUp())
+    }
   }
 
   @Test func idsAllocatedInTwoProcessesNeverCollide() throws {
-    let folder = try TemporaryDirectory()
-    defer { folder.remove() }
-    let path = folder.file("notes.sqlite")
-    let a = try LibraryProcess(path: path)
-    let b = try LibraryProcess(path: path)
-    defer {
-      a.close()
-      b.close()
+    try withTwoProcesses { a, b, path in
+      // Neither has seen the other's commit when it writes.
+      let first = a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now))
+      let second = b.dispatcher.dispatch(CreateNotebook(title: "Work", now: now))
+      #expect(first.isCommitted)
+      #expect(second.isCommitted)
+      let ids = [first, second].compactMap { $0.createdID(in: \NotesState.notebooks) }
+      #expect(Set(ids).count == 2)
+      // B caught up before writing, so it already holds both; A catches up now.
+      try a.catchUp()
+      #expect(comparable(a.model.state) == comparable(try stored(path)))
+      #expect(comparable(b.model.state) == comparable(try stored(path)))
+      #expect(b.model.state.notebooks.count == 2)
     }
-    // Neither has seen the other's commit when it writes.
-    let first = a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now))
-    let second = b.dispatcher.dispatch(CreateNotebook(title: "Work", now: now))
-    #expect(first.isCommitted)
-    #expect(second.isCommitted)
-    let ids = [first, second].compactMap { $0.createdID(in: \NotesState.notebooks) }
-    #expect(Set(ids).count == 2)
-    // B caught up before writing, so it already holds both; A catches up now.
-    try a.catchUp()
-    #expect(comparable(a.model.state) == comparable(try stored(path)))
-    #expect(comparable(b.model.state) == comparable(try stored(path)))
-    #expect(b.model.state.notebooks.count == 2)
   }
 
   @Test func aBodySavedOverAnotherProcessesEditBecomesTheEditorsConflict() throws {
@@ -223,30 +226,23 @@ struct SharedLibraryTests {
   }
 
   @Test func aReaderBehindTheTrimmedLogReadsTheWholeLibrary() throws {
-    let folder = try TemporaryDirectory()
-    defer { folder.remove() }
-    let path = folder.file("notes.sqlite")
-    let a = try LibraryProcess(path: path)
-    let b = try LibraryProcess(path: path)
-    defer {
-      a.close()
-      b.close()
+    try withTwoProcesses { a, b, path in
+      let notebook = try #require(
+        a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).createdID(
+          in: \NotesState.notebooks))
+      let note = try #require(
+        a.dispatcher.dispatch(CreateNote(notebookID: notebook, title: "Counter", now: now))
+          .createdID(in: \NotesState.notes))
+      let edits = Int(ChangeLog.keptEntries + 2 * ChangeLog.trimInterval)
+      for edit in 1...edits {
+        _ = a.dispatcher.dispatch(EditNoteBody(id: note, body: "\(edit)", now: now))
+      }
+      let kept = try #require(try RawDatabase.int64(path, "SELECT count(*) FROM change_log"))
+      #expect(kept <= ChangeLog.keptEntries + ChangeLog.trimInterval)
+      #expect(try b.catchUp())
+      #expect(b.model.state == a.model.state)
+      #expect(b.model.state.notes[note]?.body == "\(edits)")
     }
-    let notebook = try #require(
-      a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).createdID(
-        in: \NotesState.notebooks))
-    let note = try #require(
-      a.dispatcher.dispatch(CreateNote(notebookID: notebook, title: "Counter", now: now))
-        .createdID(in: \NotesState.notes))
-    let edits = Int(ChangeLog.keptEntries + 2 * ChangeLog.trimInterval)
-    for edit in 1...edits {
-      _ = a.dispatcher.dispatch(EditNoteBody(id: note, body: "\(edit)", now: now))
-    }
-    let kept = try #require(try RawDatabase.int64(path, "SELECT count(*) FROM change_log"))
-    #expect(kept <= ChangeLog.keptEntries + ChangeLog.trimInterval)
-    #expect(try b.catchUp())
-    #expect(b.model.state == a.model.state)
-    #expect(b.model.state.notes[note]?.body == "\(edits)")
   }
 
   @Test func closingLeavesTheFileWritableForTheOthers() throws {
@@ -263,21 +259,14 @@ struct SharedLibraryTests {
   }
 
   @Test func theWatcherBringsTheModelUpToDateOnItsTick() throws {
-    let folder = try TemporaryDirectory()
-    defer { folder.remove() }
-    let path = folder.file("notes.sqlite")
-    let a = try LibraryProcess(path: path)
-    let b = try LibraryProcess(path: path)
-    defer {
-      a.close()
-      b.close()
+    try withTwoProcesses { a, b, path in
+      let watcher = LibraryWatcher(database: b.database, model: b.model)
+      #expect(!watcher.check())
+      #expect(a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).isCommitted)
+      #expect(watcher.check())
+      #expect(watcher.catchUpCount == 1)
+      #expect(b.model.state.notebooks.count == 1)
+      #expect(!watcher.check())
     }
-    let watcher = LibraryWatcher(database: b.database, model: b.model)
-    #expect(!watcher.check())
-    #expect(a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).isCommitted)
-    #expect(watcher.check())
-    #expect(watcher.catchUpCount == 1)
-    #expect(b.model.state.notebooks.count == 1)
-    #expect(!watcher.check())
   }
 }
