@@ -95,7 +95,8 @@ static inline bool airframe_signal_is_fault(int signo, const siginfo_t *info) {
   return signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE;
 }
 
-/// The handler: puts the signal's previous action back, restores the terminal with
+/// The handler: puts the signal's previous action back (the kernel already did, through
+/// SA_RESETHAND, when that action was the default), restores the terminal with
 /// endwin(), and lets the signal take its course. A fault happens again when the
 /// faulting instruction runs again; any other signal is raised again and arrives when the
 /// handler returns. Either way the previous action (usually the default: die, or the
@@ -103,7 +104,13 @@ static inline bool airframe_signal_is_fault(int signo, const siginfo_t *info) {
 static inline void airframe_restore_terminal_handler(int signo, siginfo_t *info, void *context) {
   (void)context;
   if (signo > 0 && signo < NSIG && airframe_installed_flags()[signo]) {
-    sigaction(signo, &airframe_previous_actions()[signo], NULL);
+    // A previous default action was put back by the kernel (SA_RESETHAND) on the way in;
+    // only a previous handler (the Swift runtime's backtracer) needs sigaction here. Not
+    // calling sigaction in the common case also keeps clear of ThreadSanitizer, whose
+    // sigaction takes a lock the interrupted code may hold.
+    const struct sigaction *previous = &airframe_previous_actions()[signo];
+    bool wasDefault = !(previous->sa_flags & SA_SIGINFO) && previous->sa_handler == SIG_DFL;
+    if (!wasDefault) sigaction(signo, previous, NULL);
     airframe_installed_flags()[signo] = 0;
   } else {
     signal(signo, SIG_DFL);
@@ -133,6 +140,8 @@ static inline void airframe_install_restore_handlers(void) {
     if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN) continue;
     airframe_previous_actions()[signo] = previous;
     airframe_installed_flags()[signo] = 1;
+    bool wasDefault = !(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_DFL;
+    action.sa_flags = SA_SIGINFO | (wasDefault ? SA_RESETHAND : 0);
     sigaction(signo, &action, NULL);
   }
 }
