@@ -1,9 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Settings every target shares: Swift 6 language mode (complete concurrency checking is
-/// part of it) plus the upcoming features that make imports and existentials explicit.
-/// They are applied to every Swift target in one loop at the end of this file, so a new
+/// Settings every target shares.
+///
+/// Swift 6 language mode (complete concurrency checking is part of it) plus the upcoming
+/// features that make imports and existentials explicit. They are applied to every Swift target in one loop at the end of this file, so a new
 /// target cannot forget them.
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),

@@ -69,27 +69,32 @@ extension NotesDatabase: ModelStorage {
         }
       }
       if keepsChangeLog {
-        try recordInChangeLog(
-          notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
-          on: connection)
-        newCursor = try ChangeLog.head(on: connection)
+        // Entries are numbered one after another under the write lock (AUTOINCREMENT), so
+        // the new head follows from the count; no second read of the head.
+        newCursor =
+          head
+          + (try recordInChangeLog(
+            notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
+            on: connection))
         try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
       }
     }
     cursor = newCursor
   }
 
-  /// Appends an entry for every row the commit changed.
+  /// Appends an entry for every row the commit changed; returns how many it appended.
   private func recordInChangeLog(
     notebooks: EntityChanges<NotebookID>, notes: EntityChanges<NoteID>, meta: Bool,
     on connection: SQLiteConnection
-  ) throws(NotesStorageError) {
+  ) throws(NotesStorageError) -> Int64 {
+    var count: Int64 = 0
     for (ids, kind) in [
       (notebooks.inserted, "insert"), (notebooks.updated, "update"),
       (notebooks.removed, "remove"),
     ] {
       for id in ids {
         try ChangeLog.record(.notebook, id: id.rawValue, kind: kind, writer: writer, on: connection)
+        count += 1
       }
     }
     for (ids, kind) in [
@@ -97,9 +102,14 @@ extension NotesDatabase: ModelStorage {
     ] {
       for id in ids {
         try ChangeLog.record(.note, id: id.rawValue, kind: kind, writer: writer, on: connection)
+        count += 1
       }
     }
-    if meta { try ChangeLog.record(.meta, id: 0, kind: "update", writer: writer, on: connection) }
+    if meta {
+      try ChangeLog.record(.meta, id: 0, kind: "update", writer: writer, on: connection)
+      count += 1
+    }
+    return count
   }
 
   private static func notebook(
