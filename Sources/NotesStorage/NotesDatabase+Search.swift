@@ -85,26 +85,37 @@ extension NotesDatabase {
   ///
   /// (FTS5 reads an expression only up to a NUL, so a NUL inside a quoted word would leave
   /// the quote open; the fuzz target for the query builder found it.)
+  ///
+  /// Splitting and escaping work on Unicode scalars, not characters: a quote, NUL or `%`
+  /// followed by a combining mark is one Swift `Character` but still the bare byte to
+  /// SQLite (the fuzz target found `N"ۖ` leaving a quote unescaped).
   static func searchWords(in query: String) -> [Substring] {
-    let words = query.split { $0.isWhitespace || $0 == "\0" }.filter {
-      $0.contains { $0.isLetter || $0.isNumber }
-    }
+    let words = query.unicodeScalars.split { $0.properties.isWhitespace || $0 == "\0" }
+      .map { Substring(String(String.UnicodeScalarView($0))) }
+      .filter { $0.contains { $0.isLetter || $0.isNumber } }
     return Array(words.prefix(maximumSearchWords))
   }
 
   /// An FTS5 expression matching every word as a prefix: `"word"* "it""s"*`.
   static func fullTextExpression(_ words: [Substring]) -> String {
-    words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    words.map { "\"" + escaping($0, ["\""], with: "\"") + "\"*" }.joined(separator: " ")
   }
 
   /// A LIKE pattern matching `word` anywhere, with `%`, `_` and `\` escaped.
   static func likePattern(_ word: Substring) -> String {
-    var pattern = "%"
-    for character in word {
-      if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
-      pattern.append(character)
+    "%" + escaping(word, ["%", "_", "\\"], with: "\\") + "%"
+  }
+
+  /// `text` with `escape` put before every scalar in `special`.
+  private static func escaping(
+    _ text: Substring, _ special: Set<Unicode.Scalar>, with escape: Unicode.Scalar
+  ) -> String {
+    var escaped = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if special.contains(scalar) { escaped.append(escape) }
+      escaped.append(scalar)
     }
-    return pattern + "%"
+    return String(escaped)
   }
 
   /// The fallback query for `wordCount` words; one cached statement per count.

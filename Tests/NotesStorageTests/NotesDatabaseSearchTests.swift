@@ -120,6 +120,23 @@ struct NotesDatabaseSearchTests {
     }
   }
 
+  @Test func aQuoteWithACombiningMarkIsStillEscaped() throws {
+    // Found by the fuzz target: `"` + U+06D6 is one Character, but FTS5 sees the quote.
+    let query = "N\"\u{06D6}\u{FFFD}\u{FFFD}\""
+    #expect(
+      NotesDatabase.fullTextExpression(NotesDatabase.searchWords(in: query)).unicodeScalars.filter {
+        $0 == "\""
+      }
+      .count.isMultiple(of: 2))
+    #expect(NotesDatabase.likePattern("50%\u{0301}") == "%50\\%\u{0301}%")
+    try withLibrary { database, model throws in
+      try model.write { transaction in
+        try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = query }
+      }
+      #expect(try database.search(query).contains(NoteID(rawValue: 2)))
+    }
+  }
+
   @Test func queriesAreQuotedForFTS5() {
     let words = NotesDatabase.searchWords(in: "  say \"hi\" ; -- x* ")
     #expect(words == ["say", "\"hi\"", "x*"])
