@@ -4,8 +4,9 @@
 // Contract checked for every input (the query is the bytes, invalid UTF-8 repaired):
 // - Any text is a valid query: `search` never throws, and returns at most `limit` distinct
 //   ids of notes in the library.
-// - A note whose body is the query is found by it, whenever the query has a word and is a
-//   body the rules accept (no control characters but tabs and line breaks).
+// - A note whose body is the query is found by it, whenever the query has a word the
+//   library's search method looks for and is a body the rules accept (no control
+//   characters but tabs and line breaks).
 
 import Airframe
 import Foundation
@@ -74,7 +75,13 @@ private func check(_ query: String, in library: (NotesDatabase, Model<NotesState
   expect(ids.count <= Library.limit, "\(name): more ids than the limit")
   expect(Set(ids).count == ids.count, "\(name): an id twice in \(ids)")
   expect(ids.allSatisfy { model.state.notes[$0] != nil }, "\(name): an unknown id in \(ids)")
-  if isBody, !NotesDatabase.searchWords(in: query).isEmpty {
+  let words: [Substring]
+  do {
+    words = try database.searchedWords(in: query)
+  } catch {
+    fail("\(name): cannot split the query \(query.debugDescription): \(error)")
+  }
+  if isBody, !words.isEmpty {
     expect(
       ids.contains(NoteID(rawValue: 1)),
       "\(name): the query \(query.debugDescription) does not find the note it is the body of")

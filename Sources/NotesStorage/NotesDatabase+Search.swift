@@ -5,9 +5,11 @@
 //   never reaches FTS5 as syntax (each word becomes a quoted phrase). Quotes, `;`, `%`,
 //   `*`, `--`, `OR`, `NEAR` and non-Latin text are searched for, not interpreted.
 // - A query is split at whitespace (and at NUL, which would end an FTS5 expression
-//   early) into words; a note matches when it contains every
-//   word (as a word prefix with full text; as a substring with the fallback). Words with
-//   no letter or digit are ignored; a query with no words finds nothing.
+//   early) into words; a note matches when it contains every word (as a word prefix with
+//   full text; as a substring with the fallback). Full text ignores a word in which the
+//   index's own tokenizer finds no token (FTS5's unicode61 knows Unicode 6.1 and has its
+//   own rules for marks, so only it can say); the fallback ignores a word with no letter
+//   or digit. A query with no words finds nothing.
 // - Results reflect every commit persisted so far, by this or any other connection: a
 //   full-text search first checks, in the same read snapshot as its query, whether
 //   commits recorded changes the index does not reflect yet; if so it brings the index up
@@ -40,7 +42,7 @@ extension NotesDatabase {
   ///   first). Fallback: proportional to the size of all titles and bodies.
   public func search(_ query: String, limit: Int = 50) throws(NotesStorageError) -> [NoteID] {
     let connection = try openConnection()
-    let words = Self.searchWords(in: query)
+    let words = try searchedWords(in: query, on: connection)
     guard !words.isEmpty, limit > 0 else { return [] }
     switch searchMethod {
     case .fullText:
@@ -81,7 +83,34 @@ extension NotesDatabase {
     }
   }
 
-  /// The words of a query: separated by whitespace or NUL, each with a letter or digit.
+  /// The tokenizer of the full-text index, as its `tokenize` option names it.
+  static let fullTextTokenizer = ["unicode61", "remove_diacritics", "2"]
+
+  /// The words of `query` this library's search method looks for (see the guarantees).
+  func searchedWords(in query: String) throws(NotesStorageError) -> [Substring] {
+    try searchedWords(in: query, on: openConnection())
+  }
+
+  private func searchedWords(
+    in query: String, on connection: SQLiteConnection
+  ) throws(NotesStorageError) -> [Substring] {
+    var words: [Substring] = []
+    for word in Self.queryWords(in: query) where words.count < Self.maximumSearchWords {
+      let isSearched: Bool
+      switch searchMethod {
+      case .fullText:
+        isSearched =
+          try connection.fullTextTokenCount(in: String(word), tokenizer: Self.fullTextTokenizer)
+          > 0
+      case .substring:
+        isSearched = word.contains { $0.isLetter || $0.isNumber }
+      }
+      if isSearched { words.append(word) }
+    }
+    return words
+  }
+
+  /// The words of a query, before either method's filter: separated by whitespace or NUL.
   ///
   /// (FTS5 reads an expression only up to a NUL, so a NUL inside a quoted word would leave
   /// the quote open; the fuzz target for the query builder found it.)
@@ -89,11 +118,9 @@ extension NotesDatabase {
   /// Splitting and escaping work on Unicode scalars, not characters: a quote, NUL or `%`
   /// followed by a combining mark is one Swift `Character` but still the bare byte to
   /// SQLite (the fuzz target found `N"ۖ` leaving a quote unescaped).
-  static func searchWords(in query: String) -> [Substring] {
-    let words = query.unicodeScalars.split { $0.properties.isWhitespace || $0 == "\0" }
+  static func queryWords(in query: String) -> [Substring] {
+    query.unicodeScalars.split { $0.properties.isWhitespace || $0 == "\0" }
       .map { Substring(String(String.UnicodeScalarView($0))) }
-      .filter { $0.contains { $0.isLetter || $0.isNumber } }
-    return Array(words.prefix(maximumSearchWords))
   }
 
   /// An FTS5 expression matching every word as a prefix: `"word"* "it""s"*`.

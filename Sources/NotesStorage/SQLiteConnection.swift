@@ -16,6 +16,7 @@
 // - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
 
 internal import CSQLite
+internal import Foundation  // strdup and free
 
 /// An open SQLite database: the low-level connection under ``NotesDatabase``.
 final class SQLiteConnection {
@@ -133,6 +134,33 @@ final class SQLiteConnection {
     return statement
   }
 
+  // MARK: Full-text tokens
+
+  /// How many tokens FTS5's tokenizer finds in `text`, read as a query.
+  ///
+  /// - Parameters:
+  ///   - text: The text to tokenize.
+  ///   - tokenizer: The tokenizer's name and arguments, as in a `tokenize = '…'` option.
+  /// - Returns: The number of tokens (synonyms not counted twice).
+  /// - Throws: `.sqlite` if FTS5 or the tokenizer is missing or fails.
+  func fullTextTokenCount(in text: String, tokenizer: [String]) throws(NotesStorageError) -> Int {
+    guard let database else { throw .closed }
+    guard let name = tokenizer.first else { return 0 }
+    var count: Int32 = 0
+    let code = withCStrings(Array(tokenizer.dropFirst())) { arguments in
+      var text = text
+      return text.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { characters in
+          csqlite_fts5_token_count(
+            database, name, arguments.baseAddress, Int32(arguments.count),
+            characters.baseAddress, Int32(characters.count), &count)
+        }
+      }
+    }
+    guard code == SQLITE_OK else { throw error(code) }
+    return Int(count)
+  }
+
   // MARK: Transactions
 
   /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back if anything throws.
@@ -186,4 +214,14 @@ final class SQLiteConnection {
     default: return .sqlite(code: code, message: message)
     }
   }
+}
+
+/// Runs `body` with C copies of `strings`, valid only during the call.
+private func withCStrings<Result>(
+  _ strings: [String], _ body: (UnsafeMutableBufferPointer<UnsafePointer<CChar>?>) -> Result
+) -> Result {
+  let copies = strings.map { strdup($0) }
+  defer { for copy in copies { free(copy) } }
+  var pointers = copies.map { UnsafePointer($0) }
+  return pointers.withUnsafeMutableBufferPointer { body($0) }
 }

@@ -110,7 +110,7 @@ struct NotesDatabaseSearchTests {
   /// Regression (found by the search-query fuzz target): a NUL inside a word ended the
   /// FTS5 expression inside its quotes, so the search failed with "unterminated string".
   @Test func aNULSeparatesWords() throws {
-    #expect(NotesDatabase.searchWords(in: "milk\0bread") == ["milk", "bread"])
+    #expect(NotesDatabase.queryWords(in: "milk\0bread") == ["milk", "bread"])
     try withLibrary { database, _ throws in
       #expect(try database.search("it'\0\"s\"") == F.noteIDs(5))
       #expect(try database.search("milk\0bread") == F.noteIDs(2))
@@ -124,7 +124,7 @@ struct NotesDatabaseSearchTests {
     // Found by the fuzz target: `"` + U+06D6 is one Character, but FTS5 sees the quote.
     let query = "N\"\u{06D6}\u{FFFD}\u{FFFD}\""
     #expect(
-      NotesDatabase.fullTextExpression(NotesDatabase.searchWords(in: query)).unicodeScalars.filter {
+      NotesDatabase.fullTextExpression(NotesDatabase.queryWords(in: query)).unicodeScalars.filter {
         $0 == "\""
       }
       .count.isMultiple(of: 2))
@@ -137,10 +137,37 @@ struct NotesDatabaseSearchTests {
     }
   }
 
-  @Test func queriesAreQuotedForFTS5() {
-    let words = NotesDatabase.searchWords(in: "  say \"hi\" ; -- x* ")
-    #expect(words == ["say", "\"hi\"", "x*"])
-    #expect(NotesDatabase.fullTextExpression(words) == #""say"* """hi"""* "x*"*"#)
+  /// Regression, found by the search-query fuzz target.
+  ///
+  /// U+0820, a Samaritan vowel sign, is alphabetic to Swift but no token to FTS5, so a
+  /// query of it alone became an empty phrase that found nothing, not even the note whose
+  /// body it was. Which words full text searches is now the index's tokenizer's answer.
+  @Test func aWordTheTokenizerFindsNoTokenInIsIgnoredByFullText() throws {
+    try withLibrary { database, model throws in
+      #expect(try database.searchedWords(in: "\u{0820} milk ; --") == ["milk"])
+      try model.write { transaction in
+        try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "\u{0820}" }
+      }
+      #expect(try database.search("\u{0820}").isEmpty)
+      #expect(try database.search("\u{0820} groceries") == F.noteIDs(2))
+    }
+    try withLibrary(fullTextSearch: false) { database, model throws in
+      #expect(try database.searchedWords(in: "\u{0820} milk ; --") == ["\u{0820}", "milk"])
+      try model.write { transaction in
+        try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "\u{0820}" }
+      }
+      #expect(try database.search("\u{0820}") == F.noteIDs(2))
+    }
+  }
+
+  @Test func queriesAreQuotedForFTS5() throws {
+    let words = NotesDatabase.queryWords(in: "  say \"hi\" ; -- x* ")
+    #expect(words == ["say", "\"hi\"", ";", "--", "x*"])
+    try withLibrary { database, _ throws in
+      #expect(try database.searchedWords(in: "  say \"hi\" ; -- x* ") == ["say", "\"hi\"", "x*"])
+    }
+    #expect(
+      NotesDatabase.fullTextExpression(["say", "\"hi\"", "x*"]) == #""say"* """hi"""* "x*"*"#)
     #expect(NotesDatabase.likePattern("50%_\\") == #"%50\%\_\\%"#)
   }
 }
