@@ -3,7 +3,9 @@
 // - first screen: open the SQLite file, load the library, build `NotesApplication`, render
 //   every pane to a 120 × 40 buffer (what `notes` does before its first draw);
 // - search key: one character typed in the search prompt → the list filtered → every pane
-//   rendered (each key of a 5-letter word, and backspaces, timed one by one);
+//   rendered (each key of a 3- to 5-letter word, and backspaces, timed one by one; each run
+//   types a different word, so the first keys never reuse rows kept from an earlier run,
+//   and the target must hold for every key);
 // - sort toggle: `o` → the list re-sorted → rendered;
 // - paste: a 5,000-character bracketed paste into the editor, as the terminal's bytes →
 //   `InputDecoder` → one batch → one edit and one save to SQLite → rendered;
@@ -33,42 +35,52 @@ func terminalAppFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
   let runs = max(3, scale.repetitions)
   let copy = try fixture.folder.copy(fixture.path, to: "terminal-app.sqlite")
 
-  var subjects: [(String, String, [Double], Double)] = []
+  // The last field says whether the target holds for every sample (each key of a search
+  // must keep up) or for the median.
+  var subjects: [(String, String, [Double], Double, Bool)] = []
   subjects.append(
-    ("first-screen", "first screen: open + load + app + render", try firstScreen(copy, runs), 0.5e9)
-  )
+    (
+      "first-screen", "first screen: open + load + app + render", try firstScreen(copy, runs),
+      0.5e9, false
+    ))
   let (database, app) = try openApp(copy)
   defer {
     app.shutdown()
     database.close()
   }
-  subjects.append(("search-key", "search, per key typed", try searchKeys(app, runs), 16e6))
-  subjects.append(("sort-toggle", "sort toggle (o)", try sortToggles(app, runs), 50e6))
+  subjects.append(("search-key", "search, per key typed", try searchKeys(app, runs), 16e6, true))
+  subjects.append(("sort-toggle", "sort toggle (o)", try sortToggles(app, runs), 50e6, false))
   subjects.append(
-    ("paste-5000", "paste 5,000 characters into the editor", try pastes(app, runs), 16e6))
+    ("paste-5000", "paste 5,000 characters into the editor", try pastes(app, runs), 16e6, false))
   let id = fixture.library.notes[notes / 2].id
   let word = fixture.library.vocabulary[17]
   subjects.append(
-    ("notes-search", "notes search (one word)", try command(.search(word), copy, runs), 50e6))
+    (
+      "notes-search", "notes search (one word)", try command(.search(word), copy, runs), 50e6,
+      false
+    ))
   subjects.append(
-    ("notes-show", "notes show", try command(.show(id), copy, runs), 50e6))
+    ("notes-show", "notes show", try command(.show(id), copy, runs), 50e6, false))
 
-  for (benchmark, subject, samples, target) in subjects {
+  for (benchmark, subject, samples, target, everySample) in subjects {
     let stats = Stats(samples: samples)
     let worst = samples.max() ?? .nan
+    let judged = everySample ? worst : stats.median
+    let isMet = judged <= target
     figure.rows.append(
       Row(
         benchmark: benchmark, subject: subject, operations: 1, repetitions: samples.count,
         time: stats,
         extras: [
           ("notes", .int(notes)), ("max_ns_per_op", .double(worst)),
-          ("target_ns_per_op", .double(target)), ("target_met", .bool(stats.median <= target)),
+          ("target_ns_per_op", .double(target)), ("target_met", .bool(isMet)),
         ],
         comment: "max \(formatted(worst / 1e6, digits: 1)) ms"))
     figure.notes.append(
-      "\(subject): target ≤ \(formatted(target / 1e6, digits: 0)) ms: "
-        + (stats.median <= target ? "met" : "MISSED")
-        + " (median \(formatted(stats.median / 1e6, digits: 2)) ms)")
+      "\(subject): target ≤ \(formatted(target / 1e6, digits: 0)) ms"
+        + (everySample ? " for every sample: " : ": ") + (isMet ? "met" : "MISSED")
+        + " (median \(formatted(stats.median / 1e6, digits: 2)) ms"
+        + (everySample ? ", max \(formatted(worst / 1e6, digits: 1)) ms)" : ")"))
     sink.count += samples.count
   }
   return figure
@@ -113,7 +125,8 @@ private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double]
   let all = app.noteList.lens.count
   for run in 0...runs {
     app.handle(.character("/"))
-    let word = ["tion", "ab", "mar", "kel", "zo"][run % 5] + "e"
+    let words = ["tion", "ab", "mar", "kel", "zo", "qu", "pl", "fr", "wi", "sh", "gr", "dy"]
+    let word = words[run % words.count] + "e"
     var keys = word.map { Key.character($0) }
     keys += Array(repeating: .backspace, count: word.count)
     for key in keys {

@@ -54,10 +54,11 @@ struct SearchMatchingTests {
     list.cancel()
   }
 
-  /// Every key of a search recomputes the list, and must.
+  /// Every key typed lists what a rebuild lists.
   ///
   /// A search typed further does not always narrow the list: Foundation matches "kss" in
-  /// "Kß" but not "ks".
+  /// "Kß" but not "ks". So a key typed checks the listed rows and every row with
+  /// non-ASCII text; this test fails if it checked only the listed rows.
   @Test func typingASearchLetterByLetterListsWhatARebuildLists() {
     var random = SeededGenerator(seed: 15)
     func text(_ count: ClosedRange<Int>) -> String { Self.text(count, using: &random) }
@@ -90,6 +91,76 @@ struct SearchMatchingTests {
           "search \(search.debugDescription)")
       }
       list.search = ""
+    }
+    list.cancel()
+  }
+
+  /// Keys typed and deleted, with commits between some of them: after every key the list
+  /// is what a rebuild lists, although keys typed check only listed (and non-ASCII) rows,
+  /// backspaces show rows kept from earlier, and commits must end that reuse.
+  @Test func typingDeletingAndCommittingBetweenKeysListsWhatARebuildLists() throws {
+    var random = SeededGenerator(seed: 16)
+    func text(_ count: ClosedRange<Int>) -> String { Self.text(count, using: &random) }
+    var state = sampleState()
+    var notes: [Note] = []
+    for index in 1...300 {
+      notes.append(
+        Note(
+          id: NoteID(rawValue: Int64(10 + index)), notebookID: index % 2 == 0 ? work : home,
+          title: text(0...4), body: text(0...12), created: t0,
+          modified: t0.addingTimeInterval(Double(index % 7))))
+    }
+    state.notes = EntityTable(notes)
+    let model = Model(state)
+    let list = NoteListController(model: model)
+    var search = ""
+    for step in 0..<2_000 {
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5: search += text(1...1)
+      case 5..<8: if !search.isEmpty { search.removeLast() }
+      case 8:
+        let id = notes.randomElement(using: &random)!.id
+        let body = text(0...12)
+        try model.write { try $0.update(id, in: \.notes) { $0.body = body } }
+      default:
+        list.notebook = [nil, work, home].randomElement(using: &random)!
+      }
+      list.search = search
+      let expected = NoteListController.recomputedRows(
+        for: model.state, notebook: list.notebook, search: search, sort: list.sort)
+      #expect(
+        Set(list.lens.rows.map(\.id)) == Set(expected.map(\.id)),
+        "step \(step), search \(search.debugDescription)")
+      #expect(list.lens.count == expected.count)
+    }
+    list.cancel()
+  }
+
+  /// Long texts, searched eight bytes at a time, give what Foundation finds.
+  ///
+  /// Mostly ASCII: bytes that fold onto a letter (`@` and `` ` ``, `[` and `{`), words at
+  /// every offset and at the very end, and some non-ASCII text.
+  @Test func longTextsAreSearchedAsFoundationSearchesThem() {
+    var random = SeededGenerator(seed: 17)
+    let pieces = ["a", "B", "ab", "AB", "@", "`", "[", "{", "z", " ", "Zz", "é", "ß", "b@", "ba"]
+    func text(_ count: ClosedRange<Int>) -> String {
+      (0..<Int.random(in: count, using: &random)).map { _ in
+        pieces.randomElement(using: &random)!
+      }.joined()
+    }
+    let notes = (1...200).map { index in
+      Note(
+        id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: text(0...9),
+        body: text(0...80), created: t0)
+    }
+    var state = sampleState()
+    state.notes = EntityTable(notes)
+    let list = NoteListController(model: Model(state))
+    for search in ["a", "ab", "aba", "b", "ba", "zz", "bab", "aaa", "zab", "abz", "za", "baz"] {
+      list.search = search
+      let found = Set(list.lens.rows.map(\.id))
+      let wanted = Set(notes.filter { expected([search], in: $0) }.map(\.id))
+      #expect(found == wanted, "search \(search.debugDescription)")
     }
     list.cancel()
   }

@@ -10,9 +10,29 @@
 /// - A filter is a pure predicate over one row: the same row always gets the same answer,
 ///   so a lens can decide a changed row's membership from that row alone.
 /// - `all` is recognised by the lens and costs no call per row.
+/// - A filter made with a `key` keeps the same rows as every filter with an equal key (the
+///   caller promises it); a lens may then show rows it computed for that key earlier,
+///   while no commit has changed the table since. See ``ListLens`` for the reuse rule.
+/// - A filter marked ``narrowing(_:except:)`` keeps no row that the filter with that key
+///   leaves out, except rows `reconsidered` returns `true` for (the caller promises it); a
+///   lens showing that filter then checks only its listed rows and the reconsidered ones.
+///
+/// Search as you type is the case for both: each key narrows the previous search, and
+/// each backspace returns to a search the lens has already computed.
+///
+/// ```swift
+/// let previous = lens.filter
+/// lens.filter = ListFilter(key: "tion") { $0.title.contains("tion") }
+///   .narrowing("tio")  // "tion" keeps only rows that "tio" keeps
+/// ```
 public struct ListFilter<Row> {
   /// Returns `true` for a row the list shows; `nil` means every row.
   @usableFromInline let isIncluded: ((Row) -> Bool)?
+  /// What the filter keeps, if the caller named it: equal keys keep equal rows.
+  let key: AnyHashable?
+  /// The key of a filter whose rows include this filter's, except rows `reconsidered`
+  /// returns `true` for (`nil`: no exceptions).
+  let narrowed: (key: AnyHashable, reconsidered: ((Row) -> Bool)?)?
 
   /// Creates a filter from a predicate.
   ///
@@ -20,10 +40,52 @@ public struct ListFilter<Row> {
   ///   row (and on values captured when the filter was made).
   public init(_ isIncluded: @escaping (Row) -> Bool) {
     self.isIncluded = isIncluded
+    key = nil
+    narrowed = nil
+  }
+
+  /// Creates a filter from a predicate, named by what it keeps.
+  ///
+  /// - Parameters:
+  ///   - key: Identifies the rows the filter keeps: every filter made with an equal key
+  ///     must keep the same rows, so a lens can reuse rows it computed for it.
+  ///   - isIncluded: Returns `true` for rows to show; it must depend only on the row.
+  public init(key: some Hashable, _ isIncluded: @escaping (Row) -> Bool) {
+    self.isIncluded = isIncluded
+    self.key = AnyHashable(key)
+    narrowed = nil
   }
 
   private init(all: Void) {
     self.isIncluded = nil
+    key = nil
+    narrowed = nil
+  }
+
+  private init(
+    _ isIncluded: ((Row) -> Bool)?, key: AnyHashable?,
+    narrowed: (key: AnyHashable, reconsidered: ((Row) -> Bool)?)?
+  ) {
+    self.isIncluded = isIncluded
+    self.key = key
+    self.narrowed = narrowed
+  }
+
+  /// This filter, marked as keeping no row the filter named `key` leaves out, except rows
+  /// `reconsidered` returns `true` for.
+  ///
+  /// A lens that shows the filter named `key` then computes this one from its listed rows
+  /// (plus the reconsidered rows of the table) instead of from every row.
+  ///
+  /// - Parameters:
+  ///   - key: The key of the filter this one narrows.
+  ///   - reconsidered: Rows the narrower filter may keep although the filter named `key`
+  ///     leaves them out; `nil` for none.
+  /// - Returns: The marked filter.
+  public func narrowing(_ key: some Hashable, except reconsidered: ((Row) -> Bool)? = nil)
+    -> ListFilter
+  {
+    ListFilter(isIncluded, key: self.key, narrowed: (AnyHashable(key), reconsidered))
   }
 
   /// The filter that shows every row.
@@ -42,6 +104,8 @@ public struct ListFilter<Row> {
   }
 
   /// A filter that shows a row only if both this filter and `other` show it.
+  ///
+  /// The combined filter has no key (see ``init(key:_:)``) unless one of the two is `all`.
   ///
   /// - Parameter other: Another filter.
   /// - Returns: The combined filter.

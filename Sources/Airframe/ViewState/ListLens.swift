@@ -38,8 +38,17 @@ import Observation
 ///   of the table is applied as a reload (the list is rebuilt from the commit's state and
 ///   a `.reloaded` update is published), because re-sorting is then cheaper than moving
 ///   each row. Below the threshold, every commit is applied row by row.
-/// - Changing view state (`order`, `filter`) or calling `reload()` recomputes the whole
-///   list from the model's current state and publishes a `.reloaded` update.
+/// - Every entity's row is kept, sorted, whether listed or not, so view state never
+///   projects an entity again: changing `filter` checks the kept rows in order (O(n) filter
+///   calls, no sort), and changing `order` sorts them (O(n log n), no projection). Both
+///   publish a `.reloaded` update; `reload()` recomputes everything from the model's
+///   current state and publishes one too.
+/// - Reuse: rows computed for a filter with a key (``ListFilter/init(key:_:)``) are kept
+///   while no commit changes the table and the order stays; setting a filter with an
+///   equal key shows them again without checking any row. A filter marked
+///   ``ListFilter/narrowing(_:except:)`` with the key of the filter shown is checked only
+///   against the listed rows and the reconsidered ones. Either way the list is exactly the
+///   rows the filter keeps, as long as the caller's promises about keys hold.
 /// - Delivery: the lens observes commits synchronously, so when `Model.write` returns the
 ///   lens shows the new revision and has published its update. A commit that changes no
 ///   listed row publishes nothing. Every published update is delivered (no duplicate
@@ -70,12 +79,12 @@ where Row.ID == Element.ID, Element.ID: Comparable {
 
   /// The sort order; setting it reloads the list.
   public var order: ListOrder<Row> {
-    didSet { reload() }
+    didSet { showOrder() }
   }
 
-  /// Which rows are shown; setting it reloads the list.
+  /// Which rows are shown; setting it reloads the list (see the reuse rule above).
   public var filter: ListFilter<Row> {
-    didSet { reload() }
+    didSet { showFilter(replacing: oldValue) }
   }
 
   // The commit path (the designated initializer, which subscribes it, down to the sorted
@@ -90,18 +99,36 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// Formed in the initializer, so the comparison is compiled for the client's rows even
   /// when `reload()` runs generically.
   @usableFromInline let totalOrder: (ListOrder<Row>) -> (Row, Row) -> Int
-  /// Projects, filters and sorts every entity, and indexes the rows by id.
+  /// Projects every entity and indexes the rows by id.
   ///
   /// Formed in the initializer like `totalOrder`, so a reload compiled for the client's
-  /// rows moves and compares them without value-witness copies: run generically, sorting
-  /// 100,000 note rows copied each row (a retain per string) on every move, several times
-  /// slower.
+  /// rows moves them without value-witness copies: run generically, handling 100,000 note
+  /// rows copied each row (a retain per string) on every move, several times slower.
   @usableFromInline let buildRows:
-    (EntityTable<Element>, (Element) -> Row, ((Row) -> Bool)?, (Row, Row) -> Int) -> (
-      rows: [Row], byID: [ID: Row]
-    )
-  @usableFromInline var storage: SortedRows<Row>
-  @usableFromInline var rowsByID: [ID: Row]
+    (EntityTable<Element>, (Element) -> Row) -> (rows: [Row], byID: [ID: Row])
+  /// Sorts rows by a total order; formed in the initializer like `buildRows`.
+  @usableFromInline let sortRows: ([Row], (Row, Row) -> Int, [(Row) -> UInt64]) -> [Row]
+  /// The rows of a storage that a filter keeps (all with `nil`), in order; formed in the
+  /// initializer like `buildRows`.
+  @usableFromInline let selectRows: (SortedRows<Row>, ((Row) -> Bool)?) -> [Row]
+  /// The rows of a storage that a filter keeps, as storage; formed in the initializer like
+  /// `buildRows`.
+  @usableFromInline let filterRows: (SortedRows<Row>, (Row) -> Bool) -> SortedRows<Row>
+  /// The kept rows sorted by a new total order; formed in the initializer like `buildRows`.
+  @usableFromInline let resortRows:
+    (SortedRows<Row>, @escaping (Row, Row) -> Int, [(Row) -> UInt64]) -> SortedRows<Row>
+  /// Merges two lists sorted by a total order; formed in the initializer like `buildRows`.
+  @usableFromInline let mergeRows: ([Row], [Row], (Row, Row) -> Int) -> [Row]
+  /// Every entity's row, listed or not, in order.
+  @usableFromInline var universe: SortedRows<Row>
+  /// Every entity's row by id.
+  @usableFromInline var projected: [ID: Row]
+  /// The listed rows, or `nil` when the filter is `all` and `universe` is the list.
+  @usableFromInline var filtered: SortedRows<Row>?
+  /// Rows computed for keyed filters since the table last changed, oldest first.
+  var recentLists: [(key: AnyHashable, rows: SortedRows<Row>)] = []
+  /// The most lists `recentLists` keeps.
+  let recentListLimit = 16
   /// The revision of the latest published update.
   @usableFromInline var shownRevision: Int
   /// The latest commit the rows reflect, published or not.
@@ -153,15 +180,27 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     self.chunkCapacity = chunkCapacity
     self.totalOrder = Self.makeTotalOrder
     self.buildRows = Self.makeRows
-    self.storage = SortedRows(sorted: [], chunkCapacity: chunkCapacity) { _, _ in 0 }
-    self.rowsByID = [:]
+    self.sortRows = { rows, compare, leadingKeys in
+      var rows = rows
+      SortedRows<Row>.sort(&rows, by: compare, leadingKeys: leadingKeys)
+      return rows
+    }
+    self.selectRows = Self.select
+    self.filterRows = { rows, isIncluded in rows.filtered(isIncluded) }
+    self.resortRows = { rows, compare, leadingKeys in
+      rows.resorted(by: compare, leadingKeys: leadingKeys)
+    }
+    self.mergeRows = Self.merge
+    self.universe = SortedRows(sorted: [], chunkCapacity: chunkCapacity) { _, _ in 0 }
+    self.projected = [:]
+    self.filtered = nil
     self.selectionSource = StateSource(nil)
     self.shownRevision = model.revision
     self.appliedRevision = model.revision
     self.output = StateSource(
       ListUpdate(revision: model.revision, kind: .reloaded, count: 0), deliversDuplicates: true)
     rebuild(from: model.state, revision: model.revision)
-    output.set(ListUpdate(revision: model.revision, kind: .reloaded, count: storage.count))
+    output.set(ListUpdate(revision: model.revision, kind: .reloaded, count: listCount))
     commitLifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
   }
 
@@ -178,8 +217,14 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// The number of rows.
   public var count: Int {
     trackAccess()
-    return storage.count
+    return listCount
   }
+
+  /// The number of listed rows, without tracking.
+  @usableFromInline var listCount: Int { filtered?.count ?? universe.count }
+
+  /// Whether the filter shown keeps `row`.
+  @inlinable func isListed(_ row: Row) -> Bool { filter.isIncluded?(row) ?? true }
 
   /// The row at `index`.
   ///
@@ -188,7 +233,8 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Complexity: O(log *n*).
   public func row(at index: Int) -> Row {
     trackAccess()
-    return storage.row(at: index)
+    if let filtered { return filtered.row(at: index) }
+    return universe.row(at: index)
   }
 
   /// The position of the row with `id`, or `nil` if it is not listed.
@@ -198,8 +244,9 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Complexity: O(log *n*).
   public func index(of id: ID) -> Int? {
     trackAccess()
-    guard let row = rowsByID[id] else { return nil }
-    return storage.index(of: row)
+    guard let row = projected[id], isListed(row) else { return nil }
+    if let filtered { return filtered.index(of: row) }
+    return universe.index(of: row)
   }
 
   /// The listed row with `id`, or `nil` if it is not listed.
@@ -209,7 +256,8 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Complexity: O(1) on average.
   public func row(for id: ID) -> Row? {
     trackAccess()
-    return rowsByID[id]
+    guard let row = projected[id], isListed(row) else { return nil }
+    return row
   }
 
   /// Every row, in order, as a new array.
@@ -217,7 +265,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Complexity: O(*n*); prefer ``row(at:)`` for large lists.
   public var rows: [Row] {
     trackAccess()
-    return storage.allRows
+    return selectRows(filtered ?? universe, nil)
   }
 
   /// The latest update, replayed to each new observer and then published after every
@@ -235,7 +283,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Returns: `false`, leaving the selection unchanged, if no listed row has `id`.
   @discardableResult
   public func select(_ id: ID?) -> Bool {
-    if let id, rowsByID[id] == nil { return false }
+    if let id, projected[id].map(isListed) != true { return false }
     setSelection(id)
     return true
   }
@@ -260,18 +308,76 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// - Complexity: O(*n* log *n*) in the number of entities.
   public func reload() {
     rebuild(from: model.state, revision: model.revision)
-    publish(ListUpdate(revision: shownRevision, kind: .reloaded, count: storage.count))
+    publishReload(revision: shownRevision)
   }
 
   /// Recomputes every row from `state`; publishes nothing.
   @usableFromInline
   func rebuild(from state: State, revision: Int) {
     let compare = totalOrder(order)
-    let (rows, byID) = buildRows(state[keyPath: table], project, filter.isIncluded, compare)
-    storage = SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
-    rowsByID = byID
+    let (unsorted, byID) = buildRows(state[keyPath: table], project)
+    let rows = sortRows(unsorted, compare, order.leadingKeys)
+    universe = SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
+    projected = byID
+    recentLists = []
+    filtered = filter.isIncluded.map { filterRows(universe, $0) }
     shownRevision = revision
     appliedRevision = revision
+  }
+
+  /// Sorts the kept rows by the new order and lists them again; publishes a reload.
+  func showOrder() {
+    guard isObserving else { return reload() }
+    let compare = totalOrder(order)
+    universe = resortRows(universe, compare, order.leadingKeys)
+    recentLists = []
+    filtered = filter.isIncluded.map { filterRows(universe, $0) }
+    publishReload(revision: appliedRevision)
+  }
+
+  /// Lists the rows the new filter keeps, reusing what the reuse rule allows; publishes a
+  /// reload.
+  func showFilter(replacing old: ListFilter<Row>) {
+    guard isObserving else { return reload() }
+    if let key = old.key, let rows = filtered {
+      recentLists.removeAll { $0.key == key }
+      recentLists.append((key, rows))
+      if recentLists.count > recentListLimit { recentLists.removeFirst() }
+    }
+    if let key = filter.key, let reused = recentLists.last(where: { $0.key == key }) {
+      filtered = reused.rows
+    } else if let isIncluded = filter.isIncluded {
+      if let narrowed = filter.narrowed, narrowed.key == old.key {
+        var rows = filterRows(filtered ?? universe, isIncluded)
+        if let reconsidered = narrowed.reconsidered {
+          let wasListed = old.isIncluded ?? { _ in true }
+          let returning = selectRows(universe) {
+            reconsidered($0) && !wasListed($0) && isIncluded($0)
+          }
+          if !returning.isEmpty {
+            rows = list(mergeRows(selectRows(rows, nil), returning, universe.compare))
+          }
+        }
+        filtered = rows
+      } else {
+        filtered = filterRows(universe, isIncluded)
+      }
+    } else {
+      filtered = nil
+    }
+    publishReload(revision: appliedRevision)
+  }
+
+  /// Storage for rows already sorted in the lens's order.
+  private func list(_ rows: [Row]) -> SortedRows<Row> {
+    SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: universe.compare)
+  }
+
+  /// Publishes a reload of the whole list at `revision`.
+  @usableFromInline
+  func publishReload(revision: Int) {
+    shownRevision = revision
+    publish(ListUpdate(revision: shownRevision, kind: .reloaded, count: listCount))
   }
 
   /// Applies one commit: skips it if already shown, reloads if it names much of the
@@ -282,11 +388,12 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     appliedRevision = commit.revision
     let changes = commit.changes.changes(in: table)
     guard !changes.isEmpty else { return }
+    forgetRecentLists()
     let elements = commit.state[keyPath: table]
     let named = changes.inserted.count + changes.updated.count + changes.removed.count
     if named >= 1_024, named > elements.count / 8 {
       rebuild(from: commit.state, revision: commit.revision)
-      publish(ListUpdate(revision: commit.revision, kind: .reloaded, count: storage.count))
+      publishReload(revision: commit.revision)
       return
     }
     var update = applyIncrementally(changes, elements: elements)
@@ -296,7 +403,13 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     publish(update)
   }
 
-  /// Removes the old rows of the changed ids, inserts their new rows, and describes it.
+  @usableFromInline
+  func forgetRecentLists() {
+    if !recentLists.isEmpty { recentLists = [] }
+  }
+
+  /// Replaces the kept rows of the changed ids, updates the list, and describes the list's
+  /// change.
   @inlinable
   func applyIncrementally(
     _ changes: EntityChanges<ID>, elements: EntityTable<Element>
@@ -304,19 +417,34 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     var leaving: [Row] = []
     var arriving: [Row] = []
     for id in changes.removed {
-      if let old = rowsByID.removeValue(forKey: id) { leaving.append(old) }
+      if let old = projected.removeValue(forKey: id) { leaving.append(old) }
     }
-    let isIncluded = filter.isIncluded
     func take(_ id: ID) {
-      if let row = elements[id].map(project), isIncluded?(row) ?? true {
-        if let old = rowsByID.updateValue(row, forKey: id) { leaving.append(old) }
+      if let row = elements[id].map(project) {
+        if let old = projected.updateValue(row, forKey: id) { leaving.append(old) }
         arriving.append(row)
-      } else if let old = rowsByID.removeValue(forKey: id) {
+      } else if let old = projected.removeValue(forKey: id) {
         leaving.append(old)
       }
     }
     for id in changes.updated { take(id) }
     for id in changes.inserted { take(id) }
+    guard let isIncluded = filter.isIncluded, filtered != nil else {
+      return Self.move(leaving: leaving, arriving: arriving, in: &universe)
+    }
+    _ = Self.move(leaving: leaving, arriving: arriving, in: &universe)
+    return Self.move(
+      leaving: leaving.filter(isIncluded), arriving: arriving.filter(isIncluded),
+      in: &filtered!)
+  }
+
+  /// Removes `leaving` from `storage`, inserts `arriving`, and describes it.
+  @inlinable
+  static func move(
+    leaving: [Row], arriving: [Row], in storage: inout SortedRows<Row>
+  ) -> ListUpdate<ID> {
+    var leaving = leaving
+    var arriving = arriving
     var update = ListUpdate<ID>(revision: 0, kind: .changed, count: storage.count)
     // One row changed without moving (its keys are tied with its old ones): overwrite it
     // in place, which is what removing and re-inserting it would describe.
@@ -351,7 +479,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   func publish(_ update: ListUpdate<ID>) {
     notifyObservation()
     output.set(update)
-    if let selectedID, rowsByID[selectedID] == nil { setSelection(nil) }
+    if let selectedID, projected[selectedID].map(isListed) != true { setSelection(nil) }
   }
 
   @usableFromInline
@@ -363,30 +491,62 @@ where Row.ID == Element.ID, Element.ID: Comparable {
 
   /// Whether the storage and the id index agree and hold their invariants; for tests.
   func storageInvariantsHold() -> Bool {
-    storage.checkInvariants() && rowsByID.count == storage.count
-      && rowsByID.allSatisfy { storage.index(of: $0.value) != nil }
+    let listed = universe.allRows.filter(isListed)
+    return universe.checkInvariants() && projected.count == universe.count
+      && projected.allSatisfy { universe.index(of: $0.value) != nil }
+      && (filtered?.checkInvariants() ?? true)
+      && (filtered ?? universe).allRows.map(\.id) == listed.map(\.id)
   }
 
-  /// Every entity's row that `isIncluded` keeps, sorted by `compare`, and the rows by id.
+  /// Every entity's row, in the table's order, and the rows by id.
   @inlinable
   static func makeRows(
-    _ elements: EntityTable<Element>, _ project: (Element) -> Row, _ isIncluded: ((Row) -> Bool)?,
-    _ compare: (Row, Row) -> Int
+    _ elements: EntityTable<Element>, _ project: (Element) -> Row
   ) -> (rows: [Row], byID: [ID: Row]) {
     var rows: [Row] = []
     rows.reserveCapacity(elements.count)
+    var byID = [ID: Row](minimumCapacity: elements.count)
+    for element in elements.elements {
+      let row = project(element)
+      rows.append(row)
+      byID[row.id] = row
+    }
+    return (rows, byID)
+  }
+
+  /// The rows of `storage` that `isIncluded` keeps (every row with `nil`), in order.
+  @inlinable
+  static func select(_ storage: SortedRows<Row>, _ isIncluded: ((Row) -> Bool)?) -> [Row] {
+    var rows: [Row] = []
     if let isIncluded {
-      for element in elements.elements {
-        let row = project(element)
-        if isIncluded(row) { rows.append(row) }
+      for chunk in storage.chunks {
+        for row in chunk where isIncluded(row) { rows.append(row) }
       }
     } else {
-      for element in elements.elements { rows.append(project(element)) }
+      rows.reserveCapacity(storage.count)
+      for chunk in storage.chunks { rows.append(contentsOf: chunk) }
     }
-    SortedRows<Row>.sort(&rows, by: compare)
-    var byID = [ID: Row](minimumCapacity: rows.count)
-    for row in rows { byID[row.id] = row }
-    return (rows, byID)
+    return rows
+  }
+
+  /// Two lists sorted by `compare`, with no row in both, merged in order.
+  @inlinable
+  static func merge(_ first: [Row], _ second: [Row], _ compare: (Row, Row) -> Int) -> [Row] {
+    var merged: [Row] = []
+    merged.reserveCapacity(first.count + second.count)
+    var (i, j) = (0, 0)
+    while i < first.count, j < second.count {
+      if compare(first[i], second[j]) < 0 {
+        merged.append(first[i])
+        i += 1
+      } else {
+        merged.append(second[j])
+        j += 1
+      }
+    }
+    merged.append(contentsOf: first[i...])
+    merged.append(contentsOf: second[j...])
+    return merged
   }
 
   /// The lens's order: `order`'s keys, then ids.

@@ -19,6 +19,9 @@
 /// - An order holds no state and never changes: a new sort order is a new value.
 /// - Building an order is inlinable, so its comparisons are compiled where the order is
 ///   made, for the concrete row and key types (no generic dispatch per comparison).
+/// - An order that starts with integer keys (``by(integerKey:)``, then
+///   ``then(integerKey:)``) lets a lens sort n rows with n calls of each key and integer
+///   comparisons, comparing rows only where all those keys tie.
 public struct ListOrder<Row> {
   /// The direction of one sort key.
   public enum Direction: Sendable {
@@ -30,6 +33,11 @@ public struct ListOrder<Row> {
 
   /// Compares two rows: negative if the first sorts first, zero if tied, positive if after.
   @usableFromInline let compare: (Row, Row) -> Int
+  /// The integer keys the order starts with (see ``by(integerKey:)``), most significant
+  /// first; empty if it starts with another key.
+  @usableFromInline let leadingKeys: [(Row) -> UInt64]
+  /// Whether every key so far is an integer key, so another one may still lead.
+  @usableFromInline let isAllIntegerKeys: Bool
 
   /// Creates an order from a "sorts before" predicate.
   ///
@@ -40,11 +48,65 @@ public struct ListOrder<Row> {
     self.compare = { first, second in
       areInIncreasingOrder(first, second) ? -1 : (areInIncreasingOrder(second, first) ? 1 : 0)
     }
+    self.leadingKeys = []
+    self.isAllIntegerKeys = false
   }
 
   @usableFromInline
-  init(compare: @escaping (Row, Row) -> Int) {
+  init(
+    compare: @escaping (Row, Row) -> Int, leadingKeys: [(Row) -> UInt64] = [],
+    isAllIntegerKeys: Bool = false
+  ) {
     self.compare = compare
+    self.leadingKeys = leadingKeys
+    self.isAllIntegerKeys = isAllIntegerKeys
+  }
+
+  /// An order by an unsigned integer key, smallest first, which a lens computes once per
+  /// row when it sorts.
+  ///
+  /// Sorting then compares integers and reads rows only where two keys tie, so put the
+  /// most significant part of an order into the key when it fits in 64 bits (for example a
+  /// "pinned" bit above a timestamp, or the first bytes of a text) and refine ties with
+  /// ``then(_:_:)``:
+  ///
+  /// ```swift
+  /// ListOrder<NoteRow>
+  ///   .by(integerKey: { ($0.isPinned ? 0 : 1 << 63) | $0.titlePrefix >> 1 })
+  ///   .then({ $0.sortTitle })
+  /// ```
+  ///
+  /// - Parameter key: The row's key; a smaller key sorts first. It must agree with the
+  ///   keys that follow: two rows whose keys differ must not be reordered by them.
+  /// - Returns: The order.
+  @inlinable
+  public static func by(integerKey key: @escaping (Row) -> UInt64) -> ListOrder {
+    ListOrder(
+      compare: { lhs, rhs in
+        let (left, right) = (key(lhs), key(rhs))
+        return left < right ? -1 : (left == right ? 0 : 1)
+      }, leadingKeys: [key], isAllIntegerKeys: true)
+  }
+
+  /// This order, with ties broken by an unsigned integer key, smallest first.
+  ///
+  /// After ``by(integerKey:)`` (and other integer keys) a lens computes this key once per
+  /// row when it sorts too, so a long text can be compared by its first 16 bytes in two
+  /// integers before its rows are read.
+  ///
+  /// - Parameter key: The row's next key; a smaller key sorts first.
+  /// - Returns: The refined order.
+  @inlinable
+  public func then(integerKey key: @escaping (Row) -> UInt64) -> ListOrder {
+    let first = compare
+    return ListOrder(
+      compare: { lhs, rhs in
+        let result = first(lhs, rhs)
+        if result != 0 { return result }
+        let (left, right) = (key(lhs), key(rhs))
+        return left < right ? -1 : (left == right ? 0 : 1)
+      }, leadingKeys: isAllIntegerKeys ? leadingKeys + [key] : leadingKeys,
+      isAllIntegerKeys: isAllIntegerKeys)
   }
 
   /// An order by one key.
@@ -72,10 +134,11 @@ public struct ListOrder<Row> {
   ) -> ListOrder {
     let first = compare
     let second = Self.comparison(key, direction)
-    return ListOrder { lhs, rhs in
-      let result = first(lhs, rhs)
-      return result != 0 ? result : second(lhs, rhs)
-    }
+    return ListOrder(
+      compare: { lhs, rhs in
+        let result = first(lhs, rhs)
+        return result != 0 ? result : second(lhs, rhs)
+      }, leadingKeys: leadingKeys)
   }
 
   /// Whether `first` sorts before `second` by this order's keys (ties are not broken).

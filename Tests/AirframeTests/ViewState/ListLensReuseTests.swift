@@ -1,0 +1,113 @@
+import AirframeTesting
+import Testing
+
+@testable import Airframe
+
+extension ViewStateTests {
+  /// The reuse rule of `ListLens`: keyed filters, narrowing filters, integer sort keys.
+  @Suite(.noLiveBindings)
+  @MainActor
+  struct ListLensReuseTests {
+    /// A filter keeping memos whose title contains `text`, keyed by `text`.
+    func titleFilter(_ text: String) -> ListFilter<Memo> {
+      ListFilter(key: text) { $0.title.contains(text) }
+    }
+
+    @Test func aKeyedFilterShowsTheRowsKeptForItUntilACommitChangesTheTable() throws {
+      let model = Model(Desk(memos: EntityTable([memo(1, "alpha"), memo(2, "beta")])))
+      let lens = ListLens(model: model, table: \.memos, order: .by({ $0.title }))
+      var calls = 0
+      lens.filter = ListFilter(key: "a") {
+        calls += 1
+        return $0.title.contains("a")
+      }
+      lens.filter = titleFilter("b")
+      calls = 0
+      lens.filter = ListFilter(key: "a") {
+        calls += 1
+        return $0.title.contains("a")
+      }
+      #expect(calls == 0)  // the rows kept for "a" are shown again, no row is checked
+      #expect(lens.rows.map(\.id) == [1, 2])
+      // A commit to the table ends the reuse: "a" is checked again and sees the new row.
+      lens.filter = titleFilter("b")
+      try model.write { try $0.insert(memo(3, "gamma"), into: \.memos) }
+      calls = 0
+      lens.filter = ListFilter(key: "a") {
+        calls += 1
+        return $0.title.contains("a")
+      }
+      #expect(calls == 3)
+      #expect(lens.rows.map(\.id) == [1, 2, 3])
+      #expect(lens.storageIsValid)
+      lens.cancel()
+    }
+
+    @Test func aNarrowingFilterChecksOnlyTheListedAndTheReconsideredRows() {
+      let memos = [memo(1, "ab"), memo(2, "abc"), memo(3, "xyz"), memo(4, "ABC")]
+      let model = Model(Desk(memos: EntityTable(memos)))
+      let lens = ListLens(model: model, table: \.memos, order: .by({ $0.id }))
+      lens.filter = titleFilter("ab")
+      var checked: [Int] = []
+      lens.filter = ListFilter(key: "abc") {
+        checked.append($0.id)
+        return $0.title.contains("abc")
+      }
+      .narrowing("ab")
+      #expect(checked.sorted() == [1, 2])  // the rows "ab" listed
+      #expect(lens.rows.map(\.id) == [2])
+      // A reconsidered row the shown filter left out is checked too, and can come back.
+      lens.filter = titleFilter("ab")
+      checked = []
+      lens.filter = ListFilter(key: "bc") {
+        checked.append($0.id)
+        return $0.title.lowercased().contains("bc")
+      }.narrowing("ab", except: { $0.title.uppercased() == $0.title })
+      #expect(Set(checked) == [1, 2, 4])
+      #expect(lens.rows.map(\.id) == [2, 4])
+      #expect(lens.storageIsValid)
+      lens.cancel()
+    }
+
+    @Test func aNarrowingMarkForAnotherFilterIsIgnored() {
+      let model = Model(Desk(memos: EntityTable([memo(1, "ab"), memo(2, "b")])))
+      let lens = ListLens(model: model, table: \.memos, order: .by({ $0.id }))
+      lens.filter = titleFilter("a")
+      // Marked as narrowing "zz", which is not the filter shown: every row is checked.
+      lens.filter = titleFilter("b").narrowing("zz")
+      #expect(lens.rows.map(\.id) == [1, 2])
+      lens.cancel()
+    }
+
+    @Test(arguments: MemoOrder.allCases)
+    func integerKeysSortAsTheKeysTheyStandFor(order: MemoOrder) throws {
+      var generator = SplitMix64(seed: 77)
+      let memos = (0..<3_000).map { randomMemo(id: $0, using: &generator) }
+      let model = Model(Desk(memos: EntityTable(memos)))
+      // The same orders, led by coarse integer keys (a few values, so many ties).
+      let keyed: ListOrder<Memo> =
+        switch order {
+        case .pinnedThenNewest:
+          .by(integerKey: { $0.isPinned ? 0 : 1 }).then({ $0.modified }, .descending)
+        case .title:
+          .by(integerKey: { UInt64($0.title.utf8.first ?? 0) }).then({ $0.title })
+        case .notebookThenTitle:
+          .by(integerKey: { UInt64($0.notebook) }).then(integerKey: { _ in 7 })
+            .then({ $0.title }, .descending)
+        }
+      let lens = ListLens(model: model, table: \.memos, order: .by({ $0.id }))
+      lens.order = keyed
+      let expected = model.state.memos.elements.sorted(by: order.precedes).map(\.id)
+      #expect(lens.rows.map(\.id) == expected)
+      let fresh = ListLens(model: model, table: \.memos, order: keyed)
+      #expect(fresh.rows.map(\.id) == expected)
+      #expect(lens.storageIsValid && fresh.storageIsValid)
+      lens.cancel()
+      fresh.cancel()
+    }
+
+    func memo(_ id: Int, _ title: String) -> Memo {
+      Memo(id: id, title: title, notebook: 1, modified: id, isPinned: false)
+    }
+  }
+}

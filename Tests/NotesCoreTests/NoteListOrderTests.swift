@@ -1,0 +1,53 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import Testing
+
+/// The title order compares titles by their first eight bytes first; it must still be
+/// exactly the order of the lowercased, composed titles' UTF-8 bytes.
+@Suite(.noLiveBindings)
+@MainActor
+struct NoteListOrderTests {
+  func folded(_ title: String) -> [UInt8] {
+    Array(title.lowercased().precomposedStringWithCanonicalMapping.utf8)
+  }
+
+  @Test func theTitleOrderIsTheByteOrderOfLowercasedComposedTitles() throws {
+    var random = SeededGenerator(seed: 18)
+    let pieces = [
+      "a", "A", "ab", "abcdefgh", "abcdefg", "Z", "0", " ", "é", "e\u{301}", "ß", "\u{212A}",
+      "zz", "~", "abcdefghi",
+    ]
+    let notes = (1...400).map { index in
+      let title = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+        pieces.randomElement(using: &random)!
+      }.joined()
+      return Note(
+        id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: title, body: "",
+        created: t0, isPinned: index % 9 == 0)
+    }
+    var state = sampleState()
+    state.notes = EntityTable(notes)
+    let model = Model(state)
+    let list = NoteListController(model: model, sort: .title)
+    let expected = model.state.notes.elements.sorted { first, second in
+      if first.isPinned != second.isPinned { return first.isPinned }
+      let (left, right) = (folded(first.title), folded(second.title))
+      return left != right ? left.lexicographicallyPrecedes(right) : first.id < second.id
+    }
+    #expect(list.lens.rows.map(\.id) == expected.map(\.id))
+    // Edits keep it: each moves one row through the same comparisons.
+    for note in notes.prefix(40) {
+      let title = pieces.randomElement(using: &random)! + note.title
+      try model.write { try $0.update(note.id, in: \.notes) { $0.title = title } }
+    }
+    let edited = model.state.notes.elements.sorted { first, second in
+      if first.isPinned != second.isPinned { return first.isPinned }
+      let (left, right) = (folded(first.title), folded(second.title))
+      return left != right ? left.lexicographicallyPrecedes(right) : first.id < second.id
+    }
+    #expect(list.lens.rows.map(\.id) == edited.map(\.id))
+    list.cancel()
+  }
+}
