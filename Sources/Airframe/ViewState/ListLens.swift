@@ -38,8 +38,10 @@ import Observation
 ///   of the table is applied as a reload (the list is rebuilt from the commit's state and
 ///   a `.reloaded` update is published), because re-sorting is then cheaper than moving
 ///   each row. Below the threshold, every commit is applied row by row.
-/// - Every entity's row is kept, sorted, whether listed or not, so view state never
-///   projects an entity again: changing `filter` checks the kept rows in order (O(n) filter
+/// - Every entity's row is kept, sorted, whether listed or not (while a filter is shown,
+///   a commit only notes which kept rows it changed; they are brought up to date when the
+///   filter or order next changes, so a commit costs one sorted update), so view state
+///   never projects an entity again: changing `filter` checks the kept rows in order (O(n) filter
 ///   calls, no sort), and changing `order` sorts them (O(n log n), no projection). Both
 ///   publish a `.reloaded` update; `reload()` recomputes everything from the model's
 ///   current state and publishes one too.
@@ -123,6 +125,9 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   @usableFromInline var universe: SortedRows<Row>
   /// Every entity's row by id.
   @usableFromInline var projected: [ID: Row]
+  /// The ids whose row in `universe` is out of date, with that row (`nil`: none), while a
+  /// filter is shown; see `syncUniverse`.
+  @usableFromInline var staleRows: [ID: Row?] = [:]
   /// The listed rows, or `nil` when the filter is `all` and `universe` is the list.
   @usableFromInline var filtered: SortedRows<Row>?
   /// Rows computed for keyed filters since the table last changed, oldest first.
@@ -319,6 +324,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     let rows = sortRows(unsorted, compare, order.leadingKeys)
     universe = SortedRows(sorted: rows, chunkCapacity: chunkCapacity, compare: compare)
     projected = byID
+    staleRows = [:]
     recentLists = []
     filtered = filter.isIncluded.map { filterRows(universe, $0) }
     shownRevision = revision
@@ -328,6 +334,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// Sorts the kept rows by the new order and lists them again; publishes a reload.
   func showOrder() {
     guard isObserving else { return reload() }
+    syncUniverse()
     let compare = totalOrder(order)
     universe = resortRows(universe, compare, order.leadingKeys)
     recentLists = []
@@ -339,6 +346,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   /// reload.
   func showFilter(replacing old: ListFilter<Row>) {
     guard isObserving else { return reload() }
+    syncUniverse()
     if let key = old.key, let rows = filtered {
       recentLists.removeAll { $0.key == key }
       recentLists.append((key, rows))
@@ -416,26 +424,51 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   ) -> ListUpdate<ID> {
     var leaving: [Row] = []
     var arriving: [Row] = []
+    // With a filter the kept rows are brought up to date only when they are next needed
+    // (`syncUniverse`): a commit records which of them are stale, and updates the list.
+    let defersUniverse = filtered != nil
+    func note(_ id: ID, old: Row?) {
+      if defersUniverse, staleRows.index(forKey: id) == nil { staleRows[id] = .some(old) }
+    }
     for id in changes.removed {
-      if let old = projected.removeValue(forKey: id) { leaving.append(old) }
+      if let old = projected.removeValue(forKey: id) {
+        note(id, old: old)
+        leaving.append(old)
+      }
     }
     func take(_ id: ID) {
       if let row = elements[id].map(project) {
-        if let old = projected.updateValue(row, forKey: id) { leaving.append(old) }
+        let old = projected.updateValue(row, forKey: id)
+        note(id, old: old)
+        if let old { leaving.append(old) }
         arriving.append(row)
       } else if let old = projected.removeValue(forKey: id) {
+        note(id, old: old)
         leaving.append(old)
       }
     }
     for id in changes.updated { take(id) }
     for id in changes.inserted { take(id) }
-    guard let isIncluded = filter.isIncluded, filtered != nil else {
+    guard let isIncluded = filter.isIncluded, defersUniverse else {
       return Self.move(leaving: leaving, arriving: arriving, in: &universe)
     }
-    _ = Self.move(leaving: leaving, arriving: arriving, in: &universe)
     return Self.move(
       leaving: leaving.filter(isIncluded), arriving: arriving.filter(isIncluded),
       in: &filtered!)
+  }
+
+  /// Applies the changes commits made to the kept rows while a filter was shown: each
+  /// stale id's old row leaves, its current row (if any) arrives.
+  func syncUniverse() {
+    guard !staleRows.isEmpty else { return }
+    var leaving: [Row] = []
+    var arriving: [Row] = []
+    for (id, old) in staleRows {
+      if let old { leaving.append(old) }
+      if let row = projected[id] { arriving.append(row) }
+    }
+    staleRows = [:]
+    _ = Self.move(leaving: leaving, arriving: arriving, in: &universe)
   }
 
   /// Removes `leaving` from `storage`, inserts `arriving`, and describes it.
@@ -490,7 +523,10 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   }
 
   /// Whether the storage and the id index agree and hold their invariants; for tests.
+  ///
+  /// Brings the kept rows up to date first, as the next filter or order change would.
   func storageInvariantsHold() -> Bool {
+    syncUniverse()
     let listed = universe.allRows.filter(isListed)
     return universe.checkInvariants() && projected.count == universe.count
       && projected.allSatisfy { universe.index(of: $0.value) != nil }

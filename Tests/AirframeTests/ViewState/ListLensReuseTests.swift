@@ -106,6 +106,41 @@ extension ViewStateTests {
       fresh.cancel()
     }
 
+    /// Commits while a filter is shown leave the kept rows stale until the next filter or
+    /// order change; after every step the list is what a recomputation lists.
+    @Test func commitsBetweenFilterAndOrderChangesMatchARecomputation() throws {
+      var generator = SplitMix64(seed: 78)
+      let memos = (0..<600).map { randomMemo(id: $0, using: &generator) }
+      let model = Model(Desk(memos: EntityTable(memos)))
+      let filters: [(String?, ListFilter<Memo>)] = [
+        (nil, .all), ("an", titleFilter("an")), ("a", titleFilter("a")),
+        ("not 2", ListFilter(key: "not 2") { $0.notebook != 2 }),
+      ]
+      var order = MemoOrder.title
+      var filter = filters[0].1
+      let lens = ListLens(model: model, table: \.memos, order: order.order)
+      let lists = ListLensTests()
+      var nextID = 600
+      for step in 0..<300 {
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0:
+          filter = filters.randomElement(using: &generator)!.1
+          lens.filter = filter
+        case 1:
+          order = MemoOrder.allCases.randomElement(using: &generator)!
+          lens.order = order.order
+        default:
+          try lists.randomBatch(
+            model, nextID: &nextID, size: Int.random(in: 1...5, using: &generator),
+            using: &generator)
+        }
+        let expected = recomputed(model, order: order, filter: filter).map(\.id)
+        #expect(lens.rows.map(\.id) == expected, "step \(step)")
+      }
+      #expect(lens.storageIsValid)
+      lens.cancel()
+    }
+
     func memo(_ id: Int, _ title: String) -> Memo {
       Memo(id: id, title: title, notebook: 1, modified: id, isPinned: false)
     }
