@@ -46,7 +46,8 @@ import Observation
 ///   publish a `.reloaded` update; `reload()` recomputes everything from the model's
 ///   current state and publishes one too.
 /// - Reuse: rows computed for a filter with a key (``ListFilter/init(key:_:)``) are kept
-///   while no commit changes the table and the order stays; setting a filter with an
+///   while no commit changes the table and the order stays (the 16 latest lists, holding
+///   at most twice the table's rows together); setting a filter with an
 ///   equal key shows them again without checking any row. A filter marked
 ///   ``ListFilter/narrowing(_:except:)`` with the key of the filter shown is checked only
 ///   against the listed rows and the reconsidered ones. Either way the list is exactly the
@@ -134,6 +135,9 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   var recentLists: [(key: AnyHashable, rows: SortedRows<Row>)] = []
   /// The most lists `recentLists` keeps.
   let recentListLimit = 16
+  /// The most rows all of `recentLists` hold together: twice the table's, so memory for
+  /// kept lists stays proportional to the table whatever is searched.
+  var recentRowLimit: Int { 2 * universe.count + 1_024 }
   /// The revision of the latest published update.
   @usableFromInline var shownRevision: Int
   /// The latest commit the rows reflect, published or not.
@@ -350,7 +354,10 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     if let key = old.key, let rows = filtered {
       recentLists.removeAll { $0.key == key }
       recentLists.append((key, rows))
-      if recentLists.count > recentListLimit { recentLists.removeFirst() }
+      var rows = recentLists.reduce(0) { $0 + $1.rows.count }
+      while recentLists.count > recentListLimit || rows > recentRowLimit {
+        rows -= recentLists.removeFirst().rows.count
+      }
     }
     if let key = filter.key, let reused = recentLists.last(where: { $0.key == key }) {
       filtered = reused.rows
