@@ -89,7 +89,9 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesStorageTests",
-      dependencies: ["NotesStorage", "NotesCore", "NotesApp", "AirframeTesting", "CFaultVFS"]
+      dependencies: [
+        "NotesStorage", "NotesCore", "NotesApp", "AirframeTesting", "CFaultVFS", "NotesTestSupport",
+      ]
     ),
     .testTarget(
       name: "NotesAppTests",
@@ -97,12 +99,17 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesCommandLineTests",
-      dependencies: ["NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting"]
+      dependencies: [
+        "NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting", "NotesTestSupport",
+      ]
     ),
     .testTarget(
       name: "NotesTerminalTests",
-      dependencies: ["NotesCore", "NotesStorage", "AirframeTesting"]
+      dependencies: ["NotesCore", "NotesStorage", "AirframeTesting", "NotesTestSupport"]
     ),
+    // What the Notes test targets share: temporary folders, finding and running the built
+    // programs (posix_spawn, never Foundation.Process).
+    .target(name: "NotesTestSupport", path: "Tests/NotesTestSupport"),
     .testTarget(
       name: "AirframeTestingTests",
       dependencies: ["AirframeBinding", "AirframeTesting"]

@@ -59,6 +59,13 @@ public final class ValueRecorder<Value> {
     self.init(subscribe: outcomes.observe)
   }
 
+  /// Records every pending outcome, then each new one, through a read-only view.
+  ///
+  /// - Parameter outcomes: The view of the outcomes to record.
+  public convenience init(_ outcomes: PendingOutcomes<Value>) where Value: Identifiable {
+    self.init(subscribe: outcomes.observe)
+  }
+
   /// The most recent value, if any.
   public var last: Value? { values.last }
 

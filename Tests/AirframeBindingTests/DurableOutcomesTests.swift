@@ -94,4 +94,21 @@ struct DurableOutcomesTests {
     #expect(outcomes.pending.isEmpty)
     lifetime.cancel()
   }
+
+  @Test func aReadOnlyViewObservesWhatTheOutcomesDeliver() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.label = "confirmations"
+    let view = outcomes.readOnly
+    outcomes.post(Confirmation(id: 1, message: "one"))
+    let recorder = ValueRecorder(view)
+    #expect(recorder.values.map(\.id) == [1])
+    #expect(view.observerCount == 1 && outcomes.observerCount == 1)
+    #expect(view.label == "confirmations")
+    outcomes.post(Confirmation(id: 2, message: "two"))
+    #expect(recorder.values.map(\.id) == [1, 2])
+    #expect(outcomes.acknowledge(1))
+    #expect(view.pending.map(\.id) == [2])
+    recorder.cancel()
+    #expect(view.observerCount == 0)
+  }
 }

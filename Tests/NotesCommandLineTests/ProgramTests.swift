@@ -2,6 +2,7 @@ import AirframeTesting
 import Foundation
 import NotesCommandLine
 import NotesCore
+import NotesTestSupport
 import Testing
 
 /// The built `notes` program, run as a process: real exit codes and standard error.
@@ -11,8 +12,10 @@ struct ProgramTests {
   private func notes(
     _ arguments: [String], input: Data = Data(), in library: TestLibrary
   ) throws -> CommandResult {
-    let program = try #require(BuiltProgram.path("notes"), "the notes program is not built")
-    return try BuiltProgram.run(program, arguments, input: input, folder: library.folder)
+    let program = try #require(Programs.built("notes"), "the notes program is not built")
+    return try Programs.run(
+      program, arguments, input: input, environment: ["HOME=\(library.folder)"],
+      folder: library.folder)
   }
 
   @Test func invalidUTF8PipedToAddExits65AndSavesNothing() throws {

@@ -3,6 +3,7 @@ import AirframeTesting
 import Foundation
 import NotesCommandLine
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @Suite(.noLiveBindings)

@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -11,8 +12,8 @@ import Testing
 @Suite(.noLiveBindings, .timeLimit(.minutes(2)))
 struct CrashSafetyTests {
   @Test func noReportedCommitIsLostWhenTheWriterIsKilled() async throws {
-    let writer = try #require(builtProgram("notes-crash-writer"), "notes-crash-writer not built")
-    let folder = try TemporaryDirectory()
+    let writer = try #require(Programs.built("notes-crash-writer"), "notes-crash-writer not built")
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("crash.sqlite")
     var generator = SystemRandomNumberGenerator()
@@ -73,7 +74,7 @@ struct CrashSafetyTests {
   /// index must hold exactly every note's current text and find exactly the right notes.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: shell)))
   func theIndexIsNeverCorruptedWhenAnEditorOrAnIndexUpdateIsKilled() async throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("crash.sqlite")
     let script = folder.file("edits.sql")

@@ -13,6 +13,7 @@ import AirframeTesting
 import CFaultVFS
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -223,7 +224,7 @@ struct DiskFaultTests {
     _ durability: NotesDatabase.Durability,
     _ body: (NotesDatabase, Model<NotesState>) throws -> Result
   ) throws -> Result {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let database = try NotesDatabase(
       path: folder.file("notes.sqlite"), durability: durability, fullTextSearch: true,

@@ -8,6 +8,7 @@ import CFaultVFS
 import Foundation
 import NotesApp
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -17,7 +18,7 @@ import Testing
 struct FullDiskInTheAppTests {
   @Test func typingOnAFullDiskShowsWhyAndKeepsTheDraft() throws {
     #expect(airframe_fault_vfs_register() == 0)
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(

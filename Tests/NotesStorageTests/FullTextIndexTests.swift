@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -17,7 +18,7 @@ struct FullTextIndexTests {
   private func withDatabase(
     _ body: (NotesDatabase, Model<NotesState>, String) throws -> Void
   ) throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -168,7 +169,7 @@ struct FullTextIndexTests {
   }
 
   @Test func closingUpdatesTheIndex() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -186,7 +187,7 @@ struct FullTextIndexTests {
   }
 
   @Test func aRecordLeftByAnEndedProcessIsAppliedByTheNextSearch() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     try NotesDatabase(path: path).close()

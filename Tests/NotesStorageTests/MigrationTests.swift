@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -17,7 +18,7 @@ struct MigrationTests {
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
@@ -36,7 +37,7 @@ struct MigrationTests {
   }
 
   @Test func aVersionOneFileKeepsItsDataAndBecomesSearchable() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let old = try NotesDatabase(
@@ -67,7 +68,7 @@ struct MigrationTests {
   }
 
   @Test func aVersionTwoFileKeepsEveryDateThroughTheEpochChange() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let old = try NotesDatabase(
@@ -90,7 +91,7 @@ struct MigrationTests {
   }
 
   @Test func aFileWrittenWithoutFTS5GetsItsIndexWhenFTS5IsAvailable() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let plain = try NotesDatabase(
@@ -120,7 +121,7 @@ struct MigrationTests {
   }
 
   @Test func aVersionThreeFileTradesItsIndexTriggersForARecordOfChanges() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let old = try NotesDatabase(
@@ -160,7 +161,7 @@ struct MigrationTests {
   }
 
   @Test func aFileWithoutFTS5GetsTheCurrentIndexDesignWhenFTS5IsAvailable() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let latest = NotesDatabase.supportedSchemaVersion
@@ -200,7 +201,7 @@ struct MigrationTests {
   }
 
   @Test func anIndexInstalledForAnOlderVersionIsThatVersionsDesign() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     try NotesDatabase(
@@ -218,7 +219,7 @@ struct MigrationTests {
   }
 
   @Test func aVersionFourFileGainsAnEmptyChangeLogAndKeepsEveryRow() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let old = try NotesDatabase(

@@ -1,6 +1,7 @@
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -9,7 +10,7 @@ import Testing
 @MainActor
 struct NotesDatabaseOpeningTests {
   @Test func aNewFileIsCreatedInMissingFoldersInWALMode() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("a/b/notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -25,7 +26,7 @@ struct NotesDatabaseOpeningTests {
   }
 
   @Test func aCorruptFileIsRejectedAndLeftUnchanged() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     var generator = SystemRandomNumberGenerator()
@@ -40,7 +41,7 @@ struct NotesDatabaseOpeningTests {
   }
 
   @Test func aNewerSchemaIsRejectedAndLeftUnchanged() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     try NotesDatabase(path: path).close()
@@ -61,7 +62,7 @@ struct NotesDatabaseOpeningTests {
   }
 
   @Test func aPathUnderARegularFileIsAnUnwritableLocation() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let blocker = folder.file("blocker")
     try Data("not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
@@ -83,7 +84,7 @@ struct NotesDatabaseOpeningTests {
 
   @Test(.enabled(if: getuid() != 0, "root can write to read-only folders"))
   func aReadOnlyFolderIsAnUnwritableLocation() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
     let path = folder.file("notes.sqlite")
@@ -97,7 +98,7 @@ struct NotesDatabaseOpeningTests {
   }
 
   @Test func aFolderIsNotADatabaseFile() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     #expect(
       throws: NotesStorageError.cannotOpen(path: folder.path, reason: "it is a folder, not a file")

@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -19,7 +20,7 @@ struct NotesDatabasePersistenceTests {
   }
 
   @Test func commitsRoundTripThroughAReopenedFile() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -74,7 +75,7 @@ struct NotesDatabasePersistenceTests {
   }
 
   @Test func aFailedCommitLeavesDatabaseAndModelUnchanged() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -111,7 +112,7 @@ struct NotesDatabasePersistenceTests {
   }
 
   @Test func persistThrowsTypedErrorsAndRollsBack() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
@@ -151,7 +152,7 @@ struct NotesDatabasePersistenceTests {
   }
 
   @Test func everyDateReadsBackExactly() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let database = try NotesDatabase(path: folder.file("notes.sqlite"))
     defer { database.close() }

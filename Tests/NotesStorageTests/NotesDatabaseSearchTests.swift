@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -17,7 +18,7 @@ struct NotesDatabaseSearchTests {
     schemaVersion: Int32 = NotesDatabase.supportedSchemaVersion,
     _ body: (NotesDatabase, Model<NotesState>) throws -> Void
   ) throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(

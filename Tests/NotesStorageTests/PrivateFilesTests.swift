@@ -5,6 +5,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -43,7 +44,7 @@ struct PrivateFilesTests {
   // cannot be left with files it cannot write.
   @Test(arguments: [mode_t(0o000), 0o022])
   func aNewLibraryIsPrivateWhateverTheUmask(umaskWhileCreating: mode_t) throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("data/airframe-notes/notes.sqlite")
 
@@ -68,7 +69,7 @@ struct PrivateFilesTests {
   }
 
   @Test func aWorldReadableLibraryLosesGroupAndOtherAccessWhenOpened() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let first = try NotesDatabase(path: path)
@@ -85,7 +86,7 @@ struct PrivateFilesTests {
   }
 
   @Test func anExistingStricterModeIsKept() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     try NotesDatabase(path: path).close()
@@ -102,7 +103,7 @@ struct PrivateFilesTests {
   }
 
   @Test func aFileThatIsNotALibraryKeepsItsMode() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))

@@ -6,6 +6,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -19,7 +20,7 @@ struct SharedLibraryRandomTests {
   @Test(arguments: seeds)
   func randomWritersConvergeAndLoseNoEdit(seed: UInt64) throws {
     var random = SeededRandomNumberGenerator(seed: seed)
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let processes = try (0..<Int.random(in: 2...3, using: &random)).map { _ in

@@ -5,6 +5,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesStorage
@@ -53,7 +54,7 @@ struct SharedLibraryTests {
   func withTwoProcesses(
     _ body: (LibraryProcess, LibraryProcess, String) throws -> Void
   ) throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let a = try LibraryProcess(path: path)
@@ -105,7 +106,7 @@ struct SharedLibraryTests {
   }
 
   @Test func aBodySavedOverAnotherProcessesEditBecomesTheEditorsConflict() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let setup = try LibraryProcess(path: path)
@@ -153,7 +154,7 @@ struct SharedLibraryTests {
   }
 
   @Test func renamesAgainstAChangedOrDeletedNoteAreRefusedWithAReason() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let a = try LibraryProcess(path: path)
@@ -193,7 +194,7 @@ struct SharedLibraryTests {
   }
 
   @Test func aMoveAgainstANoteMovedElsewhereIsRefusedWithAReason() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let a = try LibraryProcess(path: path)
@@ -246,7 +247,7 @@ struct SharedLibraryTests {
   }
 
   @Test func closingLeavesTheFileWritableForTheOthers() throws {
-    let folder = try TemporaryDirectory()
+    let folder = try TemporaryFolder()
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let a = try LibraryProcess(path: path)

@@ -4,6 +4,7 @@
 
 import AirframeTesting
 import Foundation
+import NotesTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -14,6 +14,7 @@
 
 import AirframeTesting
 import Foundation
+import NotesTestSupport
 import Testing
 
 @Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))

@@ -2,6 +2,7 @@
 
 import AirframeTesting
 import Foundation
+import NotesTestSupport
 import Testing
 
 @Suite(.noLiveBindings)

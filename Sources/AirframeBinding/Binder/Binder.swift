@@ -102,6 +102,19 @@ public final class Binder {
       connect(render) { outcomes.observe($0) }
     }
 
+    /// Presents every pending outcome now and each new one as it is posted, through an
+    /// owner's read-only view of them, as a silent render.
+    ///
+    /// - Parameters:
+    ///   - outcomes: The read-only view of the durable outcomes to show.
+    ///   - render: Presents one outcome; must not emit input.
+    public mutating func render<Outcome>(
+      _ outcomes: PendingOutcomes<Outcome>,
+      with render: @escaping (Outcome) -> Void
+    ) {
+      connect(render) { outcomes.observe($0) }
+    }
+
     /// Shows each transient event sent from now on, as a silent render.
     ///
     /// - Parameters:

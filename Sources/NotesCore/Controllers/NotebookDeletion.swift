@@ -25,8 +25,10 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
 /// - A request for a notebook that already awaits confirmation is not posted twice.
 @MainActor
 public final class NotebookDeletion {
-  /// Confirmations waiting for an answer; views observe and acknowledge them.
-  public let confirmations = DurableOutcomes<DeletionConfirmation>()
+  /// Confirmations waiting for an answer; views observe them and answer through
+  /// ``answer(_:confirmed:)``, never by acknowledging them themselves.
+  public var confirmations: PendingOutcomes<DeletionConfirmation> { outcomes.readOnly }
+  private let outcomes = DurableOutcomes<DeletionConfirmation>()
   private let dispatcher: ActionDispatcher<NotesState>
   private var nextID = 0
   private var pendingByNotebook: [NotebookID: Int] = [:]
@@ -54,7 +56,7 @@ public final class NotebookDeletion {
     nextID += 1
     pendingByNotebook[id] = nextID
     let notes = count == 1 ? "its note" : "its \(count) notes"
-    confirmations.post(
+    outcomes.post(
       DeletionConfirmation(
         id: nextID, notebookID: id, message: "Delete \"\(notebook.title)\" and \(notes)?"))
     return .unchanged
@@ -69,8 +71,8 @@ public final class NotebookDeletion {
   ///   unknown or already answered confirmation.
   @discardableResult
   public func answer(_ id: DeletionConfirmation.ID, confirmed: Bool) -> ActionOutcome {
-    guard let confirmation = confirmations.pending.first(where: { $0.id == id }),
-      confirmations.acknowledge(id)
+    guard let confirmation = outcomes.pending.first(where: { $0.id == id }),
+      outcomes.acknowledge(id)
     else { return .rejected("That confirmation was already answered.") }
     pendingByNotebook[confirmation.notebookID] = nil
     guard confirmed else { return .unchanged }

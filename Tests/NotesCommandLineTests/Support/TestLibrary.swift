@@ -6,14 +6,14 @@ import Foundation
 import NotesCommandLine
 import NotesCore
 import NotesStorage
+import NotesTestSupport
 import Synchronization
 
-/// What a command printed and returned.
-struct CommandResult: Equatable {
-  var status: Int32
-  var output: String
-  var errors: String
-}
+/// What a command returned: its exit status and what it printed.
+///
+/// The shared test support's type, so in-process runs and runs of the built program
+/// compare alike.
+typealias CommandResult = ProgramResult
 
 extension CommandResult {
   /// What a command that read invalid UTF-8 on standard input returns.
@@ -67,10 +67,7 @@ struct TestLibrary {
 
   /// A new folder; with `samples`, a library holding `SampleLibrary` at `sampleDate`.
   init(samples: Bool = true) throws {
-    folder =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("NotesCommandLineTests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    folder = try TemporaryFolder(prefix: "notes-cli").path
     path = folder + "/notes.sqlite"
     if samples { try store(SampleLibrary.state(now: Self.sampleDate)) }
   }

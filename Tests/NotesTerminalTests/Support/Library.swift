@@ -11,6 +11,7 @@
 //   notes pinned first, then most recently modified first (or by title), then id.
 
 import Foundation
+import NotesTestSupport
 import Testing
 
 /// The notebooks and notes of a database, as `notes export` prints them.

@@ -11,6 +11,7 @@
 // - `close()` leaves nothing behind: no tmux server, no folder, no `notes`.
 
 import Foundation
+import NotesTestSupport
 import Testing
 
 #if canImport(Glibc)

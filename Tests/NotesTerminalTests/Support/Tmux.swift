@@ -16,6 +16,7 @@
 //   an issue that shows the screen at that moment.
 
 import Foundation
+import NotesTestSupport
 import Testing
 
 /// A tmux command that could not run.

@@ -1,21 +1,33 @@
 // ChildProcess: a program started with posix_spawn whose standard output the test reads
-// line by line (Foundation.Process is not used: see the README's notes on tmux tests).
+// line by line while it runs (for crash tests, which kill it at a chosen line).
 
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// A running child process with its standard output connected to a pipe.
-final class ChildProcess {
-  let pid: pid_t
+///
+/// ## Guarantees
+/// - Started with an empty environment, no signal blocked and every signal's default
+///   action (as ``Programs`` starts programs).
+/// - ``wait()`` reaps the child and closes the pipe; a child that is never waited for
+///   stays a zombie until the test process ends.
+public final class ChildProcess {
+  /// The child's process id.
+  public let pid: pid_t
   private let output: Int32
   private var buffer: [UInt8] = []
   private var isAtEnd = false
 
   /// Starts `executable` with `arguments` and an empty environment.
-  init(executable: String, arguments: [String]) throws {
+  ///
+  /// - Parameters:
+  ///   - executable: The program's path.
+  ///   - arguments: Its arguments.
+  /// - Throws: `POSIXError` when the pipe or the process cannot be made.
+  public init(executable: String, arguments: [String]) throws {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
     var actions = posix_spawn_file_actions_t()
@@ -24,11 +36,13 @@ final class ChildProcess {
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
     posix_spawn_file_actions_addclose(&actions, fds[0])
     posix_spawn_file_actions_addclose(&actions, fds[1])
+    var attributes = Programs.defaultSignalAttributes()
+    defer { posix_spawnattr_destroy(&attributes) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     let envp: [UnsafeMutablePointer<CChar>?] = [nil]
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     close(fds[1])
     guard status == 0 else {
       close(fds[0])
@@ -39,7 +53,9 @@ final class ChildProcess {
   }
 
   /// The next line of standard output, or `nil` at the end.
-  func readLine() -> String? {
+  ///
+  /// - Returns: The line, without its line break.
+  public func readLine() -> String? {
     while true {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -61,27 +77,16 @@ final class ChildProcess {
   }
 
   /// Sends SIGKILL.
-  func kill() { _ = Glibc.kill(pid, SIGKILL) }
+  public func kill() { _ = Glibc.kill(pid, SIGKILL) }
 
-  /// Waits for the process to end and closes the pipe; returns the raw wait status.
+  /// Waits for the process to end and closes the pipe.
+  ///
+  /// - Returns: The raw wait status.
   @discardableResult
-  func wait() -> Int32 {
+  public func wait() -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
     close(output)
     return status
   }
-}
-
-/// The path of a program built next to the test bundle, such as `notes-crash-writer`.
-func builtProgram(_ name: String) -> String? {
-  guard
-    let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-  else { return nil }
-  let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-  for candidate in [folder, folder.deletingLastPathComponent()] {
-    let path = candidate.appendingPathComponent(name).path
-    if FileManager.default.isExecutableFile(atPath: path) { return path }
-  }
-  return nil
 }
