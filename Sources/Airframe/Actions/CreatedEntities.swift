@@ -24,6 +24,8 @@ public struct CreatedEntities: Equatable, @unchecked Sendable {
 
   init<State>(_ changes: ChangeSet<State>) { ids = changes.insertedIDs }
 
+  init(ids: [AnyKeyPath: Set<AnyHashable>]) { self.ids = ids }
+
   /// Whether nothing was created.
   public var isEmpty: Bool { ids.values.allSatisfy(\.isEmpty) }
 
@@ -89,7 +91,33 @@ extension ActionOutcome {
 extension Transaction {
   /// The ids this write has inserted so far, per table.
   ///
-  /// Read it before and after running an action inside a longer write, and
-  /// ``CreatedEntities/subtracting(_:)`` gives what that action created.
+  /// To learn what one action created inside a longer write, use ``creating(_:)``:
+  /// reading this before and after each action costs the whole write every time, which
+  /// for an import of 100,000 notes in one write is quadratic.
   public var created: CreatedEntities { CreatedEntities(changes) }
+
+  /// Runs `body` on this write and returns the entities it created: what it inserted that
+  /// the write still holds as inserted when it returns.
+  ///
+  /// ```swift
+  /// let created = try transaction.creating { try action.perform(in: &$0) }
+  /// let id = created.id(in: \Library.notes)
+  /// ```
+  ///
+  /// - Parameter body: Changes the write.
+  /// - Returns: The ids `body` created, per table.
+  /// - Throws: What `body` throws.
+  /// - Complexity: O(*k*) for *k* inserts made by `body`, whatever the write did before.
+  public mutating func creating<Failure: Error>(
+    _ body: (inout Transaction) throws(Failure) -> Void
+  ) throws(Failure) -> CreatedEntities {
+    let start = storage.insertions.count
+    try body(&self)
+    var ids: [AnyKeyPath: Set<AnyHashable>] = [:]
+    for (table, id) in storage.insertions[start...]
+    where storage.changes.isInserted(id, in: table) {
+      ids[table, default: []].insert(id)
+    }
+    return CreatedEntities(ids: ids)
+  }
 }

@@ -55,6 +55,8 @@ protocol EntityChangeCounts {
   var insertedIDs: Set<AnyHashable> { get }
   /// Every id inserted, updated or removed.
   var touchedIDs: Set<AnyHashable> { get }
+  /// Whether `id` is among the inserted ids.
+  func isInserted(_ id: AnyHashable) -> Bool
 }
 
 /// One table's changes in a change set, grown in place by the transaction.
@@ -65,6 +67,9 @@ final class TableChanges<ID: Hashable>: EntityChangeCounts {
   }
   var isEmpty: Bool { changes.isEmpty }
   var insertedIDs: Set<AnyHashable> { Self.erase(changes.inserted) }
+  func isInserted(_ id: AnyHashable) -> Bool {
+    (id.base as? ID).map { changes.inserted.contains($0) } ?? false
+  }
   var touchedIDs: Set<AnyHashable> {
     Self.erase(changes.inserted.union(changes.updated).union(changes.removed))
   }
@@ -126,6 +131,11 @@ public struct ChangeSet<State> {
     tables.compactMap { key, box in
       (box as? any EntityChangeCounts)?.isEmpty == false ? key : nil
     }
+  }
+
+  /// Whether the change set names `id` as inserted into the table at `table`.
+  func isInserted(_ id: AnyHashable, in table: AnyKeyPath) -> Bool {
+    (tables[table] as? any EntityChangeCounts)?.isInserted(id) ?? false
   }
 
   /// The inserted ids of every table that has any.

@@ -46,6 +46,7 @@ public struct Transaction<State> {
     storage.state[keyPath: table].store(element)
     storage.changes.modify(table) { $0.recordInsert(element.id) }
     let id = element.id
+    storage.insertions.append((table, AnyHashable(id)))
     storage.undoLog.append { _ = $0[keyPath: table].removeValue(for: id) }
   }
 
@@ -152,6 +153,9 @@ final class TransactionStorage<State> {
   var changes = ChangeSet<State>()
   /// How to revert each change, oldest first.
   var undoLog: [(inout State) -> Void] = []
+  /// Every insert, oldest first, so ``Transaction/creating(_:)`` can name what one part of
+  /// a write inserted without reading the whole change set.
+  var insertions: [(table: AnyKeyPath, id: AnyHashable)] = []
 
   init(state: State) { self.state = state }
 
