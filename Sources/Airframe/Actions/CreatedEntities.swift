@@ -50,8 +50,10 @@ public struct CreatedEntities: Equatable, @unchecked Sendable {
 
   /// The ids in this value that are not in `earlier`, per table.
   ///
-  /// - Parameter earlier: What was created before, such as ``Transaction/created`` read
-  ///   before an action ran in a longer write.
+  /// To learn what one part of a longer write created, prefer
+  /// ``Transaction/creating(_:)``, which costs only that part's inserts.
+  ///
+  /// - Parameter earlier: What was created before.
   /// - Returns: What was created since.
   public func subtracting(_ earlier: CreatedEntities) -> CreatedEntities {
     var result = CreatedEntities()

@@ -24,7 +24,9 @@ import Observation
 /// re-evaluated after every published update.
 ///
 /// - Complexity: With *n* rows, a commit naming *k* ids costs O(*k* log *n*) comparisons;
-///   ``row(at:)`` and ``count`` are O(log *n*) and O(1); ``index(of:)`` is O(log *n*).
+///   ``row(at:)`` and ``count`` are O(log *n*) and O(1); ``index(of:)`` is O(log *n*) and
+///   ``row(for:)`` O(1), each plus one call of the filter (membership is the filter's
+///   answer for the kept row, not a stored index).
 ///
 /// ## Guarantees
 ///
@@ -250,7 +252,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   ///
   /// - Parameter id: An entity id.
   /// - Returns: Its index in `0..<count`, or `nil`.
-  /// - Complexity: O(log *n*).
+  /// - Complexity: O(log *n*), plus one call of the filter.
   public func index(of id: ID) -> Int? {
     trackAccess()
     guard let row = projected[id], isListed(row) else { return nil }
@@ -262,7 +264,7 @@ where Row.ID == Element.ID, Element.ID: Comparable {
   ///
   /// - Parameter id: An entity id.
   /// - Returns: The row, or `nil`.
-  /// - Complexity: O(1) on average.
+  /// - Complexity: O(1) on average, plus one call of the filter.
   public func row(for id: ID) -> Row? {
     trackAccess()
     guard let row = projected[id], isListed(row) else { return nil }
