@@ -156,7 +156,13 @@ struct SearchMatchingTests {
     var state = sampleState()
     state.notes = EntityTable(notes)
     let list = NoteListController(model: Model(state))
-    for search in ["a", "ab", "aba", "b", "ba", "zz", "bab", "aaa", "zab", "abz", "za", "baz"] {
+    // Words from one byte to past eight (the byte search tests the first and the last byte
+    // of a word eight positions at a time).
+    let searches = [
+      "a", "ab", "aba", "b", "ba", "zz", "bab", "aaa", "zab", "abz", "za", "baz", "abab",
+      "babab", "abababa", "babababa", "aBaBaBaBa", "zzzzzzzzz",
+    ]
+    for search in searches {
       list.search = search
       let found = Set(list.lens.rows.map(\.id))
       let wanted = Set(notes.filter { expected([search], in: $0) }.map(\.id))

@@ -13,9 +13,9 @@
 /// - A filter made with a `key` keeps the same rows as every filter with an equal key (the
 ///   caller promises it); a lens may then show rows it computed for that key earlier,
 ///   while no commit has changed the table since. See ``ListLens`` for the reuse rule.
-/// - A filter marked ``narrowing(_:except:)`` keeps no row that the filter with that key
-///   leaves out, except rows `reconsidered` returns `true` for (the caller promises it); a
-///   lens showing that filter then checks only its listed rows and the reconsidered ones.
+/// - A filter marked ``narrowing(_:reconsidering:)`` keeps no row that the filter with
+///   that key leaves out, except rows whose ids it names (the caller promises it); a lens
+///   showing that filter then checks only its listed rows and the named ones.
 ///
 /// Search as you type is the case for both: each key narrows the previous search, and
 /// each backspace returns to a search the lens has already computed.
@@ -30,9 +30,9 @@ public struct ListFilter<Row> {
   @usableFromInline let isIncluded: ((Row) -> Bool)?
   /// What the filter keeps, if the caller named it: equal keys keep equal rows.
   let key: AnyHashable?
-  /// The key of a filter whose rows include this filter's, except rows `reconsidered`
-  /// returns `true` for (`nil`: no exceptions).
-  let narrowed: (key: AnyHashable, reconsidered: ((Row) -> Bool)?)?
+  /// The key of a filter whose rows include this filter's, except the rows whose ids are
+  /// `reconsidered` (an array of the rows' ids; `nil`: no exceptions).
+  let narrowed: (key: AnyHashable, reconsidered: Any?)?
 
   /// Creates a filter from a predicate.
   ///
@@ -64,28 +64,22 @@ public struct ListFilter<Row> {
 
   private init(
     _ isIncluded: ((Row) -> Bool)?, key: AnyHashable?,
-    narrowed: (key: AnyHashable, reconsidered: ((Row) -> Bool)?)?
+    narrowed: (key: AnyHashable, reconsidered: Any?)?
   ) {
     self.isIncluded = isIncluded
     self.key = key
     self.narrowed = narrowed
   }
 
-  /// This filter, marked as keeping no row the filter named `key` leaves out, except rows
-  /// `reconsidered` returns `true` for.
+  /// This filter, marked as keeping no row the filter named `key` leaves out.
   ///
   /// A lens that shows the filter named `key` then computes this one from its listed rows
-  /// (plus the reconsidered rows of the table) instead of from every row.
+  /// instead of from every row.
   ///
-  /// - Parameters:
-  ///   - key: The key of the filter this one narrows.
-  ///   - reconsidered: Rows the narrower filter may keep although the filter named `key`
-  ///     leaves them out; `nil` for none.
+  /// - Parameter key: The key of the filter this one narrows.
   /// - Returns: The marked filter.
-  public func narrowing(_ key: some Hashable, except reconsidered: ((Row) -> Bool)? = nil)
-    -> ListFilter
-  {
-    ListFilter(isIncluded, key: self.key, narrowed: (AnyHashable(key), reconsidered))
+  public func narrowing(_ key: some Hashable) -> ListFilter {
+    ListFilter(isIncluded, key: self.key, narrowed: (AnyHashable(key), nil))
   }
 
   /// The filter that shows every row.
@@ -120,4 +114,28 @@ public struct ListFilter<Row> {
   /// - Parameter row: A row.
   /// - Returns: `true` if the list shows it.
   public func includes(_ row: Row) -> Bool { isIncluded?(row) ?? true }
+}
+
+extension ListFilter where Row: Identifiable {
+  /// This filter, marked as keeping no row the filter named `key` leaves out, except rows
+  /// whose ids are in `reconsidered`.
+  ///
+  /// A lens that shows the filter named `key` then computes this one from its listed rows
+  /// plus the rows named in `reconsidered` (ids of rows no longer in the table, or listed
+  /// already, are skipped), instead of from every row. Naming the exceptions by id, rather
+  /// than by a predicate, is what keeps the work proportional to the list: a predicate
+  /// would have to be asked about every row of the table.
+  ///
+  /// - Parameters:
+  ///   - key: The key of the filter this one narrows.
+  ///   - reconsidered: Ids of rows the narrower filter may keep although the filter named
+  ///     `key` leaves them out; more ids than needed are allowed, at one lookup each.
+  /// - Returns: The marked filter.
+  public func narrowing(_ key: some Hashable, reconsidering reconsidered: [Row.ID])
+    -> ListFilter
+  {
+    ListFilter(
+      isIncluded, key: self.key,
+      narrowed: (AnyHashable(key), reconsidered.isEmpty ? nil : reconsidered))
+  }
 }

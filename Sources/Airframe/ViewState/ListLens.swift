@@ -51,8 +51,9 @@ import Observation
 ///   while no commit changes the table and the order stays (the 16 latest lists, holding
 ///   at most twice the table's rows together); setting a filter with an
 ///   equal key shows them again without checking any row. A filter marked
-///   ``ListFilter/narrowing(_:except:)`` with the key of the filter shown is checked only
-///   against the listed rows and the reconsidered ones. Either way the list is exactly the
+///   ``ListFilter/narrowing(_:)`` or ``ListFilter/narrowing(_:reconsidering:)`` with the
+///   key of the filter shown is checked only against the listed rows and the rows it
+///   names. Either way the list is exactly the
 ///   rows the filter keeps, as long as the caller's promises about keys hold.
 /// - Delivery: the lens observes commits synchronously, so when `Model.write` returns the
 ///   lens shows the new revision and has published its update. A commit that changes no
@@ -366,12 +367,14 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     } else if let isIncluded = filter.isIncluded {
       if let narrowed = filter.narrowed, narrowed.key == old.key {
         var rows = filterRows(filtered ?? universe, isIncluded)
-        if let reconsidered = narrowed.reconsidered {
+        if let reconsidered = narrowed.reconsidered as? [ID] {
           let wasListed = old.isIncluded ?? { _ in true }
-          let returning = selectRows(universe) {
-            reconsidered($0) && !wasListed($0) && isIncluded($0)
+          var returning = Set(reconsidered).compactMap { id -> Row? in
+            guard let row = projected[id], !wasListed(row), isIncluded(row) else { return nil }
+            return row
           }
           if !returning.isEmpty {
+            SortedRows.sort(&returning, by: universe.compare)
             rows = list(mergeRows(selectRows(rows, nil), returning, universe.compare))
           }
         }

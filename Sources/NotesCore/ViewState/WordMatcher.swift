@@ -1,17 +1,19 @@
-// WordMatcher: finds one search word in a text, ignoring case and diacritics, fast enough
-// to search 100,000 notes on every key.
+// WordMatcher: finds one search word in a note row, ignoring case and diacritics, fast
+// enough to search 100,000 notes on every key.
 //
 // Guarantees
-// - `matches` is exactly "the text contains the word, ignoring case and diacritics"
-//   (Foundation's `range(of:options: [.caseInsensitive, .diacriticInsensitive])`).
-// - Fast path: an ASCII word is looked for in the text's UTF-8, eight bytes at a time,
-//   with ASCII case folded, without allocating. A match found that way is a match. Only a text with
-//   non-ASCII bytes in which the byte search found nothing goes to Foundation (an "é" in
-//   the text may still match an "e" of the word); a non-ASCII word always does.
+// - `matches` is exactly "the row's title or body contains the word, ignoring case and
+//   diacritics" (Foundation's `range(of:options: [.caseInsensitive, .diacriticInsensitive])`
+//   on each).
+// - Fast path: an ASCII word is looked for in the row's search bytes (its UTF-8 with ASCII
+//   letters lowercased, kept by the row), eight bytes at a time, without allocating. A
+//   match found that way is a match; no match in an all-ASCII row is no match. Only a row
+//   with non-ASCII text in which the byte search found nothing goes to Foundation (an "é"
+//   may still match an "e" of the word); a non-ASCII word always does.
 
 import Foundation
 
-/// One word of a search, ready to be looked for in many texts.
+/// One word of a search, ready to be looked for in many rows.
 struct WordMatcher: Sendable {
   /// The word.
   let word: String
@@ -24,81 +26,77 @@ struct WordMatcher: Sendable {
   init(_ word: String) {
     self.word = word
     asciiLowercased =
-      word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.map { Self.lowercased($0) } : nil
+      word.utf8.allSatisfy { $0 < 0x80 }
+      ? word.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
   }
 
-  /// Whether `text` contains the word, ignoring case and diacritics.
+  /// Whether the row's title or body contains the word, ignoring case and diacritics.
   ///
-  /// - Parameter text: A title or body.
-  /// - Returns: `true` if the word occurs in it.
-  /// - Complexity: O(*n* × *m*) byte comparisons at worst for the fast path (a text of *n*
-  ///   bytes, a word of *m*), usually close to O(*n*).
-  func matches(_ text: String) -> Bool {
+  /// - Parameter row: A note row.
+  /// - Returns: `true` if the word occurs in its title or its body.
+  /// - Complexity: O(*n*) byte comparisons for the fast path in practice (a text of *n*
+  ///   bytes), O(*n* × *m*) at worst (a word of *m*).
+  func matches(_ row: NoteRow) -> Bool {
     if let asciiLowercased {
-      var text = text
-      let found = text.withUTF8 { Self.search(asciiLowercased, in: $0) }
-      if let found { return found }
-    }
-    return text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-  }
-
-  /// `true` if `word` occurs in `text` ignoring ASCII case; `false` if it does not and
-  /// `text` is all ASCII; `nil` if it does not and `text` has other bytes.
-  ///
-  /// Reads the text eight bytes at a time: one step finds every byte that may be the
-  /// word's first (its case folded with `| 0x20` when it is a letter, which can only add
-  /// candidates, never lose one) and notes any non-ASCII byte; each candidate is then
-  /// checked byte by byte.
-  private static func search(_ word: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> Bool? {
-    let count = word.count
-    guard let start = text.baseAddress, count <= text.count else {
-      return text.allSatisfy { $0 < 0x80 } ? false : nil
-    }
-    return word.withUnsafeBufferPointer { word -> Bool? in
-      let first = word[0]
-      let last = text.count - count
-      // Whether the word starts at `offset` (a candidate may not even start with its first
-      // byte: folding and the zero-byte test both add false candidates).
-      func matches(at offset: Int) -> Bool {
-        var index = 0
-        while index < count, lowercased(text[offset + index]) == word[index] { index += 1 }
-        return index == count
-      }
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highBits: UInt64 = 0x8080_8080_8080_8080
-      let fold: UInt64 = first &- 0x61 < 26 ? 0x2020_2020_2020_2020 : 0
-      let pattern = UInt64(first) &* ones
-      let raw = UnsafeRawPointer(start)
-      var nonASCII: UInt64 = 0
-      var index = 0
-      while index + 8 <= text.count {
-        let chunk = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        nonASCII |= chunk
-        let difference = (chunk | fold) ^ pattern
-        // A set high bit for every zero byte of `difference` (and possibly for some bytes
-        // above one): the candidates, lowest first.
-        var candidates = (difference &- ones) & ~difference & highBits
-        while candidates != 0 {
-          let offset = index + candidates.trailingZeroBitCount / 8
-          if offset > last { break }
-          if matches(at: offset) { return true }
-          candidates &= candidates &- 1
+      let found = asciiLowercased.withUnsafeBufferPointer { word in
+        row.withSearchBytes { title, body in
+          Self.find(word, in: title) || Self.find(word, in: body)
         }
-        index += 8
       }
-      while index < text.count {
-        let byte = text[index]
-        nonASCII |= UInt64(byte)
-        if index <= last, matches(at: index) { return true }
-        index += 1
-      }
-      return nonASCII & highBits == 0 ? false : nil
+      if found { return true }
+      if row.isASCII { return false }
     }
+    return contains(row.title) || contains(row.body)
   }
 
-  /// An ASCII letter in lower case; any other byte as it is.
-  @inline(__always)
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    byte &- 0x41 < 26 ? byte | 0x20 : byte
+  /// Foundation's answer for one text.
+  private func contains(_ text: String) -> Bool {
+    text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+  }
+
+  /// Whether `word` occurs in `text`, byte for byte.
+  ///
+  /// Reads the text eight bytes at a time, testing each position for the word's first
+  /// byte and, in the same step, the position `m - 1` further on for its last byte (the
+  /// test for a zero byte after XOR, which may add candidates above a true one but never
+  /// loses one); only positions where both match are compared in full, so a common first
+  /// letter costs no more than a rare one.
+  static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    let count = word.count
+    guard count > 0 else { return true }
+    guard let start = text.baseAddress, let wordStart = word.baseAddress, count <= text.count
+    else { return false }
+    let last = text.count - count  // the last position the word can start at
+    func matches(at offset: Int) -> Bool {
+      memcmp(start + offset, wordStart, count) == 0
+    }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    let firstPattern = UInt64(word[0]) &* ones
+    let lastPattern = UInt64(word[count - 1]) &* ones
+    let raw = UnsafeRawPointer(start)
+    var index = 0
+    // Both loads stay inside the text: the second reads bytes index + count - 1 ... + 7.
+    while index + 8 <= last + 1 {
+      let head = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      let tail = raw.loadUnaligned(fromByteOffset: index + count - 1, as: UInt64.self)
+      let firstDifference = UInt64(littleEndian: head) ^ firstPattern
+      let lastDifference = UInt64(littleEndian: tail) ^ lastPattern
+      var candidates =
+        (firstDifference &- ones) & ~firstDifference & (lastDifference &- ones)
+        & ~lastDifference & highBits
+      while candidates != 0 {
+        if matches(at: index + candidates.trailingZeroBitCount / 8) { return true }
+        candidates &= candidates &- 1
+      }
+      index += 8
+    }
+    while index <= last {
+      if text[index] == word[0], matches(at: index) { return true }
+      index += 1
+    }
+    return false
   }
 }
