@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
     .library(name: "NotesCore", targets: ["NotesCore"]),
     .library(name: "NotesStorage", targets: ["NotesStorage"]),
+    .library(name: "NotesPresentation", targets: ["NotesPresentation"]),
     .library(name: "NotesApp", targets: ["NotesApp"]),
     .executable(name: "notes", targets: ["Notes"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
@@ -48,13 +49,15 @@ let package = Package(
     ),
     // Test support: an SQLite VFS that fails chosen writes, syncs and truncates.
     .target(name: "CFaultVFS", dependencies: ["CSQLite"]),
+    // One open library as every presentation sees it: controllers, wiring, gestures.
+    .target(name: "NotesPresentation", dependencies: ["Airframe", "NotesCore"]),
     .target(
       name: "NotesApp",
-      dependencies: ["Airframe", "NotesCore"]
+      dependencies: ["Airframe", "NotesCore", "NotesPresentation"]
     ),
     .target(
       name: "NotesCommandLine",
-      dependencies: ["NotesCore", "NotesStorage"]
+      dependencies: ["NotesCore", "NotesStorage", "NotesPresentation"]
     ),
     .systemLibrary(
       name: "CNcurses",
@@ -62,7 +65,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "Notes",
-      dependencies: ["NotesApp", "NotesCommandLine", "NotesCore", "NotesStorage", "CNcurses"]
+      dependencies: [
+        "NotesApp", "NotesPresentation", "NotesCommandLine", "NotesCore", "NotesStorage",
+        "CNcurses",
+      ]
     ),
     .executableTarget(
       name: "NotesCrashWriter",
@@ -71,8 +77,8 @@ let package = Package(
     .executableTarget(
       name: "AirframeBench",
       dependencies: [
-        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesApp", "NotesCommandLine",
-        "CSQLite",
+        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesApp",
+        "NotesCommandLine", "CSQLite",
       ]
     ),
     .testTarget(
@@ -90,12 +96,18 @@ let package = Package(
     .testTarget(
       name: "NotesStorageTests",
       dependencies: [
-        "NotesStorage", "NotesCore", "NotesApp", "AirframeTesting", "CFaultVFS", "NotesTestSupport",
+        "NotesStorage", "NotesCore", "NotesApp", "NotesPresentation", "AirframeTesting",
+        "CFaultVFS",
+        "NotesTestSupport",
       ]
     ),
     .testTarget(
+      name: "NotesPresentationTests",
+      dependencies: ["NotesPresentation", "NotesCore", "AirframeTesting"]
+    ),
+    .testTarget(
       name: "NotesAppTests",
-      dependencies: ["NotesApp", "NotesCore", "AirframeTesting"]
+      dependencies: ["NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesCommandLineTests",

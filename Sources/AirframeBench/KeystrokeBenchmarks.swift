@@ -12,6 +12,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCore
+import NotesPresentation
 import NotesStorage
 
 /// The keystroke-to-screen figure, for the in-memory model and the SQLite-backed one.
@@ -84,7 +85,7 @@ private struct KeystrokeRun {
       model: model, syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
     defer { app.shutdown() }
     app.handle(.enter)  // the first note opens in the editor
-    guard app.focus == .editor, let id = app.noteList.lens.selection.value else {
+    guard app.focus == .editor, let id = app.session.selectedNote.value else {
       stale = keystrokes
       return
     }
@@ -105,11 +106,7 @@ private struct KeystrokeRun {
       }
       typed.append(key == .enter ? "\n" : letters[step % 26])
       let revision = model.revision
-      let controllers = [
-        app.sidebar.renderedRevision, app.noteList.lens.revision,
-        app.windowTitle.renderedRevision, app.statusBar.renderedRevision,
-        app.editor.renderedRevision,
-      ]
+      let controllers = app.session.viewStateControllers.map(\.controller.renderedRevision)
       if controllers.contains(where: { $0 != revision }) || model.state.notes[id]?.body != typed {
         stale += 1
       }

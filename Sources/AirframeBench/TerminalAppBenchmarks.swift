@@ -19,6 +19,7 @@ import Foundation
 import NotesApp
 import NotesCommandLine
 import NotesCore
+import NotesPresentation
 import NotesStorage
 
 /// Figure 12, with a target for each subject.
@@ -122,7 +123,7 @@ private func firstScreen(_ path: String, _ runs: Int) throws -> [Double] {
 @MainActor
 private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
   var samples: [Double] = []
-  let all = app.noteList.lens.count
+  let all = app.session.list.count
   for run in 0...runs {
     app.handle(.character("/"))
     let words = ["tion", "ab", "mar", "kel", "zo", "qu", "pl", "fr", "wi", "sh", "gr", "dy"]
@@ -136,7 +137,7 @@ private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double]
       }
       if run > 0 { samples.append(time) }
     }
-    guard app.noteList.lens.count == all else {
+    guard app.session.list.count == all else {
       throw BenchmarkCheck("the search did not list every note again")
     }
     app.handle(.escape)
@@ -149,12 +150,12 @@ private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double]
 private func sortToggles(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
   var samples: [Double] = []
   for run in 0...(runs * 2) {
-    let before = app.noteList.sort
+    let before = app.session.sort
     let time = timeNanoseconds {
       app.handle(.character("o"))
       _ = app.render(width: 120, height: 40)
     }
-    guard app.noteList.sort != before else { throw BenchmarkCheck("o did not toggle the sort") }
+    guard app.session.sort != before else { throw BenchmarkCheck("o did not toggle the sort") }
     if run > 0 { samples.append(time) }
   }
   return samples
@@ -164,7 +165,7 @@ private func sortToggles(_ app: NotesApplication, _ runs: Int) throws -> [Double
 @MainActor
 private func pastes(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
   app.handle(.enter)  // the selected note opens in the editor
-  guard app.focus == .editor, let id = app.noteList.lens.selection.value else {
+  guard app.focus == .editor, let id = app.session.selectedNote.value else {
     throw BenchmarkCheck("no note opened in the editor")
   }
   let line = String(repeating: "pasted text ", count: 8) + "\n"  // 97 characters
@@ -172,14 +173,14 @@ private func pastes(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
   let bytes = Array(("\u{1B}[200~" + text + "\u{1B}[201~").utf8)
   var samples: [Double] = []
   for run in 0...runs {
-    let before = app.model.state.notes[id]?.body ?? ""
+    let before = app.session.model.state.notes[id]?.body ?? ""
     var decoder = InputDecoder()
     let time = timeNanoseconds {
       decoder.feed(bytes: bytes)
       app.handle(decoder.finishRead())
       _ = app.render(width: 120, height: 40)
     }
-    guard app.model.state.notes[id]?.body == before + text else {
+    guard app.session.model.state.notes[id]?.body == before + text else {
       throw BenchmarkCheck("the paste was not saved exactly")
     }
     if run > 0 { samples.append(time) }

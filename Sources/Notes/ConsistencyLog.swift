@@ -7,6 +7,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCore
+import NotesPresentation
 
 /// A `ConsistencyCheck` over the app's View State Controllers that writes mismatches to a
 /// file.
@@ -17,18 +18,14 @@ final class ConsistencyLog {
 
   /// The log named by `AIRFRAME_CONSISTENCY_LOG`, or `nil` when it is not set or the file
   /// cannot be created.
-  init?(app: NotesApplication, environment: [String: String]) {
+  init?(session: NotesSession, environment: [String: String]) {
     guard let path = environment["AIRFRAME_CONSISTENCY_LOG"], !path.isEmpty,
       FileManager.default.createFile(atPath: path, contents: nil),
       let file = FileHandle(forWritingAtPath: path)
     else { return nil }
     self.file = file
-    check = ConsistencyCheck(model: app.model)
-    check.register("sidebar", app.sidebar)
-    check.register("note list", app.noteList)
-    check.register("editor", app.editor)
-    check.register("window title", app.windowTitle)
-    check.register("status bar", app.statusBar)
+    check = ConsistencyCheck(model: session.model)
+    for (name, controller) in session.viewStateControllers { check.register(name, controller) }
   }
 
   /// Compares every controller with the model now and logs each one that disagrees.

@@ -30,20 +30,12 @@ func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
   let location = DatabaseLocation.resolve(explicitPath: path)
   let isNew = !FileManager.default.fileExists(atPath: location.path)
   let database = try NotesDatabase(location: location)
-  var state = try database.loadState()
+  let state = try database.loadState()
+  let model = Model(state, storage: database)
   if isNew, state.notebooks.count == 0, state.notes.count == 0 {
-    let samples = SampleLibrary.state(now: Date())
-    let model = Model(state, storage: database)
-    try model.write(origin: .background("sample library")) { transaction in
-      for notebook in samples.notebooks.elements {
-        try transaction.insert(notebook, into: \.notebooks)
-      }
-      for note in samples.notes.elements { try transaction.insert(note, into: \.notes) }
-      transaction.set(\.lastAssignedID, to: samples.lastAssignedID)
-    }
-    state = model.state
+    try SampleLibrary.add(to: model, now: Date())
   }
-  return (database, Model(state, storage: database))
+  return (database, model)
 }
 
 /// Runs the full-screen app until the user quits.
@@ -71,7 +63,8 @@ func runFullScreen(databasePath: String?) -> Never {
     printError("\(error)")
     exit(1)
   }
-  let consistency = ConsistencyLog(app: app, environment: ProcessInfo.processInfo.environment)
+  let consistency = ConsistencyLog(
+    session: app.session, environment: ProcessInfo.processInfo.environment)
   var drawScheduled = false
   func draw() {
     drawScheduled = false

@@ -5,6 +5,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// The status bar says what happened: refusals until the next key, what undo, redo and
 /// delete did, the duplicate as it is spelled, and how to quit.
 @Suite(.noLiveBindings)
@@ -49,7 +51,7 @@ struct FeedbackTests {
     #expect(statusLine(app).hasSuffix("Deleted “Welcome to Notes” — u to undo"))
     app.press(.character("u"))
     #expect(statusLine(app).hasSuffix("Undid “Delete Note” — U redoes it"))
-    #expect(app.model.state.notes.count == 6)
+    #expect(app.session.model.state.notes.count == 6)
     app.press(.character("U"))
     #expect(statusLine(app).hasSuffix("Redid “Delete Note” — u undoes it"))
     app.press(.character("u"), .character("u"))

@@ -5,6 +5,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// Each gesture of the terminal app, driven by key presses, checked on the screen and in
 /// the model; after every step all panes agree.
 @Suite(.noLiveBindings)
@@ -16,7 +18,7 @@ struct GestureTests {
     app.type("Travel")
     #expect(app.screen()[22].hasPrefix(" New notebook title: Travel"))
     app.press(.enter)
-    #expect(app.model.state.notebooks.count == 4)
+    #expect(app.session.model.state.notebooks.count == 4)
     #expect(app.screen()[0].hasPrefix(" Travel "))
     app.expectPanesAgree()
 
@@ -24,12 +26,12 @@ struct GestureTests {
     app.type("Packing list")
     app.press(.enter)
     #expect(app.focus == .editor)
-    let id = NoteID(rawValue: app.model.state.lastAssignedID)
-    #expect(app.model.state.notes[id]?.title == "Packing list")
+    let id = NoteID(rawValue: app.session.model.state.lastAssignedID)
+    #expect(app.session.model.state.notes[id]?.title == "Packing list")
     app.type("Socks")
     app.press(.enter)
     app.type("Passport")
-    #expect(app.model.state.notes[id]?.body == "Socks\nPassport")
+    #expect(app.session.model.state.notes[id]?.body == "Socks\nPassport")
     let lines = app.screen()
     #expect(lines.contains { $0.contains("│ Socks") })
     #expect(lines.contains { $0.contains("│ Passport") })
@@ -39,14 +41,14 @@ struct GestureTests {
 
     // The typing run undoes as one step, then the note, then the notebook.
     app.press(.escape, .character("u"))
-    #expect(app.model.state.notes[id]?.body == "")
+    #expect(app.session.model.state.notes[id]?.body == "")
     app.press(.character("u"))
-    #expect(app.model.state.notes[id] == nil)
+    #expect(app.session.model.state.notes[id] == nil)
     app.expectPanesAgree()
     app.press(.character("U"))
-    #expect(app.model.state.notes[id]?.body == "")
+    #expect(app.session.model.state.notes[id]?.body == "")
     app.press(.control("r"))
-    #expect(app.model.state.notes[id]?.body == "Socks\nPassport")
+    #expect(app.session.model.state.notes[id]?.body == "Socks\nPassport")
     app.expectPanesAgree()
     app.shutdown()
   }
@@ -59,7 +61,7 @@ struct GestureTests {
     // The field replaces the selected row while it is edited.
     #expect(app.screen()[2].contains("│ Hello▏"))
     app.press(.enter)
-    #expect(app.model.state.notes[NoteID(rawValue: 4)]?.title == "Hello")
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]?.title == "Hello")
     #expect(app.screen()[0].hasPrefix(" Work — Hello"))
     app.expectPanesAgree()
     app.shutdown()
@@ -67,19 +69,19 @@ struct GestureTests {
 
   @Test func invalidTitleIsReportedAndChangesNothing() {
     let app = makeApp()
-    let revision = app.model.revision
+    let revision = app.session.model.revision
     app.press(.character("r"), .control("u"), .enter)
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     #expect(app.interaction != .browsing)
     #expect(app.screen()[23].contains("empty"))
     app.press(.escape, .character("N"))
     app.type("work")
     app.press(.enter)
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     #expect(app.screen()[23].lowercased().contains("already"))
     app.press(.escape)
     #expect(app.interaction == .browsing)
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     app.shutdown()
   }
 
@@ -87,7 +89,8 @@ struct GestureTests {
     let app = makeApp()
     // The selected note (Welcome) is in Work; the picker lists Home and Ideas.
     app.press(.character("m"), .down, .enter)
-    #expect(app.model.state.notes[NoteID(rawValue: 4)]?.notebookID == NotebookID(rawValue: 2))
+    #expect(
+      app.session.model.state.notes[NoteID(rawValue: 4)]?.notebookID == NotebookID(rawValue: 2))
     let lines = app.screen()
     #expect(lines.contains { $0.hasPrefix(" Ideas            3 │") })
     #expect(lines.contains { $0.hasPrefix(" Work             1 │") })
@@ -98,18 +101,18 @@ struct GestureTests {
   @Test func deletingANotebookWithNotesAsksFirst() {
     let app = makeApp()
     app.press(.tab, .tab, .down)  // sidebar, "Home"
-    #expect(app.sidebar.selection.value == NotebookID(rawValue: 1))
+    #expect(app.session.sidebar.selection.value == NotebookID(rawValue: 1))
     app.press(.character("d"))
     #expect(app.screen().contains { $0.contains("Delete \"Home\" and its 2 notes?") })
     app.press(.character("n"))
-    #expect(app.model.state.notebooks[NotebookID(rawValue: 1)] != nil)
+    #expect(app.session.model.state.notebooks[NotebookID(rawValue: 1)] != nil)
     #expect(!app.screen().contains { $0.contains("Delete \"Home\"") })
     app.press(.character("d"), .character("y"))
-    #expect(app.model.state.notebooks[NotebookID(rawValue: 1)] == nil)
-    #expect(app.model.state.notes.count == 4)
+    #expect(app.session.model.state.notebooks[NotebookID(rawValue: 1)] == nil)
+    #expect(app.session.model.state.notes.count == 4)
     app.expectPanesAgree()
     app.press(.character("u"))
-    #expect(app.model.state.notes.count == 6)
+    #expect(app.session.model.state.notes.count == 6)
     app.expectPanesAgree()
     app.shutdown()
   }
@@ -122,9 +125,9 @@ struct GestureTests {
     app.type("x")
     #expect(app.screen()[1].contains("NOTES 0 "))
     app.press(.backspace, .enter)
-    #expect(app.noteList.search == "gro")
+    #expect(app.session.noteList.search == "gro")
     app.press(.down, .character("d"))
-    #expect(app.model.state.notes.count == 5)
+    #expect(app.session.model.state.notes.count == 5)
     #expect(app.screen()[1].contains("NOTES 0 "))
     app.press(.escape)
     #expect(app.screen()[1].contains("NOTES 5 "))
@@ -135,13 +138,13 @@ struct GestureTests {
   @Test func theListKeepsASelectionWhileItHasRows() {
     let app = makeApp()
     app.press(.down, .down)  // the third note: "Book list"
-    #expect(app.noteList.lens.selection.value == NoteID(rawValue: 8))
+    #expect(app.session.noteList.lens.selection.value == NoteID(rawValue: 8))
     app.press(.character("d"))
     // Its neighbour moves into its place and is selected and shown.
-    #expect(app.noteList.lens.selection.value == NoteID(rawValue: 7))
+    #expect(app.session.noteList.lens.selection.value == NoteID(rawValue: 7))
     #expect(app.screen()[1].contains("│ Weekend"))
     app.press(.tab, .tab, .down)  // the sidebar: Home
-    #expect(app.noteList.lens.selection.value == app.noteList.lens.row(at: 0).id)
+    #expect(app.session.noteList.lens.selection.value == app.session.noteList.lens.row(at: 0).id)
     app.expectPanesAgree()
     app.shutdown()
   }
@@ -177,7 +180,7 @@ struct GestureTests {
     app.press(.character("s"))
     #expect(app.screen()[23].contains("Syncing"))
     #expect(app.screen()[0].contains("Syncing"))
-    while app.syncCoordinator.isSyncing { await Task.yield() }
+    while app.session.syncCoordinator.isSyncing { await Task.yield() }
     #expect(app.screen()[23].contains("Synced"))
     #expect(!app.screen()[0].contains("Sync"))
     app.shutdown()
@@ -191,7 +194,7 @@ struct GestureTests {
     app.press(.control("q"))
     #expect(app.isFinished)
     app.shutdown()
-    #expect(app.model.state.notes[NoteID(rawValue: 4)]?.body.hasSuffix("palette.!") == true)
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]?.body.hasSuffix("palette.!") == true)
   }
 }
 
@@ -204,7 +207,9 @@ struct SearchGestureTests {
     let app = makeApp()
     app.press(.character("/"))
     app.type(query)
-    let titles = (0..<app.noteList.lens.count).map { app.noteList.lens.row(at: $0).title }
+    let titles = (0..<app.session.noteList.lens.count).map {
+      app.session.noteList.lens.row(at: $0).title
+    }
     app.shutdown()
     return titles
   }

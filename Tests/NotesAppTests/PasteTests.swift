@@ -5,6 +5,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// Pasted text is text in every prompt and in the editor, and a batch of keys read at once
 /// is one edit and one save.
 @Suite(.noLiveBindings)
@@ -21,13 +23,13 @@ struct PasteTests {
   @Test func aNewlineInAPastedPromptIsNotEnter() {
     let app = makeApp()
     var decoder = InputDecoder()
-    let revision = app.model.revision
+    let revision = app.session.model.revision
     read("N" + pasted("Line1\rLine2"), into: app, decoder: &decoder)
     #expect(app.prompt?.purpose == .newNotebook)
     #expect(app.prompt?.text == "Line1 Line2")
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     read("\r", into: app, decoder: &decoder)
-    #expect(app.model.state.notebooks.elements.map(\.title).contains("Line1 Line2"))
+    #expect(app.session.model.state.notebooks.elements.map(\.title).contains("Line1 Line2"))
     app.expectPanesAgree()
     app.shutdown()
   }
@@ -39,7 +41,7 @@ struct PasteTests {
     #expect(app.prompt?.purpose == .newNotebook)
     #expect(app.prompt?.text == "Trip[2JNotes")
     read("\r", into: app, decoder: &decoder)
-    #expect(app.model.state.notebooks.elements.map(\.title).contains("Trip[2JNotes"))
+    #expect(app.session.model.state.notebooks.elements.map(\.title).contains("Trip[2JNotes"))
     app.shutdown()
   }
 
@@ -47,7 +49,7 @@ struct PasteTests {
     let app = makeApp()
     var decoder = InputDecoder()
     read("/" + pasted("gro\r"), into: app, decoder: &decoder)
-    #expect(app.noteList.search == "gro ")
+    #expect(app.session.noteList.search == "gro ")
     #expect(app.prompt?.purpose == .search)
     #expect(app.prompt?.text == "gro ")
     read("\u{1B}", into: app, decoder: &decoder)
@@ -61,9 +63,9 @@ struct PasteTests {
   @Test func aPasteWhileBrowsingRunsNoCommand() {
     let app = makeApp()
     var decoder = InputDecoder()
-    let revision = app.model.revision
+    let revision = app.session.model.revision
     read(pasted("dq"), into: app, decoder: &decoder)
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     #expect(!app.isFinished)
     #expect(app.interaction == .browsing)
     #expect(app.screen()[23].contains("Pasted text goes into the editor or a prompt"))
@@ -75,14 +77,14 @@ struct PasteTests {
     var decoder = InputDecoder()
     app.press(.enter, .control("u"))  // the editor, on "Welcome to Notes"
     let id = NoteID(rawValue: 4)
-    let before = app.model.state.notes[id]!.body
+    let before = app.session.model.state.notes[id]!.body
     var commits = 0
-    let lifetime = app.model.observeCommits { _ in commits += 1 }
+    let lifetime = app.session.model.observeCommits { _ in commits += 1 }
     let text = String(repeating: "0123456789\r", count: 500)  // 5,500 characters
     read(pasted(text) + "!", into: app, decoder: &decoder)
     #expect(commits == 1)
     let expected = before + String(repeating: "0123456789\n", count: 500) + "!"
-    #expect(app.model.state.notes[id]!.body == expected)
+    #expect(app.session.model.state.notes[id]!.body == expected)
     // The Ctrl-Q after a paste is a key again.
     read("\u{11}", into: app, decoder: &decoder)
     #expect(app.isFinished)
@@ -94,11 +96,11 @@ struct PasteTests {
     let app = makeApp()
     app.press(.enter)
     var commits = 0
-    let lifetime = app.model.observeCommits { _ in commits += 1 }
+    let lifetime = app.session.model.observeCommits { _ in commits += 1 }
     app.handle([.character("a"), .enter, .character("b"), .left, .character("c")])
     // "a\nb" is one run, the arrow ends it, "c" is a second run.
     #expect(commits == 2)
-    #expect(app.model.state.notes[NoteID(rawValue: 4)]!.body.hasSuffix("a\ncb"))
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]!.body.hasSuffix("a\ncb"))
     lifetime.cancel()
     app.shutdown()
   }
@@ -106,9 +108,9 @@ struct PasteTests {
   @Test func aPastedTitleWithABidiOverrideIsRefusedWithItsReason() {
     let app = makeApp()
     var decoder = InputDecoder()
-    let revision = app.model.revision
+    let revision = app.session.model.revision
     read("N" + pasted("\u{202E}txt.exe") + "\r", into: app, decoder: &decoder)
-    #expect(app.model.revision == revision)
+    #expect(app.session.model.revision == revision)
     #expect(app.prompt?.text == "\u{202E}txt.exe")
     #expect(app.screen()[23].contains("must not contain bidirectional controls (U+202E)."))
     // The prompt draws the override as a visible U+FFFD, so it cannot reorder the line.
@@ -134,8 +136,8 @@ struct PasteTests {
 extension NotesApplication {
   /// The purpose of renaming the selected note.
   var selectedNoteRename: Prompt.Purpose? {
-    noteList.lens.selection.value.flatMap { id in
-      model.state.notes[id].map { .renameNote(id, from: $0.title) }
+    session.noteList.lens.selection.value.flatMap { id in
+      session.model.state.notes[id].map { .renameNote(id, from: $0.title) }
     }
   }
 

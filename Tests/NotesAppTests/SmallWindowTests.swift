@@ -5,6 +5,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// Small windows and long content: the selection stays in view at every size, reasons are
 /// cut only at a word, and long text shows the part that matters.
 @Suite(.noLiveBindings)
@@ -23,7 +25,7 @@ struct SmallWindowTests {
   func thePaletteScrollsToKeepTheSelectionInView(width: Int, height: Int) {
     let app = makeApp()
     app.press(.character(":"))
-    let names = app.commandMenu.rows.value.map(\.name)
+    let names = app.session.commandMenu.rows.value.map(\.name)
     for index in names.indices {
       let screen = app.render(width: width, height: height)
       #expect(
@@ -42,7 +44,7 @@ struct SmallWindowTests {
     let app = makeApp()
     app.press(.tab, .tab)  // the sidebar, "All notes": no notebook selected
     app.press(.character(":"))
-    let rows = app.commandMenu.rows.value
+    let rows = app.session.commandMenu.rows.value
     let reasons = rows.compactMap(\.availability.reason)
     #expect(!reasons.isEmpty)
     let words = Set(reasons.flatMap { $0.split(separator: " ").map(String.init) })
@@ -118,11 +120,11 @@ struct ListSelectionTests {
     let app = makeApp()
     app.press(.character("/"))
     app.type("zzzz")
-    #expect(app.noteList.lens.count == 0)
-    #expect(app.noteList.lens.selection.value == nil)
+    #expect(app.session.noteList.lens.count == 0)
+    #expect(app.session.noteList.lens.selection.value == nil)
     app.press(.escape)
-    #expect(app.noteList.lens.count == 6)
-    #expect(app.noteList.lens.selection.value != nil)
+    #expect(app.session.noteList.lens.count == 6)
+    #expect(app.session.noteList.lens.selection.value != nil)
     app.press(.enter)
     #expect(app.focus == .editor)
     app.shutdown()

@@ -5,6 +5,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// Widths follow grapheme clusters, and the terminal is sent only what draws at that width.
 @Suite(.noLiveBindings)
 @MainActor
@@ -76,13 +78,13 @@ struct UnicodeRenderTests {
     app.onRepaint = { repaints += 1 }
     app.press(.control("l"))
     app.press(.enter, .control("l"))  // the editor
-    let body = app.model.state.notes[NoteID(rawValue: 4)]?.body
+    let body = app.session.model.state.notes[NoteID(rawValue: 4)]?.body
     app.press(.escape, .character("N"), .control("l"))  // a prompt
     #expect(app.prompt?.text == "")
     app.press(.escape, .character(":"), .control("l"))  // the palette
     #expect(app.interaction == .palette(selected: 0))
     #expect(repaints == 4)
-    #expect(app.model.state.notes[NoteID(rawValue: 4)]?.body == body)
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]?.body == body)
     app.shutdown()
   }
 }

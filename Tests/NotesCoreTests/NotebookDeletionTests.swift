@@ -14,6 +14,27 @@ struct NotebookDeletionTests {
     #expect(deletion.confirmations.pending.isEmpty)
   }
 
+  @Test func aConfirmationIsWithdrawnWhenItsNotebookIsGone() throws {
+    let dispatcher = ActionDispatcher(model: Model(sampleState()))
+    let deletion = NotebookDeletion(dispatcher: dispatcher)
+    let created = dispatcher.dispatch(CreateNotebook(title: "Trip", now: t0))
+    let trip = try #require(created.createdID(in: \NotesState.notebooks))
+    #expect(
+      dispatcher.dispatch(CreateNote(notebookID: trip, title: "Tickets", now: t0)).isCommitted)
+    #expect(deletion.deleteRequested(trip) == .unchanged)
+    #expect(deletion.deleteRequested(work) == .unchanged)
+    #expect(deletion.confirmations.pending.count == 2)
+    // Undoing the note and the notebook removes "Trip": its question goes, Work's stays.
+    #expect(dispatcher.undo().isCommitted)
+    #expect(deletion.confirmations.pending.count == 2)  // Trip is still there, now empty
+    #expect(dispatcher.undo().isCommitted)
+    #expect(deletion.confirmations.pending.map(\.notebookID) == [work])
+    // Asking about a notebook again after its question was withdrawn works as before.
+    #expect(dispatcher.redo().isCommitted)
+    #expect(deletion.deleteRequested(trip).isCommitted)  // empty now: deleted at once
+    deletion.cancel()
+  }
+
   @Test func aNonEmptyNotebookWaitsForConfirmationThatSurvivesADetachedView() {
     let dispatcher = ActionDispatcher(model: Model(sampleState()))
     let deletion = NotebookDeletion(dispatcher: dispatcher)

@@ -11,6 +11,7 @@ import NotesCore
 import NotesTestSupport
 import Testing
 
+@testable import NotesPresentation
 @testable import NotesStorage
 
 @Suite(.noLiveBindings, .serialized)
@@ -38,7 +39,7 @@ struct FullDiskInTheAppTests {
       model: model, syncService: SimulatedSyncService(steps: 1, stepDelay: .zero),
       now: { now })
     app.handle(.enter)
-    let id = try #require(app.editor.state.value.noteID)
+    let id = try #require(app.session.editor.state.value.noteID)
     let body = try #require(model.state.notes[id]?.body)
 
     // The disk is full: every write fails from now on.
@@ -48,13 +49,13 @@ struct FullDiskInTheAppTests {
     airframe_fault_vfs_disarm()
     #expect(status.contains("database or disk is full"), "the status bar says \(status)")
     #expect(model.state.notes[id]?.body == body, "the model took a write that failed")
-    #expect(app.editor.state.value.body == body + "abc", "the draft lost keys")
-    #expect(app.editor.state.value.isDirty)
+    #expect(app.session.editor.state.value.body == body + "abc", "the draft lost keys")
+    #expect(app.session.editor.state.value.isDirty)
 
     // Room again: the next key saves the whole draft, and the message goes.
     app.handle(.character("d"))
     #expect(model.state.notes[id]?.body == body + "abcd")
-    #expect(!app.editor.state.value.isDirty)
+    #expect(!app.session.editor.state.value.isDirty)
     #expect(app.render(width: 120, height: 30).lines.last?.contains("full") == false)
     app.shutdown()
     database.close()

@@ -19,6 +19,7 @@
 
 import Airframe
 import NotesCore
+import NotesPresentation
 
 extension NotesApplication {
   /// Handles the keys the terminal read at once, in order, as one batch.
@@ -56,16 +57,16 @@ extension NotesApplication {
       return
     }
     if key == .control("c") {
-      statusBar.inform(
+      session.inform(
         focus == .editor ? "To quit, press Ctrl-Q." : "To quit, press q (or Ctrl-Q).")
       return
     }
     // A message lasts until the next key, except in a prompt, where a refusal stays while
     // the text is corrected (until it is submitted or closed).
     if case .prompt = interaction {
-      if key == .escape { statusBar.clearMessage() }
+      if key == .escape { session.messageDismissed() }
     } else {
-      statusBar.clearMessage()
+      session.messageDismissed()
     }
     if let text = textInput(key) {
       insertText(text)
@@ -86,7 +87,8 @@ extension NotesApplication {
 
   /// The text a key inserts where the keyboard is now, or `nil` if it is not text there.
   private func textInput(_ key: Key) -> String? {
-    let inEditor = interaction == .browsing && focus == .editor && editorState.noteID != nil
+    let inEditor =
+      interaction == .browsing && focus == .editor && session.editorState.value.noteID != nil
     let inPrompt: Bool
     if case .prompt = interaction { inPrompt = true } else { inPrompt = false }
     guard inEditor || inPrompt else { return nil }
@@ -116,7 +118,8 @@ extension NotesApplication {
     if focus == .editor, handleEditor(key) { return }
     switch key {
     case .paste:
-      report(.rejected("Pasted text goes into the editor or a prompt; it never runs commands."))
+      session.report(
+        .rejected("Pasted text goes into the editor or a prompt; it never runs commands."))
     case .tab: moveFocus(to: focus.next)
     case .backTab: moveFocus(to: focus.previous)
     case .up, .character("k"): moveSelection(by: -1)
@@ -127,31 +130,30 @@ extension NotesApplication {
     case .end: moveSelection(by: Int.max / 2)
     case .enter: moveFocus(to: focus == .sidebar ? .list : .editor)
     case .escape:
-      if !noteList.search.isEmpty { noteList.search = "" }
-    case .character("q"), .control("q"): commands.run("Quit")
-    case .character("?"), .function(1): commands.run("Help")
+      if !session.search.isEmpty { session.searchTyped("") }
+    case .character("q"), .control("q"): run(.quit)
+    case .character("?"), .function(1): run(.help)
     case .character(":"), .control("p"): interaction = .palette(selected: 0)
-    case .character("n"): commands.run("New Note")
-    case .character("N"): commands.run("New Notebook")
-    case .character("r"): commands.run(focus == .sidebar ? "Rename Notebook" : "Rename Note")
-    case .character("m"): commands.run("Move Note")
-    case .character("p"): commands.run("Pin or Unpin Note")
-    case .character("d"), .delete:
-      commands.run(focus == .sidebar ? "Delete Notebook" : "Delete Note")
-    case .character("/"): commands.run("Search")
-    case .character("o"): commands.run("Sort by Title or Date")
-    case .character("u"), .control("z"): commands.run("Undo")
-    case .character("U"), .control("r"), .control("y"): commands.run("Redo")
-    case .character("s"): commands.run("Sync Now")
+    case .character("n"): run(.newNote)
+    case .character("N"): run(.newNotebook)
+    case .character("r"): run(focus == .sidebar ? .renameNotebook : .renameNote)
+    case .character("m"): run(.moveNote)
+    case .character("p"): run(.togglePin)
+    case .character("d"), .delete: run(focus == .sidebar ? .deleteNotebook : .deleteNote)
+    case .character("/"): run(.search)
+    case .character("o"): run(.toggleSort)
+    case .character("u"), .control("z"): run(.undo)
+    case .character("U"), .control("r"), .control("y"): run(.redo)
+    case .character("s"): run(.syncNow)
     default: break
     }
   }
 
   /// Moves the focus, ending the editor's typing run when it leaves the editor.
   func moveFocus(to pane: Pane) {
-    if focus == .editor, pane != .editor { editor.endTypingRun() }
-    if pane == .editor, editorState.noteID == nil {
-      report(.rejected("Select a note to edit."))
+    if focus == .editor, pane != .editor { session.typingEnded() }
+    if pane == .editor, session.editorState.value.noteID == nil {
+      session.report(.rejected("Select a note to edit."))
       return
     }
     focus = pane
@@ -161,15 +163,16 @@ extension NotesApplication {
     switch focus {
     case .sidebar:
       // Row 0 is "All notes" (no notebook selected).
-      let ids: [NotebookID?] = [nil] + sidebarRows.map(\.id)
-      let current = ids.firstIndex(of: selectedNotebook) ?? 0
+      let ids: [NotebookID?] = [nil] + session.notebooks.value.map(\.id)
+      let current = ids.firstIndex(of: session.selectedNotebook.value) ?? 0
       let target = clamp(current, delta, count: ids.count)
-      sidebar.select(ids[target])
+      session.notebookSelected(ids[target])
     case .list:
-      guard listCount > 0 else { return }
-      let current = selectedNote.flatMap { noteList.lens.index(of: $0) } ?? -1
-      let target = clamp(current, delta, count: listCount)
-      noteList.lens.select(noteList.lens.row(at: target).id)
+      let list = session.list
+      guard list.count > 0 else { return }
+      let current = session.selectedNote.value.flatMap { list.index(of: $0) } ?? -1
+      let target = clamp(current, delta, count: list.count)
+      session.noteSelected(list.row(at: target).id)
     case .editor: break
     }
   }
@@ -183,7 +186,7 @@ extension NotesApplication {
 
   /// Handles a key in the editor; returns `false` for keys the editor leaves to others.
   private func handleEditor(_ key: Key) -> Bool {
-    guard editorState.noteID != nil else { return false }
+    guard session.editorState.value.noteID != nil else { return false }
     let width = layout(width: lastSize.width, height: lastSize.height).editorText.width
     switch key {
     case .backspace: edit { $0.deleteBackward() }
@@ -210,17 +213,10 @@ extension NotesApplication {
       return
     }
     cursor = edited
-    editor.userEditedBody(edited.text)
-    let outcome = editor.save(asTyping: true)
-    if outcome.isCommitted || outcome == .unchanged {
-      if status.message != nil { report(outcome) }
-    } else {
-      report(outcome)
-    }
+    session.bodyTyped(edited.text)
   }
 
   private func handleConflictKey(keepMine: Bool) {
-    guard editorState.conflict != nil else { return }
-    if keepMine { editor.keepMine() } else { editor.takeTheirs() }
+    session.conflictResolved(keepingMine: keepMine)
   }
 }

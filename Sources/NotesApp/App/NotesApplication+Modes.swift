@@ -12,6 +12,7 @@
 
 import Airframe
 import NotesCore
+import NotesPresentation
 
 extension NotesApplication {
   // MARK: - Starting interactions
@@ -24,41 +25,25 @@ extension NotesApplication {
 
   /// Opens the inline rename of the selected note.
   func beginRenameNote() {
-    guard let id = selectedNote, let note = model.state.notes[id] else { return }
+    guard let id = session.selectedNote.value, let title = session.title(of: id) else { return }
     if focus == .editor { moveFocus(to: .list) }
     focus = .list
-    beginPrompt(.renameNote(id, from: note.title), text: note.title)
+    beginPrompt(.renameNote(id, from: title), text: title)
   }
 
   /// Opens the inline rename of the selected notebook.
   func beginRenameNotebook() {
-    guard let id = selectedNotebook, let notebook = model.state.notebooks[id] else { return }
+    guard let id = session.selectedNotebook.value, let title = session.title(of: id) else {
+      return
+    }
     focus = .sidebar
-    beginPrompt(.renameNotebook(id), text: notebook.title)
+    beginPrompt(.renameNotebook(id), text: title)
   }
 
   /// Opens the notebook picker for moving the selected note.
   func beginMove() {
-    guard let id = selectedNote else { return }
+    guard let id = session.selectedNote.value else { return }
     interaction = .moving(id, selected: 0)
-  }
-
-  /// Deletes the selected notebook, asking first if it has notes.
-  func requestNotebookDeletion() {
-    guard let id = selectedNotebook else { return }
-    let title = model.state.notebooks[id]?.title ?? ""
-    report(
-      notebookDeletion.deleteRequested(id), done: "Deleted the notebook “\(title)” — u to undo")
-  }
-
-  /// Switches the note list between date and title order.
-  func toggleSort() {
-    noteList.sort = noteList.sort == .modified ? .title : .modified
-  }
-
-  /// Starts a sync; its progress shows in the title and status bars.
-  func syncNow() {
-    if syncCoordinator.syncNow() == nil { report(.rejected("A sync is running.")) }
   }
 
   // MARK: - Prompt
@@ -67,7 +52,7 @@ extension NotesApplication {
     var prompt = prompt
     switch key {
     case .escape:
-      if prompt.purpose == .search { noteList.search = "" }
+      if prompt.purpose == .search { session.searchTyped("") }
       interaction = .browsing
       return
     case .enter:
@@ -91,23 +76,12 @@ extension NotesApplication {
     let field: String
     switch prompt.purpose {
     case .search:
-      selectedIndex = 0
-      noteList.search = prompt.text
+      session.searchTyped(prompt.text)
       return
     case .newNote, .renameNote: field = "note title"
     case .newNotebook, .renameNotebook: field = "notebook title"
     }
-    let issues = MaximumLength(field: field, limit: NotesRules.titleLimit).issues(
-      in: NotesRules.normalizedTitle(prompt.text))
-    if !issues.isEmpty {
-      let result = ValidationResult(issues)
-      report(.invalid(result))
-      promptLengthWarning = result.summary
-    } else if let warning = promptLengthWarning {
-      // Back within the limit: the warning goes, unless another message replaced it.
-      if status.message == warning { statusBar.clearMessage() }
-      promptLengthWarning = nil
-    }
+    session.titleDrafted(prompt.text, field: field)
   }
 
   private func submit(_ prompt: Prompt) {
@@ -118,34 +92,28 @@ extension NotesApplication {
       focus = .list
       return
     case .newNote:
-      outcome = commands.newNote.trigger(prompt.text)
-      if let id = outcome.createdID(in: \NotesState.notes) { selectNewNote(id) }
+      outcome = session.noteCreated(titled: prompt.text)
+      if outcome.isCommitted {
+        // The new note is selected; it opens in the editor.
+        interaction = .browsing
+        focus = .editor
+      }
     case .newNotebook:
-      outcome = commands.newNotebook.trigger(prompt.text)
-      if let id = outcome.createdID(in: \NotesState.notebooks) { sidebar.select(id) }
+      outcome = session.notebookCreated(titled: prompt.text)
     case .renameNote(_, let original):
       // Based on the title the prompt opened with: another process's rename meanwhile
       // refuses this one with a reason instead of being overwritten.
-      outcome = commands.renameNote.trigger(RenameInput(title: prompt.text, basedOn: original))
+      outcome = session.noteRenamed(to: prompt.text, from: original)
     case .renameNotebook:
-      outcome = commands.renameNotebook.trigger(prompt.text)
+      outcome = session.notebookRenamed(to: prompt.text)
     }
-    report(outcome)
     if outcome.isCommitted || outcome == .unchanged { interaction = .browsing }
-  }
-
-  /// Selects the note just created and opens it in the editor.
-  private func selectNewNote(_ id: NoteID) {
-    if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { noteList.search = "" }
-    if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
-    noteList.lens.select(id)
-    interaction = .browsing
-    focus = .editor
   }
 
   // MARK: - Palette
 
   func handlePalette(_ key: Key, selected: Int) {
+    let menuRows = session.menu.value
     let count = menuRows.count
     switch key {
     case .up, .character("k"): interaction = .palette(selected: max(0, selected - 1))
@@ -154,7 +122,7 @@ extension NotesApplication {
     case .enter:
       guard menuRows.indices.contains(selected) else { return }
       interaction = .browsing
-      commands.run(menuRows[selected].name)
+      if let command = SessionCommand(rawValue: menuRows[selected].name) { run(command) }
     default: break
     }
   }
@@ -169,22 +137,13 @@ extension NotesApplication {
     default: return
     }
     interaction = .browsing
-    let title = model.state.notebooks[confirmation.notebookID]?.title ?? ""
-    report(
-      notebookDeletion.answer(confirmation.id, confirmed: confirmed),
-      done: "Deleted the notebook “\(title)” and its notes — u to undo")
+    session.deletionAnswered(confirmation.id, confirmed: confirmed)
   }
 
   // MARK: - Moving
 
-  /// The notebooks a note can move to: every notebook but its own, in sidebar order.
-  func moveTargets(for note: NoteID) -> [SidebarRow] {
-    let current = model.state.notes[note]?.notebookID
-    return sidebarRows.filter { $0.id != current }
-  }
-
   func handleMoving(_ key: Key, note: NoteID, selected: Int) {
-    let targets = moveTargets(for: note)
+    let targets = session.moveTargets(for: note)
     switch key {
     case .up, .character("k"): interaction = .moving(note, selected: max(0, selected - 1))
     case .down, .character("j"):
@@ -193,7 +152,7 @@ extension NotesApplication {
     case .enter:
       interaction = .browsing
       guard targets.indices.contains(selected) else { return }
-      report(commands.moveNote.trigger(targets[selected].id))
+      session.noteMoved(to: targets[selected].id)
     default: break
     }
   }

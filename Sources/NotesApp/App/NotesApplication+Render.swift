@@ -8,6 +8,7 @@
 
 import Airframe
 import NotesCore
+import NotesPresentation
 
 extension NotesApplication {
   /// Draws every pane into a buffer of the given size.
@@ -32,7 +33,8 @@ extension NotesApplication {
       return screen
     }
     screen.fill(row: 0, columns: 0..<width, style: .reverse)
-    screen.write(" " + title, row: 0, column: 0, limit: width - 12, style: [.reverse, .bold])
+    screen.write(
+      " " + session.title.value, row: 0, column: 0, limit: width - 12, style: [.reverse, .bold])
     screen.write("? help", row: 0, column: width - 7, limit: 6, style: .reverse)
 
     var renamingNotebook: (NotebookID, String)?
@@ -43,24 +45,28 @@ extension NotesApplication {
     }
     drawSidebar(
       SidebarContent(
-        rows: sidebarRows, totalNotes: model.state.notes.count, selection: selectedNotebook,
+        rows: session.notebooks.value, totalNotes: session.noteCount,
+        selection: session.selectedNotebook.value,
         focused: focus == .sidebar, renaming: renamingNotebook),
       scroll: &sidebarScroll, frame: layout.sidebar, into: &screen)
     drawRule(column: layout.list.column - 1, rows: layout.list.rows, into: &screen)
-    let lens = noteList.lens
+    let list = session.list
+    let selectedNote = session.selectedNote.value
     drawNoteList(
       NoteListContent(
-        count: listCount, row: { lens.row(at: $0) }, selection: selectedNote,
-        selectedIndex: selectedNote.flatMap { lens.index(of: $0) }, focused: focus == .list,
-        search: noteList.search, sort: noteList.sort, renaming: renamingNote),
+        count: list.count, row: { list.row(at: $0) }, selection: selectedNote,
+        selectedIndex: selectedNote.flatMap { list.index(of: $0) }, focused: focus == .list,
+        search: session.search, sort: session.sort, renaming: renamingNote),
       scroll: &listScroll, frame: layout.list, into: &screen)
     drawRule(column: layout.editor.column - 1, rows: layout.editor.rows, into: &screen)
     drawEditor(
-      state: editorState, cursor: cursor, focused: focus == .editor && interaction == .browsing,
+      state: session.editorState.value, cursor: cursor,
+      focused: focus == .editor && interaction == .browsing,
       scroll: &editorScroll, frame: layout.editor, textFrame: layout.editorText, into: &screen)
     drawHintLine(layout.hintLine, into: &screen)
     screen.fill(row: layout.statusBar.row, columns: 0..<width, style: .reverse)
     // A message that does not fit beside the counts is shown on its own, cut at a word.
+    let status = session.status.value
     let statusText = " " + status.text
     screen.write(
       statusText.displayWidth <= width
@@ -91,12 +97,12 @@ extension NotesApplication {
     switch interaction {
     case .browsing, .prompt: return
     case .palette(let selected):
-      drawPalette(menuRows, selected: selected, scroll: &overlayScroll, into: &screen)
+      drawPalette(session.menu.value, selected: selected, scroll: &overlayScroll, into: &screen)
     case .help: drawHelp(into: &screen)
     case .confirmation(let confirmation): drawConfirmation(confirmation, into: &screen)
     case .moving(let note, let selected):
       drawMovePicker(
-        moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
+        session.moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
     }
     screen.cursor = nil
   }

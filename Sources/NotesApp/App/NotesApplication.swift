@@ -1,50 +1,25 @@
-// NotesApplication: the terminal presentation of one Notes model — keys in, screens out.
+// NotesApplication: the terminal presentation of one Notes session — keys in, screens out.
 //
 // Guarantees
-// - One model, six presentations: the title bar, sidebar, note list, editor, status bar and
-//   command palette each render their View State Controller's published values, which the
-//   app keeps through one binder. After a key press has been handled, every pane shows the
-//   same model revision.
-// - Every key press becomes a gesture on an Action Controller (see `NotesCommands`) or a
-//   change of view state (focus, selection, scroll, the modal interaction). Nothing writes
-//   the model except the dispatcher's actions and the sync coordinator.
+// - Thin: every key press becomes a gesture on the session (`NotesSession`) or a change of
+//   the terminal's own view state (focus, the modal interaction, scroll offsets, the
+//   editor's cursor). The app never reads the model and never writes a controller; it
+//   draws the session's projections.
 // - Rendering emits no input: `render(width:height:)` runs inside `Rendering.perform` and
 //   changes nothing but scroll offsets, which are presentation state.
-// - The note list keeps a selection while it has rows, so the editor shows a note whenever
-//   there is one to show.
-// - Validation failures and refused commands are reported to the status bar with their
-//   reason and change nothing.
-// - `shutdown()` saves the editor's draft and cancels every binding the app made.
+// - `shutdown()` closes the session (saving the editor's draft) and cancels every binding
+//   the app made.
 
 public import Airframe
 public import Foundation
 public import NotesCore
+public import NotesPresentation
 
 /// The Notes app as a terminal presents it: keys in, screens out.
 @MainActor
 public final class NotesApplication {
-  /// The model every presentation shows.
-  public let model: Model<NotesState>
-  /// Runs every action and keeps undo.
-  public let dispatcher: ActionDispatcher<NotesState>
-  /// The sidebar's controller.
-  public let sidebar: SidebarController
-  /// The note list's controller.
-  public let noteList: NoteListController
-  /// The editor's controller.
-  public let editor: EditorController
-  /// The title bar's controller.
-  public let windowTitle: WindowTitleController
-  /// The status bar's controller.
-  public let statusBar: StatusBarController
-  /// The command palette's controller.
-  public let commandMenu = CommandMenuController()
-  /// Deleting notebooks, with confirmation.
-  public let notebookDeletion: NotebookDeletion
-  /// Runs "Sync Now".
-  public let syncCoordinator: SyncCoordinator
-  /// The commands, each with its availability.
-  private(set) var commands: NotesCommands!
+  /// The session every pane shows and every key acts on.
+  public let session: NotesSession
 
   /// Whether the user asked to quit.
   public private(set) var isFinished = false
@@ -65,18 +40,8 @@ public final class NotesApplication {
   }
   /// The editor's text and cursor while a note is open.
   var cursor = TextCursor(atEndOf: "")
-
-  // What the panes show: the latest values the controllers published.
-  var sidebarRows: [SidebarRow] = []
-  var selectedNotebook: NotebookID?
-  var selectedNote: NoteID?
-  var editorState = EditorState.closed
-  var title = "Notes"
-  var status = StatusBarController.status(for: NotesState(), message: nil)
-  var menuRows: [CommandRow] = []
-  var listCount = 0
-  /// Where the selected note was in the list, to select its neighbour when it leaves.
-  var selectedIndex = 0
+  /// The note the cursor belongs to.
+  var cursorNote: NoteID?
 
   // Scroll offsets: presentation state, adjusted while rendering.
   var sidebarScroll = 0
@@ -84,125 +49,104 @@ public final class NotesApplication {
   var editorScroll = 0
   /// The first line shown in the palette or the move picker.
   var overlayScroll = 0
-  /// The too-long message a title prompt showed as its text passed the limit, if any.
-  var promptLengthWarning: String?
   /// The size of the last render, for cursor movement by screen lines.
   var lastSize = (width: 80, height: 24)
 
-  let now: () -> Date
-  let binder = Binder(label: "NotesApplication")
   let bag = LifetimeBag(label: "NotesApplication")
 
-  /// Creates the app over a model.
+  /// Creates the app over a session.
+  ///
+  /// - Parameter session: The open library.
+  public init(session: NotesSession) {
+    self.session = session
+    bindPresentations()
+  }
+
+  /// Creates the app over a model, with a session of its own.
   ///
   /// - Parameters:
   ///   - model: The Notes model.
   ///   - syncService: The service "Sync Now" talks to.
   ///   - now: The clock for modification dates.
-  public init(
+  public convenience init(
     model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() }
   ) {
-    self.model = model
-    self.now = now
-    dispatcher = ActionDispatcher(model: model)
-    sidebar = SidebarController(model: model)
-    noteList = NoteListController(model: model)
-    editor = EditorController(dispatcher: dispatcher, now: now)
-    windowTitle = WindowTitleController(model: model)
-    statusBar = StatusBarController(model: model)
-    notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
-    syncCoordinator = SyncCoordinator(model: model, service: syncService)
-    commands = NotesCommands(app: self)
-    bindPresentations()
-    if noteList.lens.count > 0 { noteList.lens.select(noteList.lens.row(at: 0).id) }
+    self.init(
+      session: NotesSession(
+        model: model, syncService: syncService, now: now, shortcut: Self.shortcut))
   }
 
-  /// Connects the presentations to their controllers, and the controllers to each other.
-  private func bindPresentations() {
-    // Wiring: one controller's view state drives another's (not rendering).
-    sidebar.selection.observe { [unowned self] notebook in
-      selectedNotebook = notebook
-      selectedIndex = 0
-      noteList.notebook = notebook
-      windowTitle.notebook = notebook
-      listScroll = 0
-    }.store(in: bag)
-    noteList.lens.selection.observe { [unowned self] note in
-      // The list keeps a selection while it has rows: when the selected note leaves it
-      // (deleted, moved, filtered out), the note now in its place is selected.
-      if note == nil, noteList.lens.count > 0 {
-        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, noteList.lens.count - 1)).id)
-        return
-      }
-      if let note, let index = noteList.lens.index(of: note) { selectedIndex = index }
-      guard note != selectedNote else { return }
-      selectedNote = note
-      editor.open(note)
-      windowTitle.note = note
-      editorScroll = 0
-    }.store(in: bag)
-    noteList.lens.updates.observe { [unowned self] update in
-      // Rows came back (a search cleared, a note added) while nothing was selected.
-      if update.count > 0, noteList.lens.selection.value == nil {
-        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, update.count - 1)).id)
-      }
-    }.store(in: bag)
-    editor.state.observe { [unowned self] state in
-      windowTitle.hasUnsavedEdits = state.isDirty
-    }.store(in: bag)
-    notebookDeletion.confirmations.observe { [unowned self] _ in
-      showPendingConfirmation()
-    }.store(in: bag)
-    model.observeCommits { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
-
-    // Rendering: keep what each pane shows.
-    binder.bind { connect in
-      connect.render(sidebar.rows) { [unowned self] in sidebarRows = $0 }
-      connect.render(noteList.lens.updates) { [unowned self] in listCount = $0.count }
-      connect.render(editor.state) { [unowned self] state in
-        if state.noteID != editorState.noteID || state.body != cursor.text {
-          // The same note keeps its cursor place; another note opens with it at the end.
-          cursor =
-            state.noteID == editorState.noteID
-            ? TextCursor(text: state.body, utf8Offset: cursor.utf8Offset)
-            : TextCursor(atEndOf: state.body)
-        }
-        editorState = state
-      }
-      connect.render(windowTitle.title) { [unowned self] in title = $0 }
-      connect.render(statusBar.status) { [unowned self] in status = $0 }
-      connect.render(commandMenu.rows) { [unowned self] in menuRows = $0 }
+  /// The key that runs each command, as the palette and the help screen show it.
+  static func shortcut(_ command: SessionCommand) -> String {
+    switch command {
+    case .newNote: "n"
+    case .newNotebook: "N"
+    case .renameNote: "r"
+    case .renameNotebook: "r (sidebar)"
+    case .moveNote: "m"
+    case .togglePin: "p"
+    case .deleteNote: "d"
+    case .deleteNotebook: "d (sidebar)"
+    case .search: "/"
+    case .toggleSort: "o"
+    case .undo: "u"
+    case .redo: "U or Ctrl-R"
+    case .syncNow: "s"
+    case .help: "?"
+    case .quit: "q"
     }
+  }
+
+  /// Follows the session where the terminal's own view state depends on it.
+  private func bindPresentations() {
+    session.selectedNotebook.observe { [unowned self] _ in listScroll = 0 }.store(in: bag)
+    session.editorState.observe { [unowned self] state in
+      if state.noteID != cursorNote || state.body != cursor.text {
+        // The same note keeps its cursor place; another note opens with it at the end.
+        cursor =
+          state.noteID == cursorNote
+          ? TextCursor(text: state.body, utf8Offset: cursor.utf8Offset)
+          : TextCursor(atEndOf: state.body)
+        if state.noteID != cursorNote { editorScroll = 0 }
+        cursorNote = state.noteID
+      }
+    }.store(in: bag)
+    session.confirmations.observe { [unowned self] _ in showPendingConfirmation() }.store(in: bag)
+    session.revision.observe { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
   }
 
   /// Shows the oldest unanswered deletion confirmation, if no other interaction is open.
   func showPendingConfirmation() {
-    guard interaction == .browsing,
-      let pending = notebookDeletion.confirmations.pending.first
-    else { return }
+    guard interaction == .browsing, let pending = session.confirmations.pending.first else {
+      return
+    }
     interaction = .confirmation(pending)
   }
 
-  /// Reports what a gesture did to the status bar.
-  func report(_ outcome: ActionOutcome) {
-    statusBar.report(outcome)
-  }
-
-  /// Reports a gesture that says what it did: `done` when it committed, else the outcome.
-  func report(_ outcome: ActionOutcome, done: @autoclosure () -> String) {
-    if outcome.isCommitted { statusBar.inform(done()) } else { report(outcome) }
-  }
-
-  /// Undoes or redoes the last step and says which.
-  func undoOrRedo(redo: Bool) {
-    let names = dispatcher.undoAvailability.value
-    guard let name = redo ? names.redoName : names.undoName else {
-      report(redo ? dispatcher.redo() : dispatcher.undo())
+  /// Runs `command`'s gesture, or reports why it is unavailable.
+  func run(_ command: SessionCommand) {
+    let availability = session.availability(of: command).value
+    guard availability.isEnabled else {
+      session.report(.invalid(ValidationResult(availability.issues)))
       return
     }
-    report(
-      redo ? dispatcher.redo() : dispatcher.undo(),
-      done: "\(redo ? "Redid" : "Undid") “\(name)” — \(redo ? "u undoes it" : "U redoes it")")
+    switch command {
+    case .newNote: beginPrompt(.newNote, text: "")
+    case .newNotebook: beginPrompt(.newNotebook, text: "")
+    case .renameNote: beginRenameNote()
+    case .renameNotebook: beginRenameNotebook()
+    case .moveNote: beginMove()
+    case .togglePin: session.pinToggled()
+    case .deleteNote: session.noteDeleted()
+    case .deleteNotebook: session.notebookDeletionRequested()
+    case .search: beginPrompt(.search, text: session.search)
+    case .toggleSort: session.sortToggled()
+    case .undo: session.undoRequested()
+    case .redo: session.redoRequested()
+    case .syncNow: session.syncRequested()
+    case .help: interaction = .help
+    case .quit: quit()
+    }
   }
 
   /// Asks to quit; the program saves, restores the terminal and exits.
@@ -214,16 +158,7 @@ public final class NotesApplication {
   ///
   /// Calling it again does nothing.
   public func shutdown() {
-    if editorState.isDirty { report(editor.save()) }
-    syncCoordinator.cancel()
-    binder.cancel()
     bag.cancelAll()
-    commands.cancel()
-    commandMenu.cancel()
-    sidebar.cancel()
-    noteList.cancel()
-    editor.cancel()
-    windowTitle.cancel()
-    statusBar.cancel()
+    session.close()
   }
 }

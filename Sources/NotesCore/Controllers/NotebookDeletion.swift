@@ -22,6 +22,9 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
 ///   answered (confirmed or declined) it is never shown again.
 /// - Confirming dispatches `DeleteNotebook(deletingNotes: true)`; declining changes nothing.
 ///   Answering an unknown or already answered confirmation does nothing.
+/// - A confirmation whose notebook is gone (undone, deleted by another process or by sync)
+///   is withdrawn at the commit that removed it, so no view asks about a notebook that no
+///   longer exists.
 /// - A request for a notebook that already awaits confirmation is not posted twice.
 @MainActor
 public final class NotebookDeletion {
@@ -32,13 +35,26 @@ public final class NotebookDeletion {
   private let dispatcher: ActionDispatcher<NotesState>
   private var nextID = 0
   private var pendingByNotebook: [NotebookID: Int] = [:]
+  private var lifetime: Lifetime?
 
   /// Creates the controller.
   ///
   /// - Parameter dispatcher: Runs the deletions.
   public init(dispatcher: ActionDispatcher<NotesState>) {
     self.dispatcher = dispatcher
+    lifetime = dispatcher.model.observeCommits { [weak self] commit in
+      guard let self, !pendingByNotebook.isEmpty,
+        !commit.changes.changes(in: \.notebooks).removed.isEmpty
+      else { return }
+      for (notebook, id) in pendingByNotebook where commit.state.notebooks[notebook] == nil {
+        _ = outcomes.acknowledge(id)
+        pendingByNotebook[notebook] = nil
+      }
+    }
   }
+
+  /// Stops following the model; pending confirmations stay as they are.
+  public func cancel() { lifetime?.cancel() }
 
   /// Deletes the notebook, or asks for confirmation if it has notes.
   ///

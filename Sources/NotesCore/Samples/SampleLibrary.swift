@@ -1,3 +1,4 @@
+public import Airframe
 public import Foundation
 
 /// The sample notebooks and notes of a new library.
@@ -36,6 +37,24 @@ public enum SampleLibrary {
           body: sample.2, created: date, modified: date, isPinned: sample.3))
     }
     return NotesState(notebooks: [home, ideas, work], notes: notes)
+  }
+
+  /// Adds the samples to an empty library, in one commit that is not undoable.
+  ///
+  /// - Parameters:
+  ///   - model: The library's model; it should have no notebooks and no notes.
+  ///   - now: The creation date of every sample.
+  /// - Throws: What the model's storage throws; nothing is added then.
+  @MainActor
+  public static func add(to model: Model<NotesState>, now: Date) throws {
+    let samples = state(now: now)
+    try model.write(origin: .background("sample library")) { transaction in
+      for notebook in samples.notebooks.elements {
+        try transaction.insert(notebook, into: \.notebooks)
+      }
+      for note in samples.notes.elements { try transaction.insert(note, into: \.notes) }
+      transaction.set(\.lastAssignedID, to: samples.lastAssignedID)
+    }
   }
 
   private static let welcome = """

@@ -3,6 +3,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 extension NotesApplication {
   /// Checks that every pane on the screen shows the model as it is now: the title bar, each
   /// sidebar count, the status bar, the note list's count and the editor's note.
@@ -10,9 +12,10 @@ extension NotesApplication {
     width: Int = 100, height: Int = 24, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let lines = screen(width: width, height: height)
-    let state = model.state
+    let state = session.model.state
     let title = WindowTitleController.title(
-      for: state, note: noteList.lens.selection.value, notebook: sidebar.selection.value,
+      for: state, note: session.noteList.lens.selection.value,
+      notebook: session.sidebar.selection.value,
       hasUnsavedEdits: false)
     #expect(lines[0].hasPrefix(" " + title), sourceLocation: sourceLocation)
     let status = StatusBarController.status(for: state, message: nil)
@@ -25,9 +28,10 @@ extension NotesApplication {
       #expect(shown, "sidebar row \(row.title) \(row.noteCount)", sourceLocation: sourceLocation)
     }
     let listed = NoteListController.recomputedRows(
-      for: state, notebook: sidebar.selection.value, search: noteList.search, sort: noteList.sort)
+      for: state, notebook: session.sidebar.selection.value, search: session.noteList.search,
+      sort: session.noteList.sort)
     #expect(lines[1].contains("NOTES \(listed.count) "), sourceLocation: sourceLocation)
-    if let id = noteList.lens.selection.value, let note = state.notes[id] {
+    if let id = session.noteList.lens.selection.value, let note = state.notes[id] {
       #expect(lines[1].contains("│ \(note.title)"), sourceLocation: sourceLocation)
     }
   }

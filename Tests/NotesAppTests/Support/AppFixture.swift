@@ -4,6 +4,8 @@ import NotesApp
 import NotesCore
 import Testing
 
+@testable import NotesPresentation
+
 /// A fixed clock for the app's modification dates.
 let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
@@ -33,16 +35,16 @@ extension NotesApplication {
     }
   }
 
-  /// Records an issue for every View State Controller that does not show the model's
+  /// Records an issue for every View State Controller that does not show the session.model's
   /// revision now.
   func expectConsistent(after step: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let check = ConsistencyCheck(model: model)
+    let check = ConsistencyCheck(model: session.model)
     defer { check.cancel() }
-    check.register("sidebar", sidebar)
-    check.register("note list", noteList)
-    check.register("editor", editor)
-    check.register("window title", windowTitle)
-    check.register("status bar", statusBar)
+    check.register("sidebar", session.sidebar)
+    check.register("note list", session.noteList)
+    check.register("editor", session.editor)
+    check.register("window title", session.windowTitle)
+    check.register("status bar", session.statusBar)
     let mismatches = check.verify()
     #expect(
       mismatches.isEmpty, "after \(step): \(mismatches.map(\.description))",

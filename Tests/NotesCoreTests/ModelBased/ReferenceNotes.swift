@@ -364,6 +364,8 @@ struct ReferenceNotes {
   /// A commit: the revision goes up and every piece of view state reacts to it.
   private mutating func committed(from before: Content) {
     revision += 1
+    // A question about a notebook that is gone is withdrawn.
+    confirmations.removeAll { content.notebooks[$0.notebook] == nil }
     if let selected = sidebarSelection, content.notebooks[selected] == nil {
       sidebarSelection = nil
     }

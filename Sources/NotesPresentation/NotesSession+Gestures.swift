@@ -1,0 +1,293 @@
+// The gestures of a Notes session: every change a user can make, named after what the
+// user did, each going through an action controller or the dispatcher.
+//
+// Guarantees
+// - A gesture that changes the library dispatches exactly one action (or one undo or
+//   redo step) and reports the outcome to the status bar: a refusal shows its reason and
+//   changes nothing; a committed delete, undo or redo says what it did.
+// - A gesture on a command that is unavailable is refused with the availability's reason.
+// - View-state gestures (selection, search, sort) change only view state.
+
+public import Airframe
+public import NotesCore
+
+extension NotesSession {
+  // MARK: - Selection, search and order
+
+  /// The user selected a notebook in the sidebar (`nil`: "All notes").
+  ///
+  /// - Parameter id: The notebook, or `nil`.
+  public func notebookSelected(_ id: NotebookID?) {
+    sidebar.select(id)
+  }
+
+  /// The user selected a note in the list.
+  ///
+  /// - Parameter id: A listed note.
+  /// - Returns: `false`, changing nothing, if the note is not listed.
+  @discardableResult
+  public func noteSelected(_ id: NoteID) -> Bool {
+    noteList.lens.select(id)
+  }
+
+  /// The user typed in the search field: the list shows the notes matching `text`.
+  ///
+  /// - Parameter text: The whole search text; empty lists every note of the notebook.
+  public func searchTyped(_ text: String) {
+    selectedIndex = 0
+    noteList.search = text
+  }
+
+  /// The current search text.
+  public var search: String { noteList.search }
+
+  /// The list's order after pinned notes.
+  public var sort: NoteSort { noteList.sort }
+
+  /// The user switched the list between date and title order.
+  public func sortToggled() {
+    noteList.sort = noteList.sort == .modified ? .title : .modified
+  }
+
+  // MARK: - Notes and notebooks
+
+  /// The user asked for a new note titled `title` in the selected notebook (else the
+  /// selected note's, else the first); it is selected and opened in the editor.
+  ///
+  /// If the new note would not be listed (a search hides it, or another notebook is
+  /// shown), the search is cleared and its notebook selected first.
+  ///
+  /// - Parameter title: The title typed.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func noteCreated(titled title: String) -> ActionOutcome {
+    let outcome = commands.newNote.trigger(title)
+    report(outcome)
+    if let id = outcome.createdID(in: \NotesState.notes) {
+      if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { searchTyped("") }
+      if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
+      noteList.lens.select(id)
+    }
+    return outcome
+  }
+
+  /// The user asked for a new notebook titled `title`; it is selected.
+  ///
+  /// - Parameter title: The title typed.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func notebookCreated(titled title: String) -> ActionOutcome {
+    let outcome = commands.newNotebook.trigger(title)
+    report(outcome)
+    if let id = outcome.createdID(in: \NotesState.notebooks) { sidebar.select(id) }
+    return outcome
+  }
+
+  /// The user renamed the selected note to `title`, having started from `original`.
+  ///
+  /// Based on the title the rename started from: if another process renamed the note
+  /// meanwhile, this rename is refused with a reason instead of overwriting it.
+  ///
+  /// - Parameters:
+  ///   - title: The new title.
+  ///   - original: The title the rename started from; `nil` not to check.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func noteRenamed(to title: String, from original: String?) -> ActionOutcome {
+    let outcome = commands.renameNote.trigger(RenameInput(title: title, basedOn: original))
+    report(outcome)
+    return outcome
+  }
+
+  /// The user renamed the selected notebook to `title`.
+  ///
+  /// - Parameter title: The new title.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func notebookRenamed(to title: String) -> ActionOutcome {
+    let outcome = commands.renameNotebook.trigger(title)
+    report(outcome)
+    return outcome
+  }
+
+  /// The user moved the selected note to `notebook`.
+  ///
+  /// - Parameter notebook: The notebook it goes to.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func noteMoved(to notebook: NotebookID) -> ActionOutcome {
+    let outcome = commands.moveNote.trigger(notebook)
+    report(outcome)
+    return outcome
+  }
+
+  /// The user pinned or unpinned the selected note.
+  ///
+  /// - Returns: The outcome.
+  @discardableResult
+  public func pinToggled() -> ActionOutcome {
+    let outcome = commands.togglePin.trigger()
+    report(outcome)
+    return outcome
+  }
+
+  /// The user deleted the selected note.
+  ///
+  /// - Returns: The outcome; when committed the status bar says what was deleted.
+  @discardableResult
+  public func noteDeleted() -> ActionOutcome {
+    let title = noteList.lens.selection.value.flatMap { model.state.notes[$0]?.title } ?? ""
+    let outcome = commands.deleteNote.trigger()
+    report(outcome, done: "Deleted “\(title)” — u to undo")
+    return outcome
+  }
+
+  /// The user asked to delete the selected notebook: an empty one is deleted at once; one
+  /// with notes waits for ``deletionAnswered(_:confirmed:)`` (see ``confirmations``).
+  ///
+  /// - Returns: The outcome; `.unchanged` while a confirmation is pending.
+  @discardableResult
+  public func notebookDeletionRequested() -> ActionOutcome {
+    let availability = commands.availability(of: .deleteNotebook).value
+    guard availability.isEnabled, let id = sidebar.selection.value else {
+      let outcome = ActionOutcome.invalid(ValidationResult(availability.issues))
+      report(outcome)
+      return outcome
+    }
+    let title = model.state.notebooks[id]?.title ?? ""
+    let outcome = notebookDeletion.deleteRequested(id)
+    report(outcome, done: "Deleted the notebook “\(title)” — u to undo")
+    return outcome
+  }
+
+  /// The user answered a deletion confirmation.
+  ///
+  /// - Parameters:
+  ///   - id: The confirmation.
+  ///   - confirmed: Whether the user said yes; only then are the notebook and its notes
+  ///     deleted.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func deletionAnswered(_ id: DeletionConfirmation.ID, confirmed: Bool) -> ActionOutcome {
+    let notebook = confirmations.pending.first { $0.id == id }?.notebookID
+    let title = notebook.flatMap { model.state.notebooks[$0]?.title } ?? ""
+    let outcome = notebookDeletion.answer(id, confirmed: confirmed)
+    report(outcome, done: "Deleted the notebook “\(title)” and its notes — u to undo")
+    return outcome
+  }
+
+  // MARK: - The editor
+
+  /// The user typed or pasted into the open note: `body` is its whole new text.
+  ///
+  /// Saved at once, as part of the current typing run (one undo step per run). A save
+  /// that is refused reports why and keeps the draft.
+  ///
+  /// - Parameter body: The note's text after the edit.
+  /// - Returns: The save's outcome.
+  @discardableResult
+  public func bodyTyped(_ body: String) -> ActionOutcome {
+    editor.userEditedBody(body)
+    let outcome = editor.save(asTyping: true)
+    if outcome.isCommitted || outcome == .unchanged {
+      if statusBar.status.value.message != nil { report(outcome) }
+    } else {
+      report(outcome)
+    }
+    return outcome
+  }
+
+  /// The user stopped typing in the editor (the focus left it): the next edit starts a
+  /// new undo step.
+  public func typingEnded() {
+    editor.endTypingRun()
+  }
+
+  /// The user resolved the open note's conflict: `keepMine` keeps the draft, otherwise the
+  /// other version is taken.
+  ///
+  /// - Parameter keepMine: Whether to keep the draft.
+  public func conflictResolved(keepingMine keepMine: Bool) {
+    guard editor.state.value.conflict != nil else { return }
+    if keepMine { editor.keepMine() } else { editor.takeTheirs() }
+  }
+
+  // MARK: - Undo, sync, messages
+
+  /// The user asked to undo the last step; the status bar says which.
+  ///
+  /// - Returns: The outcome.
+  @discardableResult
+  public func undoRequested() -> ActionOutcome { undoOrRedo(redo: false) }
+
+  /// The user asked to redo the last undone step; the status bar says which.
+  ///
+  /// - Returns: The outcome.
+  @discardableResult
+  public func redoRequested() -> ActionOutcome { undoOrRedo(redo: true) }
+
+  private func undoOrRedo(redo: Bool) -> ActionOutcome {
+    let names = dispatcher.undoAvailability.value
+    guard let name = redo ? names.redoName : names.undoName else {
+      let outcome = redo ? dispatcher.redo() : dispatcher.undo()
+      report(outcome)
+      return outcome
+    }
+    let outcome = redo ? dispatcher.redo() : dispatcher.undo()
+    report(
+      outcome,
+      done: "\(redo ? "Redid" : "Undid") “\(name)” — \(redo ? "u undoes it" : "U redoes it")")
+    return outcome
+  }
+
+  /// The user asked to sync now; progress shows in the title and status bars.
+  public func syncRequested() {
+    if syncCoordinator.syncNow() == nil { report(.rejected("A sync is running.")) }
+  }
+
+  /// The user is editing the title of a new or renamed note or notebook: a draft over the
+  /// limit says so at once; back within it, that warning goes.
+  ///
+  /// - Parameters:
+  ///   - title: The draft.
+  ///   - field: What the title is for, as the message names it ("note title").
+  public func titleDrafted(_ title: String, field: String) {
+    let issues = MaximumLength(field: field, limit: NotesRules.titleLimit).issues(
+      in: NotesRules.normalizedTitle(title))
+    if !issues.isEmpty {
+      let result = ValidationResult(issues)
+      report(.invalid(result))
+      titleLengthWarning = result.summary
+    } else if let warning = titleLengthWarning {
+      // Back within the limit: the warning goes, unless another message replaced it.
+      if statusBar.status.value.message == warning { statusBar.clearMessage() }
+      titleLengthWarning = nil
+    }
+  }
+
+  /// Reports what a gesture of the presentation's own did (such as "Select a note to
+  /// edit."), the same way the session reports its gestures.
+  ///
+  /// - Parameter outcome: The outcome.
+  public func report(_ outcome: ActionOutcome) {
+    statusBar.report(outcome)
+  }
+
+  /// Shows a message in the status bar until the next one, or until
+  /// ``messageDismissed()``.
+  ///
+  /// - Parameter text: The message.
+  public func inform(_ text: String) {
+    statusBar.inform(text)
+  }
+
+  /// The user moved on: the status bar's message goes.
+  public func messageDismissed() {
+    statusBar.clearMessage()
+  }
+
+  /// Reports an outcome that says what it did: `done` when committed, else the outcome.
+  func report(_ outcome: ActionOutcome, done: @autoclosure () -> String) {
+    if outcome.isCommitted { statusBar.inform(done()) } else { report(outcome) }
+  }
+}

@@ -1,0 +1,235 @@
+// NotesSession: one open Notes library as every presentation sees it — the View State
+// Controllers, the commands, the wiring between them, the gestures, and what to show.
+//
+// Guarantees
+// - One home for presentation logic: the six View State Controllers (sidebar, note list,
+//   editor, window title, status bar, command menu), the command controllers and the
+//   wiring between them (the sidebar's selection filters the list and names the window;
+//   the list's selection opens the editor; the list keeps a selection while it has rows)
+//   are made and connected here, once, for any presentation.
+// - Every change a user makes is a gesture method (see NotesSession+Gestures.swift) that
+//   goes through an action controller or the dispatcher, so it is validated, undoable and
+//   in the action log; its outcome is reported to the status bar.
+// - Presentations read projections (state sources, the read-only list, pending
+//   confirmations) and never the model's state or a controller's setters.
+// - `close()` saves the editor's draft and cancels every binding the session made.
+
+public import Airframe
+public import Foundation
+public import NotesCore
+
+/// One open Notes library as every presentation sees it.
+///
+/// A presentation (the terminal app, a desktop window, a test) creates one session per
+/// library, reads what to draw from its projections, and turns each user gesture into one
+/// of its gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:)``:
+///
+/// ```swift
+/// let session = NotesSession(model: model, syncService: service)
+/// session.searchTyped("grocer")
+/// let shown = session.list.count          // the notes that match
+/// session.noteSelected(session.list.row(at: 0).id)
+/// session.bodyTyped("Milk, eggs")         // saved, one undo step per typing run
+/// session.close()
+/// ```
+///
+/// ## Guarantees
+///
+/// - After any gesture returns, every projection shows the model's latest revision.
+/// - The list keeps a selection while it has rows: when the selected note leaves it
+///   (deleted, moved, filtered out), the note now in its place is selected, so the editor
+///   shows a note whenever there is one to show.
+/// - A refused gesture changes nothing and its reason is in ``status``.
+@MainActor
+public final class NotesSession {
+  /// The library's model.
+  ///
+  /// For the program that opens the library (storage, consistency checks) and for tests;
+  /// presentations read the session's projections instead.
+  public let model: Model<NotesState>
+  /// Runs every action and keeps undo.
+  let dispatcher: ActionDispatcher<NotesState>
+  /// The sidebar's controller.
+  let sidebar: SidebarController
+  /// The note list's controller.
+  let noteList: NoteListController
+  /// The editor's controller.
+  let editor: EditorController
+  /// The window title's controller.
+  let windowTitle: WindowTitleController
+  /// The status bar's controller.
+  let statusBar: StatusBarController
+  /// The command menu's controller.
+  let commandMenu = CommandMenuController()
+  /// Deleting notebooks, with confirmation.
+  let notebookDeletion: NotebookDeletion
+  /// Runs "Sync Now".
+  let syncCoordinator: SyncCoordinator
+  /// The commands that change the library, each with its availability.
+  private(set) var commands: CommandControllers!
+  /// The clock for modification dates.
+  let now: () -> Date
+
+  /// Where the selected note was in the list, to select its neighbour when it leaves.
+  var selectedIndex = 0
+  /// The note the list's selection last opened in the editor.
+  private var shownNote: NoteID?
+  /// The too-long message a title draft showed as it passed the limit, if any.
+  var titleLengthWarning: String?
+  private let revisionSource: StateSource<Int>
+  private let bag = LifetimeBag(label: "NotesSession")
+
+  /// Opens a session over a model.
+  ///
+  /// - Parameters:
+  ///   - model: The library's model.
+  ///   - syncService: The service "Sync Now" talks to.
+  ///   - now: The clock for modification dates.
+  ///   - shortcut: The key that runs each command in this presentation, as its menu shows
+  ///     it; none by default.
+  public init(
+    model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() },
+    shortcut: (SessionCommand) -> String = { _ in "" }
+  ) {
+    self.model = model
+    self.now = now
+    dispatcher = ActionDispatcher(model: model)
+    sidebar = SidebarController(model: model)
+    noteList = NoteListController(model: model)
+    editor = EditorController(dispatcher: dispatcher, now: now)
+    windowTitle = WindowTitleController(model: model)
+    statusBar = StatusBarController(model: model)
+    notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
+    syncCoordinator = SyncCoordinator(model: model, service: syncService)
+    revisionSource = StateSource(model.revision)
+    commands = CommandControllers(session: self)
+    commands.list(in: commandMenu, shortcut: shortcut)
+    connect()
+    if noteList.lens.count > 0 { noteList.lens.select(noteList.lens.row(at: 0).id) }
+  }
+
+  /// Connects the controllers to each other: one's view state drives another's.
+  private func connect() {
+    sidebar.selection.observe { [unowned self] notebook in
+      selectedIndex = 0
+      noteList.notebook = notebook
+      windowTitle.notebook = notebook
+    }.store(in: bag)
+    noteList.lens.selection.observe { [unowned self] note in
+      // The list keeps a selection while it has rows: when the selected note leaves it,
+      // the note now in its place is selected.
+      if note == nil, noteList.lens.count > 0 {
+        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, noteList.lens.count - 1)).id)
+        return
+      }
+      if let note, let index = noteList.lens.index(of: note) { selectedIndex = index }
+      guard note != shownNote else { return }
+      shownNote = note
+      editor.open(note)
+      windowTitle.note = note
+    }.store(in: bag)
+    noteList.lens.updates.observe { [unowned self] update in
+      // Rows came back (a search cleared, a note added) while nothing was selected.
+      if update.count > 0, noteList.lens.selection.value == nil {
+        noteList.lens.select(noteList.lens.row(at: min(selectedIndex, update.count - 1)).id)
+      }
+    }.store(in: bag)
+    editor.state.observe { [unowned self] state in
+      windowTitle.hasUnsavedEdits = state.isDirty
+    }.store(in: bag)
+    model.observeCommits { [unowned self] commit in revisionSource.set(commit.revision) }
+      .store(in: bag)
+  }
+
+  // MARK: - What presentations show
+
+  /// The latest model revision, published after every commit (local, undo, another
+  /// process's or sync's): a presentation that draws on demand redraws when it moves.
+  public var revision: some StateProjection<Int> { revisionSource }
+  /// The notebooks, in sidebar order.
+  public var notebooks: some StateProjection<[SidebarRow]> { sidebar.rows }
+  /// The selected notebook; `nil` is "All notes".
+  public var selectedNotebook: some StateProjection<NotebookID?> { sidebar.selection }
+  /// The notes listed: the selected notebook's (or all), matching the search, in order.
+  public var list: NoteListView { NoteListView(controller: noteList) }
+  /// The selected note.
+  public var selectedNote: some StateProjection<NoteID?> { noteList.lens.selection }
+  /// The open note, its draft and whether it needs the user (conflict, deleted).
+  public var editorState: some StateProjection<EditorState> { editor.state }
+  /// The window title.
+  public var title: some StateProjection<String> { windowTitle.title }
+  /// The status bar: counts, sync state and the latest message.
+  public var status: some StateProjection<StatusBar> { statusBar.status }
+  /// Every command with its shortcut and availability, for a palette or menu.
+  public var menu: some StateProjection<[CommandRow]> { commandMenu.rows }
+  /// Deletions waiting for the user's yes or no, oldest first; answer with
+  /// ``deletionAnswered(_:confirmed:)``.
+  public var confirmations: PendingOutcomes<DeletionConfirmation> {
+    notebookDeletion.confirmations
+  }
+  /// The names of the steps undo and redo would take back or do again.
+  public var undoNames: some StateProjection<ActionDispatcher<NotesState>.UndoAvailability> {
+    dispatcher.undoAvailability
+  }
+  /// Whether a sync is running.
+  public var isSyncing: Bool { syncCoordinator.isSyncing }
+
+  /// The number of notes in the library.
+  public var noteCount: Int { model.state.notes.count }
+
+  /// The title of a note, or `nil` if there is no such note.
+  ///
+  /// - Parameter id: A note's id.
+  /// - Returns: Its title.
+  public func title(of id: NoteID) -> String? { model.state.notes[id]?.title }
+
+  /// The title of a notebook, or `nil` if there is no such notebook.
+  ///
+  /// - Parameter id: A notebook's id.
+  /// - Returns: Its title.
+  public func title(of id: NotebookID) -> String? { model.state.notebooks[id]?.title }
+
+  /// The notebooks a note can move to: every notebook but its own, in sidebar order.
+  ///
+  /// - Parameter note: A note's id.
+  /// - Returns: The notebooks.
+  public func moveTargets(for note: NoteID) -> [SidebarRow] {
+    let current = model.state.notes[note]?.notebookID
+    return sidebar.rows.value.filter { $0.id != current }
+  }
+
+  /// Whether `command` can run now, and why not.
+  ///
+  /// - Parameter command: A command.
+  /// - Returns: Its availability, published whenever it changes.
+  public func availability(of command: SessionCommand) -> any StateProjection<Availability> {
+    commands.availability(of: command)
+  }
+
+  /// Each View State Controller with its name, for a consistency check.
+  public var viewStateControllers: [(name: String, controller: any ViewStateController)] {
+    [
+      ("sidebar", sidebar), ("note list", noteList), ("editor", editor),
+      ("window title", windowTitle), ("status bar", statusBar),
+    ]
+  }
+
+  // MARK: - Lifetime
+
+  /// Saves the editor's draft and ends every binding; call it before the library closes.
+  ///
+  /// Calling it again does nothing.
+  public func close() {
+    if editor.state.value.isDirty { statusBar.report(editor.save()) }
+    syncCoordinator.cancel()
+    bag.cancelAll()
+    commands.cancel()
+    commandMenu.cancel()
+    notebookDeletion.cancel()
+    sidebar.cancel()
+    noteList.cancel()
+    editor.cancel()
+    windowTitle.cancel()
+    statusBar.cancel()
+  }
+}

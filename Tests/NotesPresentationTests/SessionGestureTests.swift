@@ -1,0 +1,188 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import NotesPresentation
+import Testing
+
+/// Each gesture of a session, without any presentation: what it changes, what it reports,
+/// and that every projection agrees with a recomputation afterwards.
+@Suite(.noLiveBindings)
+@MainActor
+struct SessionGestureTests {
+  let home = NotebookID(rawValue: 1)
+  let ideas = NotebookID(rawValue: 2)
+  let work = NotebookID(rawValue: 3)
+
+  @Test func aNewSessionSelectsTheFirstNoteAndShowsItInTheEditor() {
+    let session = makeSession()
+    #expect(session.selectedNote.value == session.list.row(at: 0).id)
+    #expect(session.editorState.value.noteID == session.list.row(at: 0).id)
+    session.expectProjectionsAgree(after: "opening")
+    session.close()
+  }
+
+  @Test func selectingANotebookFiltersTheListAndNamesTheWindow() {
+    let session = makeSession()
+    session.notebookSelected(home)
+    #expect(Set(session.list.rows.map(\.notebookID)) == [home])
+    #expect(session.title.value.hasPrefix("Home"))
+    session.expectProjectionsAgree(after: "selecting Home")
+    session.notebookSelected(nil)
+    #expect(session.list.count == 6)
+    session.expectProjectionsAgree(after: "selecting All notes")
+    session.close()
+  }
+
+  @Test func searchingKeepsASelectionWhileNotesAreListed() {
+    let session = makeSession()
+    session.searchTyped("groc")
+    #expect(session.list.rows.map(\.title) == ["Groceries"])
+    #expect(session.selectedNote.value == session.list.row(at: 0).id)
+    session.expectProjectionsAgree(after: "searching groc")
+    session.searchTyped("nothing like this")
+    #expect(session.list.count == 0)
+    #expect(session.selectedNote.value == nil)
+    #expect(session.editorState.value.noteID == nil)
+    session.expectProjectionsAgree(after: "searching for nothing")
+    session.searchTyped("")
+    #expect(session.selectedNote.value != nil)
+    session.expectProjectionsAgree(after: "clearing the search")
+    session.close()
+  }
+
+  @Test func aNewNoteIsSelectedAndShownEvenWhenTheSearchWouldHideIt() throws {
+    let session = makeSession()
+    session.notebookSelected(home)
+    session.searchTyped("groc")
+    let outcome = session.noteCreated(titled: "Packing list")
+    #expect(outcome.isCommitted)
+    let id = try #require(outcome.createdID(in: \NotesState.notes))
+    #expect(session.search.isEmpty)
+    #expect(session.selectedNote.value == id)
+    #expect(session.editorState.value.title == "Packing list")
+    session.expectProjectionsAgree(after: "creating a note")
+    session.close()
+  }
+
+  @Test func aRefusedGestureChangesNothingAndSaysWhy() {
+    let session = makeSession()
+    let revision = session.model.revision
+    let outcome = session.notebookCreated(titled: "home")  // "Home" exists
+    #expect(!outcome.isCommitted)
+    #expect(session.model.revision == revision)
+    #expect(session.status.value.message?.contains("Home") == true)
+    session.expectProjectionsAgree(after: "a refused notebook")
+    session.notebookSelected(nil)
+    #expect(!session.notebookDeletionRequested().isCommitted)
+    #expect(session.status.value.message == "Select a notebook first.")
+    #expect(session.model.revision == revision)
+    session.close()
+  }
+
+  @Test func deletingTheSelectedNoteSelectsItsNeighbourAndSaysWhatItDid() {
+    let session = makeSession()
+    let second = session.list.row(at: 1).id
+    let first = session.list.row(at: 0)
+    #expect(session.noteDeleted().isCommitted)
+    #expect(session.status.value.message == "Deleted “\(first.title)” — u to undo")
+    #expect(session.selectedNote.value == second)
+    session.expectProjectionsAgree(after: "deleting a note")
+    #expect(session.undoRequested().isCommitted)
+    #expect(session.status.value.message == "Undid “Delete Note” — U redoes it")
+    #expect(session.list.row(for: first.id) != nil)
+    session.expectProjectionsAgree(after: "undoing")
+    #expect(session.redoRequested().isCommitted)
+    #expect(session.list.row(for: first.id) == nil)
+    session.expectProjectionsAgree(after: "redoing")
+    session.close()
+  }
+
+  @Test func deletingANotebookWithNotesWaitsForTheAnswer() throws {
+    let session = makeSession()
+    session.notebookSelected(home)
+    #expect(session.notebookDeletionRequested() == .unchanged)
+    let pending = try #require(session.confirmations.pending.first)
+    #expect(pending.notebookID == home)
+    session.deletionAnswered(pending.id, confirmed: false)
+    #expect(session.title(of: home) == "Home")
+    #expect(session.confirmations.pending.isEmpty)
+    session.notebookDeletionRequested()
+    let again = try #require(session.confirmations.pending.first)
+    #expect(session.deletionAnswered(again.id, confirmed: true).isCommitted)
+    #expect(session.title(of: home) == nil)
+    #expect(session.selectedNotebook.value == nil)
+    session.expectProjectionsAgree(after: "deleting Home and its notes")
+    // An answer given twice is refused.
+    #expect(!session.deletionAnswered(again.id, confirmed: true).isCommitted)
+    session.close()
+  }
+
+  @Test func renamingMovingAndPinningGoThroughTheirCommands() throws {
+    let session = makeSession()
+    session.notebookSelected(home)
+    let id = try #require(session.selectedNote.value)
+    let title = try #require(session.title(of: id))
+    #expect(session.noteRenamed(to: "Shopping", from: title).isCommitted)
+    #expect(session.title(of: id) == "Shopping")
+    // A rename based on a title the note no longer has is refused.
+    #expect(!session.noteRenamed(to: "Other", from: title).isCommitted)
+    #expect(session.title(of: id) == "Shopping")
+    #expect(session.moveTargets(for: id).map(\.id) == [ideas, work])
+    #expect(session.noteMoved(to: work).isCommitted)
+    // Moved out of the notebook shown: another of Home's notes is selected.
+    #expect(session.list.row(for: id) == nil)
+    #expect(session.selectedNote.value != nil)
+    session.expectProjectionsAgree(after: "moving")
+    #expect(session.pinToggled().isCommitted)
+    session.expectProjectionsAgree(after: "pinning")
+    #expect(session.notebookRenamed(to: "House").isCommitted)
+    #expect(session.title(of: home) == "House")
+    session.expectProjectionsAgree(after: "renaming the notebook")
+    session.close()
+  }
+
+  @Test func typingSavesEachEditAsOneUndoStepPerRun() throws {
+    let session = makeSession()
+    let id = try #require(session.selectedNote.value)
+    let body = session.editorState.value.body
+    session.bodyTyped(body + "a")
+    session.bodyTyped(body + "ab")
+    #expect(session.model.state.notes[id]?.body == body + "ab")
+    #expect(!session.editorState.value.isDirty)
+    session.expectProjectionsAgree(after: "typing")
+    session.typingEnded()
+    session.bodyTyped(body + "abc")
+    session.undoRequested()
+    #expect(session.model.state.notes[id]?.body == body + "ab")
+    session.undoRequested()
+    #expect(session.model.state.notes[id]?.body == body)
+    session.expectProjectionsAgree(after: "undoing two runs")
+    session.close()
+  }
+
+  @Test func aTitleDraftOverTheLimitSaysSoUntilItIsBackWithin() {
+    let session = makeSession()
+    let long = String(repeating: "x", count: NotesRules.titleLimit + 1)
+    session.titleDrafted(long, field: "note title")
+    #expect(session.status.value.message?.contains("note title") == true)
+    session.titleDrafted("short", field: "note title")
+    #expect(session.status.value.message == nil)
+    session.close()
+  }
+
+  @Test func everyCommandIsInTheMenuWithItsAvailability() {
+    let session = NotesSession(
+      model: Model(NotesState()), syncService: SimulatedSyncService(stepDelay: .zero),
+      shortcut: { $0 == .newNote ? "n" : "" })
+    let rows = session.menu.value
+    #expect(rows.map(\.name) == SessionCommand.allCases.map(\.name))
+    #expect(rows.first?.shortcut == "n")
+    // No notebooks yet: a new note needs one first.
+    #expect(session.availability(of: .newNote).value == .disabled("Create a notebook first (N)."))
+    #expect(session.notebookCreated(titled: "Inbox").isCommitted)
+    #expect(session.availability(of: .newNote).value == .enabled)
+    session.expectProjectionsAgree(after: "creating the first notebook")
+    session.close()
+  }
+}

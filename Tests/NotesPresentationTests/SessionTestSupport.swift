@@ -1,0 +1,70 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import NotesPresentation
+import Testing
+
+/// A fixed clock for modification dates.
+let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+/// A session over the sample library (or `state`), with an instant sync service.
+@MainActor
+func makeSession(state: NotesState = SampleLibrary.state(now: fixedDate)) -> NotesSession {
+  NotesSession(
+    model: Model(state), syncService: SimulatedSyncService(steps: 2, stepDelay: .zero),
+    now: { fixedDate })
+}
+
+extension NotesSession {
+  /// Checks every projection against a recomputation from the model's state and the view
+  /// state (notebook, search, order), and the rules that tie them together.
+  func expectProjectionsAgree(
+    after step: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let state = model.state
+    func check(_ condition: Bool, _ what: String) {
+      #expect(condition, "after \(step): \(what)", sourceLocation: sourceLocation)
+    }
+    check(
+      notebooks.value == SidebarController.recomputedRows(for: state), "the sidebar's rows")
+    let notebook = selectedNotebook.value
+    check(notebook == nil || state.notebooks[notebook!] != nil, "the selected notebook exists")
+    let expected = NoteListController.recomputedRows(
+      for: state, notebook: notebook, search: search, sort: sort)
+    check(list.rows.map(\.id) == expected.map(\.id), "the list's rows")
+    check(list.count == expected.count, "the list's count")
+    // The list keeps a selection while it has rows, and the editor shows it.
+    let selected = selectedNote.value
+    check((selected == nil) == (list.count == 0), "a note is selected exactly when one is listed")
+    if let selected { check(list.row(for: selected) != nil, "the selected note is listed") }
+    check(editorState.value.noteID == selected, "the editor shows the selected note")
+    if let selected, let note = state.notes[selected], !editorState.value.isDirty {
+      check(editorState.value.body == note.body, "the editor shows the note's body")
+    }
+    check(
+      title.value
+        == WindowTitleController.title(
+          for: state, note: selected, notebook: notebook,
+          hasUnsavedEdits: editorState.value.isDirty), "the window title")
+    check(
+      status.value.counts == StatusBarController.status(for: state, message: nil).counts,
+      "the status bar's counts")
+    check(noteCount == state.notes.count, "the note count")
+    for row in menu.value {
+      guard let command = SessionCommand(rawValue: row.name) else {
+        check(false, "menu row \(row.name) names a command")
+        continue
+      }
+      check(row.availability == availability(of: command).value, "the menu's \(row.name)")
+    }
+    for pending in confirmations.pending {
+      check(state.notebooks[pending.notebookID] != nil, "a pending deletion's notebook exists")
+    }
+    let consistency = ConsistencyCheck(model: model)
+    defer { consistency.cancel() }
+    for (name, controller) in viewStateControllers { consistency.register(name, controller) }
+    let mismatches = consistency.verify()
+    check(mismatches.isEmpty, "every controller shows the latest revision: \(mismatches)")
+  }
+}
