@@ -18,7 +18,7 @@ struct Arguments {
   /// Options that take a value.
   static let valueOptions: Set = ["--database", "--notebook", "--title", "--body"]
   /// Options that take no value.
-  static let flags: Set = ["--json", "--create-notebook", "--help", "-h", "--version"]
+  static let flags: Set = ["--json", "--create-notebook", "--yes", "--help", "-h", "--version"]
 
   /// Values by option name, such as `["--notebook": "Work"]`.
   private(set) var values: [String: String] = [:]
@@ -108,12 +108,27 @@ struct Arguments {
         createNotebook: givenFlags.contains("--create-notebook"))
     case "show":
       try allow([], flags: ["--json"], operands: ["ID"], in: name)
-      let word = operands[1]
-      guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let id = Int64(word) else {
-        throw UsageError(
-          message: "a note ID is a whole number such as 12, not '\(TerminalText.short(word))'")
+      return .show(try noteID(operands[1]), json: json)
+    case "notebook":
+      return .gesture(try notebookCommand())
+    case "rename":
+      try allow([], flags: [], operands: ["ID", "TITLE"], in: name)
+      return .gesture(.rename(try noteID(operands[1]), to: operands[2]))
+    case "move":
+      try allow([], flags: [], operands: ["ID", "NOTEBOOK"], in: name)
+      return .gesture(.move(try noteID(operands[1]), to: operands[2]))
+    case "pin", "unpin":
+      try allow([], flags: [], operands: ["ID"], in: name)
+      return .gesture(.pin(try noteID(operands[1]), name == "pin"))
+    case "delete":
+      try allow([], flags: [], operands: ["ID"], in: name)
+      return .gesture(.delete(try noteID(operands[1])))
+    case "edit":
+      try allow(["--body"], flags: [], operands: ["ID"], in: name)
+      if let body = values["--body"], body != "-" {
+        throw UsageError(message: "'edit' takes --body - (standard input) only")
       }
-      return .show(NoteID(rawValue: id), json: json)
+      return .gesture(.edit(try noteID(operands[1]), fromStandardInput: values["--body"] != nil))
     case "search":
       try allow([], flags: ["--json"], operands: ["QUERY"], in: name)
       return .search(query: operands[1], json: json)
@@ -126,6 +141,52 @@ struct Arguments {
     default:
       throw UsageError(message: "unknown command '\(TerminalText.short(name))'")
     }
+  }
+
+  /// `notebook add NAME`, `notebook rename NAME TITLE` or `notebook delete NAME [--yes]`.
+  private func notebookCommand() throws(UsageError) -> GestureCommand {
+    let action = operands.dropFirst().first
+    let rest = Array(operands.dropFirst(2))
+    func expect(_ names: [String], flags: Set<String> = []) throws(UsageError) {
+      let command = "notebook \(action ?? "")"
+      for name in values.keys.sorted() where name != "--database" {
+        throw UsageError(message: "option '\(name)' does not apply to '\(command)'")
+      }
+      for flag in givenFlags.sorted() where !flags.contains(flag) {
+        throw UsageError(message: "option '\(flag)' does not apply to '\(command)'")
+      }
+      if rest.count < names.count { throw missing(names[rest.count], command) }
+      if rest.count > names.count {
+        throw UsageError(
+          message: "unexpected argument '\(TerminalText.short(rest[names.count]))' for '\(command)'"
+        )
+      }
+    }
+    switch action {
+    case "add":
+      try expect(["NAME"])
+      return .addNotebook(rest[0])
+    case "rename":
+      try expect(["NAME", "TITLE"])
+      return .renameNotebook(rest[0], to: rest[1])
+    case "delete":
+      try expect(["NAME"], flags: ["--yes"])
+      return .deleteNotebook(rest[0], confirmed: givenFlags.contains("--yes"))
+    case nil:
+      throw UsageError(message: "'notebook' needs add, rename or delete")
+    case let other?:
+      throw UsageError(
+        message: "unknown notebook command '\(TerminalText.short(other))' (add, rename or delete)")
+    }
+  }
+
+  /// A note id operand.
+  private func noteID(_ word: String) throws(UsageError) -> NoteID {
+    guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let id = Int64(word) else {
+      throw UsageError(
+        message: "a note ID is a whole number such as 12, not '\(TerminalText.short(word))'")
+    }
+    return NoteID(rawValue: id)
   }
 
   /// Throws unless every option given is `--database` or in `options`/`flags`, and the

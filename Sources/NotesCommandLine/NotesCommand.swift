@@ -40,6 +40,8 @@ public enum LibraryCommand: Equatable, Sendable {
   case export
   /// `import`: the notebooks and notes of an exported document; `"-"` is standard input.
   case importLibrary(path: String)
+  /// A change to one notebook or note, made as the full-screen app's gesture.
+  case gesture(GestureCommand)
 }
 
 /// A command line that cannot be run, with the message to print.

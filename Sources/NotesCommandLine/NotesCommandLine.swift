@@ -8,6 +8,8 @@
 // - A command that fails leaves the library as it was: writes are all-or-nothing.
 // - The database is closed before `execute` returns.
 
+import Foundation
+
 /// The `notes` command line.
 ///
 /// ```swift
@@ -39,6 +41,26 @@ public enum NotesCommandLine {
           relevant first. Quote a query of several words.
       export [--json]
           Print the whole library as one JSON document (version 1), with ids.
+      rename ID TITLE
+          Give a note a new title.
+      move ID NOTEBOOK
+          Move a note to another notebook.
+      pin ID
+          Pin a note: pinned notes are listed first.
+      unpin ID
+          Unpin a note.
+      delete ID
+          Delete a note.
+      edit ID [--body -]
+          Edit a note's body in $VISUAL (else $EDITOR) and save what is written
+          there; with --body -, read the new body from standard input.
+      notebook add NAME
+          Add a notebook and print its id.
+      notebook rename NAME TITLE
+          Give a notebook a new title.
+      notebook delete NAME [--yes]
+          Delete a notebook. One with notes is deleted, with its notes, only
+          with --yes; without, nothing changes and the exit status is 65.
       import FILE
           Add the notebooks and notes of an export; FILE - reads standard input.
           New ids are assigned; a notebook whose title exists already is merged
@@ -57,6 +79,7 @@ public enum NotesCommandLine {
                        library with sample notes.
       --json           Print JSON: notes as objects {id, notebook, title, body,
                        created, modified, pinned}.
+      --yes            Confirm deleting a notebook that has notes.
       -h, --help       Print this help.
       --version        Print the version.
       --               Treat every later word as an operand, even if it starts
@@ -128,6 +151,10 @@ public enum NotesCommandLine {
         databasePath: databasePath, io: io)
     case .importLibrary(let path):
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
+    case .gesture(let gesture):
+      return try GestureCommands.run(
+        gesture, databasePath: databasePath, io: io,
+        environment: ProcessInfo.processInfo.environment)
     default:
       break
     }
@@ -142,7 +169,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary:
+    case .add, .importLibrary, .gesture:
       break
     }
   }

@@ -80,6 +80,39 @@ struct ParsingTests {
     #expect(problem("show", "-3") == "unknown option '-3'")
   }
 
+  @Test func noteAndNotebookGestures() throws {
+    func gesture(_ arguments: String...) throws -> GestureCommand? {
+      guard case .library(.gesture(let gesture), _) = try NotesCommandLine.parse(arguments) else {
+        return nil
+      }
+      return gesture
+    }
+    let six = NoteID(rawValue: 6)
+    #expect(try gesture("rename", "6", "--", "-New-") == .rename(six, to: "-New-"))
+    #expect(try gesture("move", "6", "Work") == .move(six, to: "Work"))
+    #expect(try gesture("pin", "6") == .pin(six, true))
+    #expect(try gesture("unpin", "6") == .pin(six, false))
+    #expect(try gesture("delete", "6") == .delete(six))
+    #expect(try gesture("edit", "6") == .edit(six, fromStandardInput: false))
+    #expect(try gesture("edit", "6", "--body", "-") == .edit(six, fromStandardInput: true))
+    #expect(try gesture("notebook", "add", "Trips") == .addNotebook("Trips"))
+    #expect(try gesture("notebook", "rename", "A", "B") == .renameNotebook("A", to: "B"))
+    #expect(try gesture("notebook", "delete", "A") == .deleteNotebook("A", confirmed: false))
+    #expect(
+      try gesture("notebook", "delete", "--yes", "A") == .deleteNotebook("A", confirmed: true))
+    #expect(problem("rename", "6") == "'rename' needs TITLE")
+    #expect(problem("move", "x", "Work") == "a note ID is a whole number such as 12, not 'x'")
+    #expect(problem("pin", "6", "--yes") == "option '--yes' does not apply to 'pin'")
+    #expect(problem("edit", "6", "--body", "text") == "'edit' takes --body - (standard input) only")
+    #expect(problem("notebook") == "'notebook' needs add, rename or delete")
+    #expect(
+      problem("notebook", "drop", "A") == "unknown notebook command 'drop' (add, rename or delete)")
+    #expect(problem("notebook", "add") == "'notebook add' needs NAME")
+    #expect(problem("notebook", "add", "A", "B") == "unexpected argument 'B' for 'notebook add'")
+    #expect(
+      problem("notebook", "add", "A", "--yes") == "option '--yes' does not apply to 'notebook add'")
+  }
+
   @Test func searchTakesOneQueryVerbatim() throws {
     let query = "'; DROP TABLE notes; --"
     #expect(

@@ -1,0 +1,197 @@
+// GestureCommands: the commands that change notebooks and notes one at a time, each run
+// as the same gesture the full-screen app makes, on a `NotesSession`.
+//
+// Guarantees
+// - Each command opens a session on the library, selects what it acts on, and makes one
+//   gesture (`notebookRenamed`, `noteMoved`, `pinToggled`, …): the action is validated by
+//   `NotesRules`, goes through the dispatcher (so it is in the action log) and is saved in
+//   one commit, or refused with its reasons (exit 65) and nothing is saved.
+// - A note is named by its id, a notebook by its title (ignoring case); an unknown one
+//   exits 66.
+// - `notebook delete` of a notebook with notes deletes it and its notes only with
+//   `--yes`; without, it exits 65 saying how many notes would go.
+// - `edit` saves the text `$VISUAL` (else `$EDITOR`) leaves in a temporary file, or the
+//   body read from standard input with `--body -`; an unchanged body saves nothing.
+
+import Airframe
+import Foundation
+public import NotesCore
+import NotesPresentation
+
+/// The commands that change one notebook or note, through a session's gestures.
+@MainActor
+enum GestureCommands {
+  /// Runs `command` on the library at `databasePath`.
+  static func run(
+    _ command: GestureCommand, databasePath: String?, io: CommandIO,
+    environment: [String: String]
+  ) throws(CommandFailure) {
+    // Input is read before the library is opened: bad input changes nothing.
+    var body: String?
+    if case .edit(_, let fromStandardInput) = command, fromStandardInput {
+      body = try CommandInput.text(io.readInput(), from: "standard input")
+    }
+    let library = try LibrarySession(databasePath: databasePath)
+    defer { library.close() }
+    let session = NotesSession(model: try library.model, syncService: NoSyncService())
+    defer { session.close() }
+    switch command {
+    case .addNotebook(let name):
+      let outcome = session.notebookCreated(titled: name)
+      try check(outcome)
+      if let id = outcome.createdID(in: \NotesState.notebooks) { io.write("\(id)\n") }
+    case .renameNotebook(let name, let title):
+      try select(notebook: name, in: session)
+      try check(session.notebookRenamed(to: title))
+    case .deleteNotebook(let name, let confirmed):
+      let notebook = try select(notebook: name, in: session)
+      let outcome = session.notebookDeletionRequested()
+      guard let pending = session.confirmations.pending.first else { return try check(outcome) }
+      guard confirmed else {
+        let notes = notebook.noteCount == 1 ? "1 note" : "\(notebook.noteCount) notes"
+        throw CommandFailure(
+          .invalidData,
+          "the notebook \(TerminalText.quoted(notebook.title)) has \(notes); --yes deletes it"
+            + " with its notes")
+      }
+      try check(session.deletionAnswered(pending.id, confirmed: true))
+    case .rename(let id, let title):
+      let original = try select(note: id, in: session)
+      try check(session.noteRenamed(to: title, from: original.title))
+    case .move(let id, let name):
+      let note = try select(note: id, in: session)
+      guard let notebook = session.notebooks.value.first(where: { Self.matches($0.title, name) })
+      else { throw .noNotebook(name) }
+      guard notebook.id != note.notebookID else { return }
+      try check(session.noteMoved(to: notebook.id))
+    case .pin(let id, let isPinned):
+      let note = try select(note: id, in: session)
+      guard note.isPinned != isPinned else { return }
+      try check(session.pinToggled())
+    case .delete(let id):
+      try select(note: id, in: session)
+      try check(session.noteDeleted())
+    case .edit(let id, _):
+      let note = try select(note: id, in: session)
+      let edited: String
+      if let body {
+        edited = body
+      } else {
+        edited = try Self.editInEditor(note.body, environment: environment)
+      }
+      guard edited != note.body else { return }
+      try check(session.bodyTyped(edited))
+    }
+  }
+
+  /// Shows every note and selects the note with `id`; returns its row.
+  @discardableResult
+  private static func select(note id: NoteID, in session: NotesSession) throws(CommandFailure)
+    -> NoteRow
+  {
+    session.notebookSelected(nil)
+    session.searchTyped("")
+    guard let row = session.list.row(for: id), session.noteSelected(id) else {
+      throw CommandFailure(.notFound, "no note with id \(id)")
+    }
+    return row
+  }
+
+  /// Selects the notebook titled `name`, ignoring case; returns its row.
+  @discardableResult
+  private static func select(notebook name: String, in session: NotesSession)
+    throws(CommandFailure) -> SidebarRow
+  {
+    guard let notebook = session.notebooks.value.first(where: { matches($0.title, name) }) else {
+      throw .noNotebook(name)
+    }
+    session.notebookSelected(notebook.id)
+    return notebook
+  }
+
+  private static func matches(_ title: String, _ name: String) -> Bool {
+    LibrarySession.titleKey(title) == LibrarySession.titleKey(name)
+  }
+
+  /// Throws for an outcome that saved nothing because it was refused or failed.
+  private static func check(_ outcome: ActionOutcome) throws(CommandFailure) {
+    switch outcome {
+    case .committed, .unchanged: return
+    case .invalid(let result):
+      throw CommandFailure(.invalidData, lines: result.issues.map(\.message))
+    case .rejected(let reason): throw CommandFailure(.invalidData, reason)
+    case .failed, .cancelled, .superseded: throw CommandFailure(.failure, outcome.description)
+    }
+  }
+
+  /// The text the user's editor leaves in a temporary file that starts as `body`.
+  private static func editInEditor(_ body: String, environment: [String: String])
+    throws(CommandFailure) -> String
+  {
+    let editor = [environment["VISUAL"], environment["EDITOR"]]
+      .compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    guard let editor else {
+      throw CommandFailure(
+        .usage, "'edit' needs $VISUAL or $EDITOR set, or --body - to read standard input")
+    }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("notes-edit-\(ProcessInfo.processInfo.processIdentifier)")
+    let file = folder.appendingPathComponent("note.txt")
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try Data(body.utf8).write(to: file)
+    } catch {
+      throw CommandFailure(.failure, "cannot write a temporary file for the editor: \(error)")
+    }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The editor command is a shell word list, as $EDITOR conventionally is ("vim -n").
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", editor + " \"$1\"", "sh", file.path]
+    do {
+      try process.run()
+      process.waitUntilExit()
+    } catch {
+      throw CommandFailure(.failure, "cannot start the editor '\(editor)': \(error)")
+    }
+    guard process.terminationStatus == 0 else {
+      throw CommandFailure(
+        .failure,
+        "the editor '\(editor)' exited with status \(process.terminationStatus);"
+          + " nothing was saved")
+    }
+    let data: Data
+    do { data = try Data(contentsOf: file) } catch {
+      throw CommandFailure(.failure, "cannot read what the editor saved: \(error)")
+    }
+    return try CommandInput.text(data, from: "the edited note")
+  }
+}
+
+/// A command that changes one notebook or note.
+public enum GestureCommand: Equatable, Sendable {
+  /// `notebook add NAME`: a new notebook; prints its id.
+  case addNotebook(String)
+  /// `notebook rename NAME TITLE`.
+  case renameNotebook(String, to: String)
+  /// `notebook delete NAME [--yes]`: `--yes` also deletes its notes.
+  case deleteNotebook(String, confirmed: Bool)
+  /// `rename ID TITLE`.
+  case rename(NoteID, to: String)
+  /// `move ID NOTEBOOK`.
+  case move(NoteID, to: String)
+  /// `pin ID` (`true`) and `unpin ID` (`false`).
+  case pin(NoteID, Bool)
+  /// `delete ID`.
+  case delete(NoteID)
+  /// `edit ID [--body -]`: in `$VISUAL`/`$EDITOR`, or from standard input (`true`).
+  case edit(NoteID, fromStandardInput: Bool)
+}
+
+/// A sync service for a command line, which never syncs.
+private struct NoSyncService: SyncService {
+  func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
+    throw CancellationError()
+  }
+}

@@ -1,0 +1,163 @@
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCommandLine
+import NotesCore
+import NotesTestSupport
+import Testing
+
+/// The commands that change one notebook or note, each run as the built `notes` program on
+/// the sample library: what they save, what they print, and that a refusal saves nothing.
+///
+/// The samples: notebooks Home (1), Ideas (2) and Work (3); notes 4 "Welcome to Notes"
+/// (Work, pinned), 5 "Meeting agenda" (Work), 6 "Groceries" and 7 "Weekend" (Home),
+/// 8 "Book list" and 9 "App ideas" (Ideas).
+@Suite(.noLiveBindings)
+@MainActor
+struct GestureCommandTests {
+  private func notes(
+    _ arguments: [String], input: Data = Data(), environment: [String] = [],
+    in library: TestLibrary
+  ) throws -> CommandResult {
+    let program = try #require(Programs.built("notes"), "the notes program is not built")
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return try Programs.run(
+      program, arguments + ["--database", library.path], input: input,
+      environment: ["HOME=\(library.folder)", "PATH=\(path)"] + environment,
+      folder: library.folder)
+  }
+
+  private let groceries = NoteID(rawValue: 6)
+  private let home = NotebookID(rawValue: 1)
+  private let work = NotebookID(rawValue: 3)
+
+  @Test func notebookAddPrintsTheNewIdAndRefusesADuplicateName() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    #expect(
+      try notes(["notebook", "add", "Trips"], in: library)
+        == CommandResult(status: 0, output: "10\n", errors: ""))
+    #expect(try library.state().notebooks[NotebookID(rawValue: 10)]?.title == "Trips")
+    let before = try library.state()
+    let duplicate = try notes(["notebook", "add", " trips "], in: library)
+    #expect(duplicate.status == 65)
+    #expect(duplicate.errors.contains("Trips"))
+    #expect(try library.state() == before)
+  }
+
+  @Test func notebookRenameMatchesTheNameIgnoringCase() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    #expect(try notes(["notebook", "rename", "home", "House"], in: library).status == 0)
+    #expect(try library.state().notebooks[home]?.title == "House")
+    #expect(try notes(["notebook", "rename", "Nowhere", "X"], in: library).status == 66)
+    let refused = try notes(["notebook", "rename", "House", "work"], in: library)
+    #expect(refused.status == 65)
+    #expect(try library.state().notebooks[home]?.title == "House")
+  }
+
+  @Test func notebookDeleteNeedsYesWhenItHasNotes() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let before = try library.state()
+    let refused = try notes(["notebook", "delete", "Home"], in: library)
+    #expect(refused.status == 65)
+    #expect(
+      refused.errors
+        == "notes: the notebook \"Home\" has 2 notes; --yes deletes it with its notes\n")
+    #expect(try library.state() == before)
+    #expect(try notes(["notebook", "delete", "Home", "--yes"], in: library).status == 0)
+    let after = try library.state()
+    #expect(after.notebooks[home] == nil)
+    #expect(after.notes.count == 4)
+    // An empty notebook needs no --yes.
+    #expect(try notes(["notebook", "add", "Empty"], in: library).status == 0)
+    #expect(try notes(["notebook", "delete", "empty"], in: library).status == 0)
+    #expect(try library.state().notebooks.count == 2)
+  }
+
+  @Test func renameMoveAndDeleteANote() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    #expect(try notes(["rename", "6", "Shopping"], in: library).status == 0)
+    #expect(try library.state().notes[groceries]?.title == "Shopping")
+    #expect(try notes(["move", "6", "work"], in: library).status == 0)
+    #expect(try library.state().notes[groceries]?.notebookID == work)
+    #expect(try notes(["move", "6", "Work"], in: library).status == 0)  // already there
+    #expect(try notes(["move", "6", "Nowhere"], in: library).status == 66)
+    #expect(try notes(["delete", "6"], in: library).status == 0)
+    #expect(try library.state().notes[groceries] == nil)
+    let missing = try notes(["delete", "6"], in: library)
+    #expect(missing == CommandResult(status: 66, output: "", errors: "notes: no note with id 6\n"))
+  }
+
+  @Test func aRefusedRenameSavesNothingAndSaysWhy() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let before = try library.state()
+    let empty = try notes(["rename", "6", "  "], in: library)
+    #expect(empty.status == 65)
+    #expect(empty.errors == "notes: The note title must not be empty.\n")
+    let long = try notes(["rename", "6", String(repeating: "x", count: 201)], in: library)
+    #expect(long.status == 65)
+    #expect(try library.state() == before)
+  }
+
+  @Test func pinAndUnpinSetThePinWhateverItWas() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    #expect(try notes(["pin", "6"], in: library).status == 0)
+    #expect(try library.state().notes[groceries]?.isPinned == true)
+    #expect(try notes(["pin", "6"], in: library).status == 0)  // stays pinned
+    #expect(try library.state().notes[groceries]?.isPinned == true)
+    #expect(try notes(["unpin", "6"], in: library).status == 0)
+    #expect(try library.state().notes[groceries]?.isPinned == false)
+    #expect(try notes(["unpin", "6"], in: library).status == 0)
+    #expect(try library.state().notes[groceries]?.isPinned == false)
+    #expect(try notes(["pin", "99"], in: library).status == 66)
+  }
+
+  @Test func editSavesWhatTheEditorWrote() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let edited = try notes(
+      ["edit", "6"], environment: ["EDITOR=sed -i 's/Milk/Oat milk/'"], in: library)
+    #expect(edited == CommandResult(status: 0, output: "", errors: ""))
+    #expect(try library.state().notes[groceries]?.body.hasPrefix("Oat milk\nEggs") == true)
+    // $VISUAL comes first; an editor that fails saves nothing.
+    let before = try library.state()
+    let failed = try notes(
+      ["edit", "6"], environment: ["VISUAL=false", "EDITOR=sed -i s/Eggs/Ham/"], in: library)
+    #expect(failed.status == 1)
+    #expect(failed.errors.contains("nothing was saved"))
+    #expect(try library.state() == before)
+    // No editor at all: a usage error naming the way out.
+    let none = try notes(["edit", "6"], in: library)
+    #expect(none.status == 64)
+    #expect(none.errors.contains("--body -"))
+  }
+
+  @Test func editReadsTheBodyFromStandardInput() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let result = try notes(
+      ["edit", "6", "--body", "-"], input: Data("Bread\nButter\n".utf8), in: library)
+    #expect(result.status == 0)
+    #expect(try library.state().notes[groceries]?.body == "Bread\nButter\n")
+    let before = try library.state()
+    let invalid = try notes(
+      ["edit", "6", "--body", "-"], input: Data([0x41, 0xFF]), in: library)
+    #expect(invalid == .standardInputNotUTF8)
+    #expect(try library.state() == before)
+    #expect(try notes(["edit", "6", "--body", "text"], in: library).status == 64)
+  }
+
+  @Test func helpListsEveryCommand() throws {
+    for command in [
+      "list", "add", "show", "search", "export", "import", "rename ID", "move ID", "pin ID",
+      "unpin ID", "delete ID", "edit ID", "notebook add", "notebook rename", "notebook delete",
+    ] {
+      #expect(NotesCommandLine.usage.contains("  \(command)"), "help lists \(command)")
+    }
+  }
+}
