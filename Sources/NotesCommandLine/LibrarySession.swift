@@ -20,7 +20,9 @@ import NotesStorage
 final class LibrarySession {
   /// The database file.
   let database: NotesDatabase
-  /// The model, once a command asked for the whole library (see ``model``).
+  /// The library as loaded, once a command asked for all of it (see ``state``).
+  private var loadedState: NotesState?
+  /// The model, once a command asked for it (see ``model``).
   private var loadedModel: Model<NotesState>?
 
   /// Opens (creating if needed) the library at `path`, or the default location.
@@ -33,34 +35,40 @@ final class LibrarySession {
     }
   }
 
-  /// The model whose commits the database persists, holding the whole library.
+  /// The whole library as this command loaded it, before any change the command makes.
   ///
-  /// The library is loaded on first use, so a command that reads only a few rows through
-  /// `database` (`show`, `search`) never loads it.
+  /// Loaded on first use, so a command that reads only a few rows through `database`
+  /// (`show`, `search`) never loads it. Read-only commands need nothing more; commands
+  /// that change the library do it through ``model``, which starts from this state.
   ///
   /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
-  var model: Model<NotesState> {
+  var state: NotesState {
     get throws(CommandFailure) {
-      if let loadedModel { return loadedModel }
+      if let loadedState { return loadedState }
       do {
-        let model = Model(try database.loadState(), storage: database)
-        loadedModel = model
-        return model
+        let state = try database.loadState()
+        loadedState = state
+        return state
       } catch {
         throw CommandFailure(.failure, error.description)
       }
     }
   }
 
-  /// Closes the database.
-  func close() { database.close() }
-
-  /// The state as loaded, with every commit since.
+  /// The model whose commits the database persists, starting from ``state``.
   ///
   /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
-  var state: NotesState {
-    get throws(CommandFailure) { try model.state }
+  var model: Model<NotesState> {
+    get throws(CommandFailure) {
+      if let loadedModel { return loadedModel }
+      let model = Model(try state, storage: database)
+      loadedModel = model
+      return model
+    }
   }
+
+  /// Closes the database.
+  func close() { database.close() }
 
   /// The notebook titled `name`, ignoring case and surrounding white space.
   func notebook(named name: String) throws(CommandFailure) -> Notebook? {

@@ -178,23 +178,35 @@ extension NotesSession {
 
   // MARK: - The editor
 
-  /// The user typed or pasted into the open note: `body` is its whole new text.
+  /// The user typed or pasted into the open note: `body` is its whole new text, and
+  /// `cursor` where the cursor is after the edit.
   ///
-  /// Saved at once, as part of the current typing run (one undo step per run). A save
-  /// that is refused reports why and keeps the draft.
+  /// One edit is one save, as part of the current typing run (one undo step per run), and
+  /// one publication of the editor's state. A save that is refused reports why and keeps
+  /// the draft.
   ///
-  /// - Parameter body: The note's text after the edit.
+  /// - Parameters:
+  ///   - body: The note's text after the edit.
+  ///   - cursor: The cursor after the edit, as a UTF-8 offset into `body`; the end of the
+  ///     text by default.
   /// - Returns: The save's outcome.
   @discardableResult
-  public func bodyTyped(_ body: String) -> ActionOutcome {
-    editor.userEditedBody(body)
-    let outcome = editor.save(asTyping: true)
+  public func bodyTyped(_ body: String, cursor: Int? = nil) -> ActionOutcome {
+    let outcome = editor.bodyTyped(body, cursor: cursor)
     if outcome.isCommitted || outcome == .unchanged {
       if statusBar.status.value.message != nil { report(outcome) }
     } else {
       report(outcome)
     }
     return outcome
+  }
+
+  /// The user moved the editor's cursor.
+  ///
+  /// - Parameter offset: The new place, as a UTF-8 offset into the body (rounded down to
+  ///   the start of a character).
+  public func cursorMoved(to offset: Int) {
+    editor.cursorMoved(to: offset)
   }
 
   /// The user stopped typing in the editor (the focus left it): the next edit starts a

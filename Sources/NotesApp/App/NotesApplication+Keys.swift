@@ -191,12 +191,12 @@ extension NotesApplication {
     switch key {
     case .backspace: edit { $0.deleteBackward() }
     case .delete: edit { $0.deleteForward() }
-    case .left: cursor.move(by: -1)
-    case .right: cursor.move(by: 1)
-    case .up: cursor.moveVertically(by: -1, width: width)
-    case .down: cursor.moveVertically(by: 1, width: width)
-    case .home: cursor.moveToLineStart()
-    case .end: cursor.moveToLineEnd()
+    case .left: moveCursor { $0.move(by: -1) }
+    case .right: moveCursor { $0.move(by: 1) }
+    case .up: moveCursor { $0.moveVertically(by: -1, width: width) }
+    case .down: moveCursor { $0.moveVertically(by: 1, width: width) }
+    case .home: moveCursor { $0.moveToLineStart() }
+    case .end: moveCursor { $0.moveToLineEnd() }
     case .escape: moveFocus(to: .list)
     case .control("k"): handleConflictKey(keepMine: true)
     case .control("t"): handleConflictKey(keepMine: false)
@@ -205,15 +205,22 @@ extension NotesApplication {
     return true
   }
 
+  /// Applies an edit at the cursor: one gesture, so one save and one publication.
   private func edit(_ change: (inout TextCursor) -> Void) {
-    var edited = cursor
+    let current = cursor
+    var edited = current
     change(&edited)
-    guard edited.text != cursor.text else {
-      cursor = edited
+    if edited.text == current.text {
+      if edited.utf8Offset != current.utf8Offset { session.cursorMoved(to: edited.utf8Offset) }
       return
     }
-    cursor = edited
-    session.bodyTyped(edited.text)
+    session.bodyTyped(edited.text, cursor: edited.utf8Offset)
+  }
+
+  private func moveCursor(_ move: (inout TextCursor) -> Void) {
+    var moved = cursor
+    move(&moved)
+    session.cursorMoved(to: moved.utf8Offset)
   }
 
   private func handleConflictKey(keepMine: Bool) {

@@ -38,10 +38,8 @@ public final class NotesApplication {
       if case .browsing = oldValue { overlayScroll = 0 }
     }
   }
-  /// The editor's text and cursor while a note is open.
-  var cursor = TextCursor(atEndOf: "")
-  /// The note the cursor belongs to.
-  var cursorNote: NoteID?
+  /// The note the editor showed at the last change, to scroll a newly opened one to its top.
+  private var editorNote: NoteID?
 
   // Scroll offsets: presentation state, adjusted while rendering.
   var sidebarScroll = 0
@@ -101,18 +99,17 @@ public final class NotesApplication {
   private func bindPresentations() {
     session.selectedNotebook.observe { [unowned self] _ in listScroll = 0 }.store(in: bag)
     session.editorState.observe { [unowned self] state in
-      if state.noteID != cursorNote || state.body != cursor.text {
-        // The same note keeps its cursor place; another note opens with it at the end.
-        cursor =
-          state.noteID == cursorNote
-          ? TextCursor(text: state.body, utf8Offset: cursor.utf8Offset)
-          : TextCursor(atEndOf: state.body)
-        if state.noteID != cursorNote { editorScroll = 0 }
-        cursorNote = state.noteID
-      }
+      if state.noteID != editorNote { editorScroll = 0 }
+      editorNote = state.noteID
     }.store(in: bag)
     session.confirmations.observe { [unowned self] _ in showPendingConfirmation() }.store(in: bag)
     session.revision.observe { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
+  }
+
+  /// The editor's text and cursor, as the session's editor state has them.
+  var cursor: TextCursor {
+    let state = session.editorState.value
+    return TextCursor(text: state.body, utf8Offset: state.cursor)
   }
 
   /// Shows the oldest unanswered deletion confirmation, if no other interaction is open.

@@ -15,18 +15,43 @@ public struct EditorState: Equatable, Sendable {
   public var conflict: Note?
   /// Whether the note was deleted while open.
   public var isDeleted: Bool
+  /// The cursor, as a UTF-8 offset into `body`, on a character boundary.
+  public var cursor: Int
+
+  /// Creates a state.
+  ///
+  /// - Parameters:
+  ///   - noteID: The open note.
+  ///   - title: The draft title.
+  ///   - body: The draft body.
+  ///   - isDirty: Whether the draft has unsaved edits.
+  ///   - conflict: The other version of a conflict.
+  ///   - isDeleted: Whether the note was deleted while open.
+  ///   - cursor: The cursor's UTF-8 offset into `body`; the end by default.
+  public init(
+    noteID: NoteID?, title: String, body: String, isDirty: Bool, conflict: Note?,
+    isDeleted: Bool, cursor: Int? = nil
+  ) {
+    self.noteID = noteID
+    self.title = title
+    self.body = body
+    self.isDirty = isDirty
+    self.conflict = conflict
+    self.isDeleted = isDeleted
+    self.cursor = cursor ?? body.utf8.count
+  }
 
   /// An editor with nothing open.
   public static let closed = EditorState(
     noteID: nil, title: "", body: "", isDirty: false, conflict: nil, isDeleted: false)
 }
 
-/// The editor's View State Controller.
+/// The editor's View State Controller: runs an ``EditorMachine`` against the model.
 ///
 /// ## Guarantees
 ///
-/// - A lens with an edit session: it holds the draft (view state) and writes only through
-///   actions dispatched by `save()`.
+/// - A lens with an edit session: it holds the draft (view state, in an
+///   ``EditorMachine`` value) and writes only through actions dispatched by a save.
 /// - The session records the note as it was when editing began (its base). A commit that
 ///   changes the note while the draft has no unsaved edits refreshes the draft (a render,
 ///   not an edit). A commit that changes it while there are unsaved edits is surfaced as a
@@ -43,19 +68,17 @@ public struct EditorState: Equatable, Sendable {
 /// - Typing runs: saves made with `save(asTyping: true)` in a row form one undo step
 ///   ("Undo Typing" reverts all of them). Opening a note, resolving a conflict, a refresh
 ///   from another change, or `endTypingRun()` starts a new run.
+/// - One gesture, one publication: each method publishes the editor's state at most once,
+///   after all its effects ran; ``bodyTyped(_:cursor:)`` edits and saves a typed key with
+///   one save and one publication.
 @MainActor
 public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
   private let stateSource = StateSource(EditorState.closed)
-  private var base: Note?
-  /// The note as of the last commit this editor saw outside its own saves' catch-up.
-  ///
-  /// A save checks the stored note against it (compare and set). Unlike `base`, it
-  /// follows every change made in this process, the editor's own partial saves included.
-  private var known: Note?
+  /// The editor's state.
+  public private(set) var machine = EditorMachine()
+  /// Whether the machine's save is running (its commits are the editor's own).
   private var isSaving = false
-  /// Numbers typing runs; saves with the same number merge into one undo step.
-  private var typingRun = 0
   private var lifetime: Lifetime?
   private let now: () -> Date
   /// The model revision the editor reflects.
@@ -80,28 +103,37 @@ public final class EditorController: ViewStateController {
   ///
   /// - Parameter id: The note to edit.
   public func open(_ id: NoteID?) {
-    endTypingRun()
-    base = id.flatMap { dispatcher.model.state.notes[$0] }
-    known = base
-    guard let base else {
-      stateSource.set(.closed)
-      return
-    }
-    stateSource.set(
-      EditorState(
-        noteID: base.id, title: base.title, body: base.body, isDirty: false, conflict: nil,
-        isDeleted: false))
+    handle(.opened(id.flatMap { dispatcher.model.state.notes[$0] }))
   }
 
   /// Records the user's edit of the title (input, not a render).
   ///
   /// - Parameter title: The field's text.
-  public func userEditedTitle(_ title: String) { editDraft { $0.title = title } }
+  public func userEditedTitle(_ title: String) { handle(.titleEdited(title)) }
 
-  /// Records the user's edit of the body (input, not a render).
+  /// Records the user's edit of the body (input, not a render); the cursor goes to its end.
   ///
   /// - Parameter body: The field's text.
-  public func userEditedBody(_ body: String) { editDraft { $0.body = body } }
+  public func userEditedBody(_ body: String) {
+    handle(.bodyEdited(body, cursor: body.utf8.count))
+  }
+
+  /// Records a typed or pasted edit of the body and saves it as part of the typing run:
+  /// one save and one publication.
+  ///
+  /// - Parameters:
+  ///   - body: The body after the edit.
+  ///   - cursor: The cursor after the edit, as a UTF-8 offset; the end by default.
+  /// - Returns: The save's outcome.
+  @discardableResult
+  public func bodyTyped(_ body: String, cursor: Int? = nil) -> ActionOutcome {
+    handle([.bodyEdited(body, cursor: cursor ?? body.utf8.count), .saveRequested(asTyping: true)])
+  }
+
+  /// Moves the cursor to a UTF-8 offset into the body (rounded down to a character).
+  ///
+  /// - Parameter offset: The offset.
+  public func cursorMoved(to offset: Int) { handle(.cursorMoved(offset)) }
 
   /// Saves the draft through actions (one undo step), unless there is a conflict.
   ///
@@ -112,71 +144,17 @@ public final class EditorController: ViewStateController {
   ///   note was deleted.
   @discardableResult
   public func save(asTyping: Bool = false) -> ActionOutcome {
-    let draft = stateSource.value
-    guard let id = draft.noteID, let base else { return .rejected("No note is open.") }
-    guard !draft.isDeleted else { return .rejected("The note was deleted.") }
-    guard draft.conflict == nil else {
-      return .rejected("The note was changed elsewhere; keep your version or theirs first.")
-    }
-    guard draft.isDirty else { return .unchanged }
-    isSaving = true
-    defer { isSaving = false }
-    let time = now()
-    var outcome = ActionOutcome.unchanged
-    if !asTyping { endTypingRun() }
-    let key: AnyHashable? = asTyping ? AnyHashable(TypingRun(number: typingRun, note: id)) : nil
-    dispatcher.group(named: asTyping ? "Typing" : "Edit Note", coalescingKey: key) {
-      if draft.title != base.title {
-        outcome = dispatcher.dispatch(
-          RenameNote(id: id, title: draft.title, now: time, expectedTitle: known?.title))
-      }
-      if draft.body != base.body, outcome == .unchanged || outcome.isCommitted {
-        let edited = dispatcher.dispatch(
-          EditNoteBody(id: id, body: draft.body, now: time, expectedBody: known?.body))
-        if edited != .unchanged || !outcome.isCommitted { outcome = edited }
-      }
-    }
-    known = dispatcher.model.state.notes[id]
-    if case .invalid(let reasons) = outcome,
-      reasons.issues.contains(where: { $0.field == NotesRules.changedElsewhere }),
-      let theirs = dispatcher.model.state.notes[id]
-    {
-      // Another writer changed the note under the draft (found when the save caught up
-      // with the storage): the draft is kept, and the user chooses.
-      stateSource.update { $0.conflict = theirs }
-      return outcome
-    }
-    if outcome.isCommitted || outcome == .unchanged, let saved = dispatcher.model.state.notes[id] {
-      self.base = saved
-      stateSource.set(
-        EditorState(
-          noteID: id, title: saved.title, body: saved.body, isDirty: false, conflict: nil,
-          isDeleted: false))
-    }
-    return outcome
+    handle([.saveRequested(asTyping: asTyping)])
   }
 
   /// Ends the current typing run: the next typing save starts a new undo step.
-  public func endTypingRun() { typingRun += 1 }
+  public func endTypingRun() { handle(.typingEnded) }
 
   /// Resolves a conflict by keeping the draft, now based on the other change.
-  public func keepMine() {
-    guard let theirs = stateSource.value.conflict else { return }
-    endTypingRun()
-    base = theirs
-    stateSource.update { $0.conflict = nil }
-  }
+  public func keepMine() { handle(.keptMine) }
 
   /// Resolves a conflict by taking the other change and dropping the draft.
-  public func takeTheirs() {
-    guard let theirs = stateSource.value.conflict else { return }
-    endTypingRun()
-    base = theirs
-    stateSource.set(
-      EditorState(
-        noteID: theirs.id, title: theirs.title, body: theirs.body, isDirty: false,
-        conflict: nil, isDeleted: false))
-  }
+  public func takeTheirs() { handle(.tookTheirs) }
 
   /// Stops following the model.
   public func cancel() { lifetime?.cancel() }
@@ -187,39 +165,54 @@ public final class EditorController: ViewStateController {
     let note: NoteID
   }
 
-  private func editDraft(_ change: (inout EditorState) -> Void) {
-    guard stateSource.value.noteID != nil, let base else { return }
-    stateSource.update { draft in
-      change(&draft)
-      draft.isDirty = draft.title != base.title || draft.body != base.body
+  /// Handles one event and publishes the result.
+  private func handle(_ event: EditorMachine.Event) {
+    _ = handle([event])
+  }
+
+  /// Handles events in order, runs the save one asks for, and publishes once.
+  ///
+  /// - Returns: The save's outcome: `.unchanged` when there was nothing to save, the
+  ///   refusal when saving is not possible now.
+  @discardableResult
+  private func handle(_ events: [EditorMachine.Event]) -> ActionOutcome {
+    var outcome = ActionOutcome.unchanged
+    for event in events {
+      if case .saveRequested = event, let refusal = machine.saveRefusal { outcome = refusal }
+      if case .save(let save) = machine.handle(event) { outcome = run(save) }
     }
+    if stateSource.value != machine.state { stateSource.set(machine.state) }
+    return outcome
+  }
+
+  /// Runs a save as one undo step and tells the machine what it did.
+  private func run(_ save: EditorMachine.Save) -> ActionOutcome {
+    isSaving = true
+    defer { isSaving = false }
+    let time = now()
+    var outcome = ActionOutcome.unchanged
+    let key = save.typingRun.map { AnyHashable(TypingRun(number: $0, note: save.id)) }
+    dispatcher.group(named: save.typingRun != nil ? "Typing" : "Edit Note", coalescingKey: key) {
+      if let title = save.title {
+        outcome = dispatcher.dispatch(
+          RenameNote(id: save.id, title: title, now: time, expectedTitle: save.expectedTitle))
+      }
+      if let body = save.body, outcome == .unchanged || outcome.isCommitted {
+        let edited = dispatcher.dispatch(
+          EditNoteBody(id: save.id, body: body, now: time, expectedBody: save.expectedBody))
+        if edited != .unchanged || !outcome.isCommitted { outcome = edited }
+      }
+    }
+    _ = machine.handle(.saveFinished(outcome, stored: dispatcher.model.state.notes[save.id]))
+    return outcome
   }
 
   private func apply(_ commit: Commit<NotesState>) {
     renderedRevision = commit.revision
-    guard !isSaving, let id = stateSource.value.noteID else { return }
-    known = commit.state.notes[id]
+    guard !isSaving, let id = machine.noteID else { return }
     let notes = commit.changes.changes(in: \.notes)
-    if notes.removed.contains(id) {
-      stateSource.update { $0.isDeleted = true }
-      return
-    }
-    if notes.inserted.contains(id), stateSource.value.isDeleted {
-      // The note came back (its deletion was undone): the session goes on.
-      stateSource.update { $0.isDeleted = false }
-    }
-    guard notes.updated.contains(id) || notes.inserted.contains(id),
-      let theirs = commit.state.notes[id], theirs != base
+    guard notes.removed.contains(id) || notes.updated.contains(id) || notes.inserted.contains(id)
     else { return }
-    if stateSource.value.isDirty {
-      stateSource.update { $0.conflict = theirs }
-    } else {
-      endTypingRun()
-      base = theirs
-      stateSource.set(
-        EditorState(
-          noteID: id, title: theirs.title, body: theirs.body, isDirty: false, conflict: nil,
-          isDeleted: false))
-    }
+    handle(.changedElsewhere(stored: commit.state.notes[id]))
   }
 }

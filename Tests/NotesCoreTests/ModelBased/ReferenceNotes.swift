@@ -425,18 +425,28 @@ struct ReferenceNotes {
 
   // MARK: - Editor
 
-  private mutating func show(_ note: Note) {
+  /// Shows `note` in the editor; the cursor stays where it was (clamped to the text and
+  /// moved back to the start of its character), or goes to the end.
+  private mutating func show(_ note: Note, cursorAtEnd: Bool = false) {
+    var cursor = cursorAtEnd ? note.body.utf8.count : min(editor.cursor, note.body.utf8.count)
+    while cursor > 0,
+      note.body.utf8.index(note.body.utf8.startIndex, offsetBy: cursor)
+        .samePosition(in: note.body) == nil
+    {
+      cursor -= 1
+    }
     editorBase = note
     editor = .closed
     editor.noteID = note.id
     editor.title = note.title
     editor.body = note.body
+    editor.cursor = cursor
   }
 
   mutating func openEditor(_ id: NoteID?) {
     typingRun += 1
     if let id, let note = content.notes[id] {
-      show(note)
+      show(note, cursorAtEnd: true)
     } else {
       editorBase = nil
       editor = .closed
@@ -446,7 +456,10 @@ struct ReferenceNotes {
   mutating func type(title: String? = nil, body: String? = nil) {
     guard editor.noteID != nil, let base = editorBase else { return }
     if let title { editor.title = title }
-    if let body { editor.body = body }
+    if let body {
+      editor.body = body
+      editor.cursor = body.utf8.count
+    }
     editor.isDirty = editor.title != base.title || editor.body != base.body
   }
 
@@ -484,12 +497,18 @@ struct ReferenceNotes {
     typingRun += 1
     editorBase = theirs
     editor.conflict = nil
+    // Dirty is measured against the new base: a draft that already equals the other
+    // version has nothing left to save.
+    editor.isDirty = editor.title != theirs.title || editor.body != theirs.body
   }
 
   mutating func takeTheirs() {
     guard let theirs = editor.conflict else { return }
     typingRun += 1
+    // Taking the other version of a note deleted meanwhile leaves it deleted.
+    let isDeleted = editor.isDeleted
     show(theirs)
+    editor.isDeleted = isDeleted
   }
 
   // MARK: - Notebook deletion
