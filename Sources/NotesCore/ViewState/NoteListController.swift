@@ -4,10 +4,7 @@ public import Foundation
 /// One note in the list.
 ///
 /// Its texts live in one shared, immutable box, so copying a row (which sorting 100,000
-/// rows does often) retains one reference rather than three strings. The box also holds
-/// the title and body as search bytes (ASCII letters lowercased) right after its header,
-/// so searching a row reads one block of memory instead of following a reference to each
-/// string: with 100,000 notes, following them cost more than the search itself.
+/// rows does often) retains one reference rather than three strings.
 public struct NoteRow: Identifiable, Equatable, Sendable {
   /// The note.
   public let id: NoteID
@@ -17,18 +14,19 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   public let modified: Date
   /// Whether it is pinned.
   public let isPinned: Bool
-  /// The title, the body, the sort key and the search bytes.
-  ///
-  /// `ManagedBuffer` is never `Sendable`; this one is immutable once made.
-  nonisolated(unsafe) private let texts: Texts
+  /// Whether the title and the body are all ASCII, computed once per row and kept in the
+  /// row itself, so finding the rows a narrowing search reconsiders reads no other memory.
+  let isASCII: Bool
+  /// The title, the body and the sort key.
+  private let texts: Texts
 
   /// Its title.
-  public var title: String { texts.header.title }
+  public var title: String { texts.title }
   /// Its text (shared with the model's copy, not duplicated).
-  public var body: String { texts.header.body }
+  public var body: String { texts.body }
   /// The title folded for sorting (lowercased, in canonical composition), computed once
   /// per row; the title order compares its UTF-8 bytes.
-  var sortTitle: TitleOrder { TitleOrder(text: texts.header.sortTitle) }
+  var sortTitle: TitleOrder { TitleOrder(text: texts.sortTitle) }
   /// The first sixteen bytes of `sortTitle`'s UTF-8, most significant first, zero-padded:
   /// the title order's first keys.
   ///
@@ -37,76 +35,42 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   /// no reference counting) for most pairs. Kept in the row itself, not with the texts,
   /// so sorting reads no other memory.
   let sortPrefix: (high: UInt64, low: UInt64)
-  /// Whether the title and the body are all ASCII, computed once per row and kept in the
-  /// row itself, so finding the rows a narrowing search reconsiders reads no other memory.
-  let isASCII: Bool
 
-  /// Calls `body` with the title's and the body's UTF-8, ASCII letters lowercased (every
-  /// other byte as it is).
-  func withSearchBytes<Result>(
-    _ body: (_ title: UnsafeBufferPointer<UInt8>, _ body: UnsafeBufferPointer<UInt8>) -> Result
-  ) -> Result {
-    let titleCount = texts.header.titleByteCount
-    let bodyCount = texts.header.bodyByteCount
-    return texts.withUnsafeMutablePointerToElements { bytes in
-      body(
-        UnsafeBufferPointer(start: bytes, count: titleCount),
-        UnsafeBufferPointer(start: bytes + titleCount, count: bodyCount))
-    }
-  }
+  /// The strings of a row.
+  private final class Texts: Sendable {
+    let title: String
+    let body: String
+    let sortTitle: String
+    let isASCII: Bool
 
-  /// The strings of a row, followed in the same allocation by the search bytes of the
-  /// title and then the body.
-  ///
-  /// Immutable once made, which is why rows holding it may be shared across threads.
-  private final class Texts: ManagedBuffer<Texts.Header, UInt8> {
-    struct Header {
-      let title: String
-      let body: String
-      let sortTitle: String
-      let isASCII: Bool
-      let titleByteCount: Int
-      let bodyByteCount: Int
+    init(title: String, body: String) {
+      self.title = title
+      self.body = body
+      let lowercased = title.lowercased()
+      let sortTitleIsASCII = Self.isASCII(lowercased)
+      // ASCII is its own canonical composition.
+      sortTitle = sortTitleIsASCII ? lowercased : lowercased.precomposedStringWithCanonicalMapping
+      isASCII = sortTitleIsASCII && Self.isASCII(title) && Self.isASCII(body)
     }
 
-    static func make(title: String, body: String) -> Texts {
-      var title = title
-      var body = body
-      let titleCount = title.utf8.count
-      let bodyCount = body.utf8.count
-      let buffer = create(minimumCapacity: titleCount + bodyCount) { buffer in
-        let nonASCII = buffer.withUnsafeMutablePointerToElements { bytes in
-          title.withUTF8 { foldASCII($0, into: bytes) }
-            | body.withUTF8 { foldASCII($0, into: bytes + titleCount) }
+    /// Whether `text` is all ASCII, checked eight bytes at a time.
+    private static func isASCII(_ text: String) -> Bool {
+      var text = text
+      return text.withUTF8 { bytes in
+        guard let start = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+          let word = start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 != 0 { return false }
+          offset += 8
         }
-        let lowercased = title.lowercased()
-        // ASCII is its own canonical composition.
-        let sortTitle =
-          nonASCII & 0x80 == 0 || isASCII(lowercased)
-          ? lowercased : lowercased.precomposedStringWithCanonicalMapping
-        return Header(
-          title: title, body: body, sortTitle: sortTitle, isASCII: nonASCII & 0x80 == 0,
-          titleByteCount: titleCount, bodyByteCount: bodyCount)
+        while offset < bytes.count {
+          if bytes[offset] >= 0x80 { return false }
+          offset += 1
+        }
+        return true
       }
-      return unsafeDowncast(buffer, to: Texts.self)
     }
-
-    /// Copies `text` to `target` with ASCII letters lowercased; returns every byte ORed
-    /// together (its high bit is set if the text is not all ASCII).
-    private static func foldASCII(
-      _ text: UnsafeBufferPointer<UInt8>, into target: UnsafeMutablePointer<UInt8>
-    ) -> UInt8 {
-      var all: UInt8 = 0
-      for index in text.indices {
-        let byte = text[index]
-        all |= byte
-        target[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte
-      }
-      return all
-    }
-
-    /// Whether `text` is all ASCII.
-    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
   }
 
   /// The row for `note`.
@@ -117,10 +81,10 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
     notebookID = note.notebookID
     modified = note.modified
     isPinned = note.isPinned
-    texts = Texts.make(title: note.title, body: note.body)
-    isASCII = texts.header.isASCII
+    texts = Texts(title: note.title, body: note.body)
+    isASCII = texts.isASCII
     var prefix: (high: UInt64, low: UInt64) = (0, 0)
-    for (index, byte) in texts.header.sortTitle.utf8.prefix(16).enumerated() {
+    for (index, byte) in texts.sortTitle.utf8.prefix(16).enumerated() {
       let shift = UInt64(56 - 8 * (index % 8))
       if index < 8 {
         prefix.high |= UInt64(byte) << shift

@@ -5,11 +5,11 @@
 // - `matches` is exactly "the row's title or body contains the word, ignoring case and
 //   diacritics" (Foundation's `range(of:options: [.caseInsensitive, .diacriticInsensitive])`
 //   on each).
-// - Fast path: an ASCII word is looked for in the row's search bytes (its UTF-8 with ASCII
-//   letters lowercased, kept by the row), eight bytes at a time, without allocating. A
-//   match found that way is a match; no match in an all-ASCII row is no match. Only a row
-//   with non-ASCII text in which the byte search found nothing goes to Foundation (an "é"
-//   may still match an "e" of the word); a non-ASCII word always does.
+// - Fast path: an ASCII word is looked for in the title's and the body's UTF-8, eight bytes
+//   at a time with ASCII case folded, without allocating. A match found that way is a
+//   match; no match in an all-ASCII row is no match. Only a row with non-ASCII text in
+//   which the byte search found nothing goes to Foundation (an "é" may still match an "e"
+//   of the word); a non-ASCII word always does.
 
 import Foundation
 
@@ -39,9 +39,7 @@ struct WordMatcher: Sendable {
   func matches(_ row: NoteRow) -> Bool {
     if let asciiLowercased {
       let found = asciiLowercased.withUnsafeBufferPointer { word in
-        row.withSearchBytes { title, body in
-          Self.find(word, in: title) || Self.find(word, in: body)
-        }
+        Self.contains(word, in: row.title) || Self.contains(word, in: row.body)
       }
       if found { return true }
       if row.isASCII { return false }
@@ -54,39 +52,52 @@ struct WordMatcher: Sendable {
     text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
   }
 
-  /// Whether `word` occurs in `text`, byte for byte.
+  /// Whether the lowercased ASCII `word` occurs in `text`, ignoring ASCII case.
+  private static func contains(_ word: UnsafeBufferPointer<UInt8>, in text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { find(word, in: $0) }
+  }
+
+  /// Whether the lowercased ASCII `word` occurs in `text`, ignoring ASCII case.
   ///
   /// Reads the text eight bytes at a time, testing each position for the word's first
-  /// byte and, in the same step, the position `m - 1` further on for its last byte (the
-  /// test for a zero byte after XOR, which may add candidates above a true one but never
-  /// loses one); only positions where both match are compared in full, so a common first
-  /// letter costs no more than a rare one.
+  /// byte and, in the same step, the position `m - 1` further on for its last byte (each
+  /// folded with `| 0x20` when it is a letter, which can only add candidates, and the test
+  /// for a zero byte after XOR, which may add candidates above a true one but never loses
+  /// one); only positions where both match are compared in full, so a common first letter
+  /// costs little more than a rare one.
   static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>)
     -> Bool
   {
     let count = word.count
     guard count > 0 else { return true }
-    guard let start = text.baseAddress, let wordStart = word.baseAddress, count <= text.count
-    else { return false }
+    guard let start = text.baseAddress, count <= text.count else { return false }
     let last = text.count - count  // the last position the word can start at
     func matches(at offset: Int) -> Bool {
-      memcmp(start + offset, wordStart, count) == 0
+      var index = 0
+      while index < count, lowercased(start[offset + index]) == word[index] { index += 1 }
+      return index == count
     }
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highBits: UInt64 = 0x8080_8080_8080_8080
-    let firstPattern = UInt64(word[0]) &* ones
-    let lastPattern = UInt64(word[count - 1]) &* ones
+    let first = word[0]
+    let final = word[count - 1]
+    let firstFold: UInt64 = first &- 0x61 < 26 ? 0x2020_2020_2020_2020 : 0
+    let finalFold: UInt64 = final &- 0x61 < 26 ? 0x2020_2020_2020_2020 : 0
+    let firstPattern = UInt64(first) &* ones
+    let finalPattern = UInt64(final) &* ones
     let raw = UnsafeRawPointer(start)
     var index = 0
     // Both loads stay inside the text: the second reads bytes index + count - 1 ... + 7.
     while index + 8 <= last + 1 {
-      let head = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      let tail = raw.loadUnaligned(fromByteOffset: index + count - 1, as: UInt64.self)
-      let firstDifference = UInt64(littleEndian: head) ^ firstPattern
-      let lastDifference = UInt64(littleEndian: tail) ^ lastPattern
+      let head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let tail = UInt64(
+        littleEndian: raw.loadUnaligned(fromByteOffset: index + count - 1, as: UInt64.self))
+      let firstDifference = (head | firstFold) ^ firstPattern
+      let finalDifference = (tail | finalFold) ^ finalPattern
       var candidates =
-        (firstDifference &- ones) & ~firstDifference & (lastDifference &- ones)
-        & ~lastDifference & highBits
+        (firstDifference &- ones) & ~firstDifference & (finalDifference &- ones)
+        & ~finalDifference & highBits
       while candidates != 0 {
         if matches(at: index + candidates.trailingZeroBitCount / 8) { return true }
         candidates &= candidates &- 1
@@ -94,9 +105,15 @@ struct WordMatcher: Sendable {
       index += 8
     }
     while index <= last {
-      if text[index] == word[0], matches(at: index) { return true }
+      if matches(at: index) { return true }
       index += 1
     }
     return false
+  }
+
+  /// An ASCII letter in lower case; any other byte as it is.
+  @inline(__always)
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    byte &- 0x41 < 26 ? byte | 0x20 : byte
   }
 }
