@@ -44,7 +44,8 @@ import Observation
 ///   a commit only notes which kept rows it changed; they are brought up to date when the
 ///   filter or order next changes, so a commit costs one sorted update), so view state
 ///   never projects an entity again: changing `filter` checks the kept rows in order (O(n) filter
-///   calls, no sort), and changing `order` sorts them (O(n log n), no projection). Both
+///   calls, no sort), and changing `order` sorts them and the listed rows (O(n log n), no
+///   projection, no filter call). Both
 ///   publish a `.reloaded` update; `reload()` recomputes everything from the model's
 ///   current state and publishes one too.
 /// - Reuse: rows computed for a filter with a key (``ListFilter/init(key:_:)``) are kept
@@ -345,7 +346,10 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     let compare = totalOrder(order)
     universe = resortRows(universe, compare, order.leadingKeys)
     recentLists = []
-    filtered = filter.isIncluded.map { filterRows(universe, $0) }
+    // The listed rows are exactly the filter's (commits keep them so): sorting them gives
+    // the new list without asking the filter about every row again, which for an
+    // expensive filter (a search with non-ASCII words) was most of a toggle.
+    if let listed = filtered { filtered = resortRows(listed, compare, order.leadingKeys) }
     publishReload(revision: appliedRevision)
   }
 

@@ -9,7 +9,12 @@
 //   at a time with ASCII case folded, without allocating. A match found that way is a
 //   match; no match in an all-ASCII row is no match. Only a row with non-ASCII text in
 //   which the byte search found nothing goes to Foundation (an "é" may still match an "e"
-//   of the word); a non-ASCII word always does.
+//   of the word).
+// - A non-ASCII word is folded once (case and diacritics, as Foundation folds them): in an
+//   all-ASCII row it is looked for as that folded form (ASCII, such as "strass" for
+//   "straß"), or found nowhere when the folded form is not ASCII ("三体"); rows with
+//   non-ASCII text go to Foundation. At 100,000 notes, asking Foundation about every row
+//   made each key of a word such as "étude" take 0.6-1.9 s.
 
 import Foundation
 
@@ -19,15 +24,30 @@ struct WordMatcher: Sendable {
   let word: String
   /// The word's bytes, lowercased, if it is ASCII.
   private let asciiLowercased: [UInt8]?
+  /// For a non-ASCII word, how it appears in an all-ASCII text: its case- and
+  /// diacritic-folded form, lowercased, when that is ASCII and not empty; `[]` when it
+  /// can appear in no ASCII text (its folded form is not ASCII); `nil` to ask Foundation.
+  private let inASCIIText: [UInt8]?
 
   /// Prepares `word`.
   ///
   /// - Parameter word: A non-empty search word.
   init(_ word: String) {
     self.word = word
-    asciiLowercased =
-      word.utf8.allSatisfy { $0 < 0x80 }
-      ? word.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+    let isASCII = word.utf8.allSatisfy { $0 < 0x80 }
+    asciiLowercased = isASCII ? word.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+    if isASCII {
+      inASCIIText = nil
+    } else {
+      let folded = word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+      if folded.isEmpty {
+        inASCIIText = nil
+      } else if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+        inASCIIText = folded.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+      } else {
+        inASCIIText = []
+      }
+    }
   }
 
   /// Whether the row's title or body contains the word, ignoring case and diacritics.
@@ -43,6 +63,11 @@ struct WordMatcher: Sendable {
       }
       if found { return true }
       if row.isASCII { return false }
+    } else if row.isASCII, let inASCIIText {
+      guard !inASCIIText.isEmpty else { return false }
+      return inASCIIText.withUnsafeBufferPointer { word in
+        Self.contains(word, in: row.title) || Self.contains(word, in: row.body)
+      }
     }
     return contains(row.title) || contains(row.body)
   }

@@ -69,6 +69,25 @@ extension ViewStateTests {
       lens.cancel()
     }
 
+    @Test func changingTheOrderSortsTheListedRowsWithoutCallingTheFilter() throws {
+      let memos = [memo(1, "cab"), memo(2, "abc"), memo(3, "xyz"), memo(4, "bca")]
+      let model = Model(Desk(memos: EntityTable(memos)))
+      let lens = ListLens(model: model, table: \.memos, order: .by({ $0.id }))
+      var calls = 0
+      lens.filter = ListFilter {
+        calls += 1
+        return $0.title.contains("a")
+      }
+      // A commit while the filter is shown, so the kept rows are out of date at the toggle.
+      try model.write { try $0.update(3, in: \.memos) { $0.title = "xa" } }
+      calls = 0
+      lens.order = .by({ $0.title })
+      #expect(calls == 0)
+      #expect(lens.rows.map(\.title) == ["abc", "bca", "cab", "xa"])
+      #expect(lens.storageIsValid)
+      lens.cancel()
+    }
+
     @Test func aNarrowingMarkForAnotherFilterIsIgnored() {
       let model = Model(Desk(memos: EntityTable([memo(1, "ab"), memo(2, "b")])))
       let lens = ListLens(model: model, table: \.memos, order: .by({ $0.id }))
