@@ -1,3 +1,4 @@
+import Airframe
 import AirframeTesting
 import Foundation
 import NotesCommandLine
@@ -43,6 +44,37 @@ struct ProgramTests {
     #expect(shown.output.hasPrefix("ID: 2\nTitle: From a pipe\nNotebook: Inbox\n"))
     #expect(shown.output.hasSuffix("\n\npiped body\n"))
     #expect(try notes(["show", "3"] + database, in: library).status == 66)
+  }
+
+  @Test func listSearchExportAndImportRunAsTheBuiltProgram() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let database = ["--database", library.path]
+    // Newest first: the samples were made a minute apart, Weekend after Groceries.
+    let list = try notes(["list", "--notebook", "home"] + database, in: library)
+    #expect(
+      list == CommandResult(status: 0, output: "7\tHome\tWeekend\n6\tHome\tGroceries\n", errors: "")
+    )
+    let search = try notes(["search", "coffee"] + database, in: library)
+    #expect(search.status == 0)
+    #expect(search.output.hasPrefix("6\tHome\tGroceries"))
+    #expect(try notes(["search", "nothinglikethis"] + database, in: library).output == "")
+    let export = try notes(["export", "--json"] + database, in: library)
+    #expect(export.status == 0)
+    // The export, imported into an empty library through standard input, holds the same
+    // notebooks and notes.
+    let copy = try TestLibrary(samples: false)
+    defer { copy.remove() }
+    let imported = try notes(
+      ["import", "-", "--database", copy.path], input: Data(export.output.utf8), in: copy)
+    #expect(
+      imported
+        == CommandResult(
+          status: 0,
+          output: "imported 6 notes: 3 new notebooks, 0 merged into notebooks of the same title\n",
+          errors: ""))
+    let titles = try copy.state().notes.elements.map(\.title).sorted()
+    #expect(titles == (try library.state().notes.elements.map(\.title).sorted()))
   }
 
   @Test func usageErrorsExit64OnStandardError() throws {
