@@ -57,8 +57,12 @@ let package = Package(
     ),
     .target(
       name: "NotesCommandLine",
-      dependencies: ["NotesCore", "NotesStorage", "NotesPresentation"]
+      dependencies: ["NotesCore", "NotesStorage", "NotesPresentation", "NotesServer"]
     ),
+    // libpq, for the sync server (PostgreSQL).
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // The sync server's side: a libpq connection and the server's versioned schema.
+    .target(name: "NotesServer", dependencies: ["CPostgres"]),
     .systemLibrary(
       name: "CNcurses",
       providers: [.apt(["libncurses-dev"])]
@@ -100,6 +104,10 @@ let package = Package(
         "CFaultVFS",
         "NotesTestSupport",
       ]
+    ),
+    .testTarget(
+      name: "NotesServerTests",
+      dependencies: ["NotesServer", "NotesTestSupport"]
     ),
     .testTarget(
       name: "NotesPresentationTests",

@@ -111,6 +111,12 @@ struct Arguments {
       return .show(try noteID(operands[1]), json: json)
     case "notebook":
       return .gesture(try notebookCommand())
+    case "server":
+      guard operands.dropFirst().first == "init" else {
+        throw UsageError(message: "'server' needs init URL")
+      }
+      try allow([], flags: [], operands: ["init", "URL"], in: "server init")
+      return .serverInit(url: operands[2])
     case "rename":
       try allow([], flags: [], operands: ["ID", "TITLE"], in: name)
       return .gesture(.rename(try noteID(operands[1]), to: operands[2]))

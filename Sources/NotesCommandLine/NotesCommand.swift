@@ -42,6 +42,8 @@ public enum LibraryCommand: Equatable, Sendable {
   case importLibrary(path: String)
   /// A change to one notebook or note, made as the full-screen app's gesture.
   case gesture(GestureCommand)
+  /// `server init URL`: create or upgrade the sync server's tables.
+  case serverInit(url: String)
 }
 
 /// A command line that cannot be run, with the message to print.

@@ -61,6 +61,11 @@ public enum NotesCommandLine {
       notebook delete NAME [--yes]
           Delete a notebook. One with notes is deleted, with its notes, only
           with --yes; without, nothing changes and the exit status is 65.
+      server init URL
+          Create the sync server's tables on a PostgreSQL database, or upgrade
+          them; URL is a libpq connection string (postgresql://user@host/db).
+          A password comes from the URL, $PGPASSWORD or ~/.pgpass. A server
+          whose schema is newer than this program's is refused.
       import FILE
           Add the notebooks and notes of an export; FILE - reads standard input.
           New ids are assigned; a notebook whose title exists already is merged
@@ -151,6 +156,8 @@ public enum NotesCommandLine {
         databasePath: databasePath, io: io)
     case .importLibrary(let path):
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
+    case .serverInit(let url):
+      return try ServerCommands.initialize(url: url, io: io)
     case .gesture(let gesture):
       return try GestureCommands.run(
         gesture, databasePath: databasePath, io: io,
@@ -169,7 +176,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary, .gesture:
+    case .add, .importLibrary, .gesture, .serverInit:
       break
     }
   }

@@ -155,7 +155,7 @@ struct GestureCommandTests {
   @Test func helpListsEveryCommand() throws {
     for command in [
       "list", "add", "show", "search", "export", "import", "rename ID", "move ID", "pin ID",
-      "unpin ID", "delete ID", "edit ID", "notebook add", "notebook rename", "notebook delete",
+      "unpin ID", "delete ID", "edit ID", "notebook add", "notebook rename", "notebook delete", "server init",
     ] {
       #expect(NotesCommandLine.usage.contains("  \(command)"), "help lists \(command)")
     }

@@ -113,6 +113,15 @@ struct ParsingTests {
       problem("notebook", "add", "A", "--yes") == "option '--yes' does not apply to 'notebook add'")
   }
 
+  @Test func serverInitTakesOneURL() throws {
+    let url = "postgresql://notes@db.example/notes"
+    #expect(try parse("server", "init", url) == .library(.serverInit(url: url), databasePath: nil))
+    #expect(problem("server") == "'server' needs init URL")
+    #expect(problem("server", "drop", url) == "'server' needs init URL")
+    #expect(problem("server", "init") == "'server init' needs URL")
+    #expect(problem("server", "init", url, "x") == "unexpected argument 'x' for 'server init'")
+  }
+
   @Test func searchTakesOneQueryVerbatim() throws {
     let query = "'; DROP TABLE notes; --"
     #expect(

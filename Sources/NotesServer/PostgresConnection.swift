@@ -1,0 +1,149 @@
+// PostgresConnection: one libpq connection to a PostgreSQL server, and the statements it
+// runs.
+//
+// Guarantees
+// - One owner: a connection is not Sendable and its calls block; run it on one thread or
+//   serial queue, never on the main actor or the cooperative pool (libpq blocks).
+// - Every statement runs with parameters sent apart from the SQL text (`PQexecParams`),
+//   so no value is ever spliced into SQL.
+// - A failure is a `PostgresError` with the server's or libpq's message and, for errors
+//   the server reports, its SQLSTATE code; the connection stays usable after a statement
+//   fails (outside a transaction).
+// - Server notices are not printed.
+
+import CPostgres
+import Foundation
+
+/// Something PostgreSQL or libpq refused, with its message.
+public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, as the server or libpq says it (one line).
+  public let message: String
+  /// The SQLSTATE code for an error the server reported, such as `42P01`.
+  public let sqlState: String?
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - message: What went wrong.
+  ///   - sqlState: The server's SQLSTATE code, if any.
+  public init(_ message: String, sqlState: String? = nil) {
+    self.message = message
+    self.sqlState = sqlState
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// The rows a statement returned, as text (PostgreSQL's text format), `nil` for NULL.
+public struct PostgresRows: Equatable, Sendable {
+  /// The column names, in order.
+  public let columns: [String]
+  /// Each row's values, in column order.
+  public let rows: [[String?]]
+
+  /// The only value of a one-row, one-column result, or `nil`.
+  public var singleValue: String? {
+    rows.count == 1 && columns.count == 1 ? rows[0][0] : nil
+  }
+}
+
+/// One connection to a PostgreSQL server.
+///
+/// ```swift
+/// let connection = try PostgresConnection(url: "postgresql:///notes?host=/run/postgresql")
+/// let rows = try connection.execute("SELECT $1::int + 1", ["41"])   // [["42"]]
+/// ```
+public final class PostgresConnection {
+  private var handle: OpaquePointer?
+
+  /// Connects to the server `url` names (a libpq connection URI or `key=value` string;
+  /// a password comes from the URL, `PGPASSWORD` or `~/.pgpass`, as libpq finds it).
+  ///
+  /// - Parameter url: The connection string.
+  /// - Throws: ``PostgresError`` with libpq's reason when the server cannot be reached or
+  ///   refuses the connection.
+  public init(url: String) throws(PostgresError) {
+    let connection = PQconnectdb(url)
+    guard let connection, PQstatus(connection) == CONNECTION_OK else {
+      let message = connection.map { Self.firstLine(PQerrorMessage($0)) } ?? "out of memory"
+      if let connection { PQfinish(connection) }
+      throw PostgresError("cannot connect to the server: \(message)")
+    }
+    cpostgres_silence_notices(connection)
+    handle = connection
+  }
+
+  deinit { close() }
+
+  /// Closes the connection; calling it again does nothing.
+  public func close() {
+    if let handle { PQfinish(handle) }
+    handle = nil
+  }
+
+  /// Runs one statement with its parameters (`$1`, `$2`, …; `nil` is NULL).
+  ///
+  /// - Parameters:
+  ///   - sql: Exactly one SQL statement.
+  ///   - parameters: Its parameters, as text.
+  /// - Returns: The rows it returned (none for a command).
+  /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
+  @discardableResult
+  public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError)
+    -> PostgresRows
+  {
+    guard let handle else { throw PostgresError("the connection is closed") }
+    // C strings for the parameters, alive until PQexecParams returns.
+    let values = parameters.map { $0.map { strdup($0) } ?? nil }
+    defer { for value in values { free(value) } }
+    let result = values.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
+        PQexecParams(
+          handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+      }
+    }
+    guard let result else { throw PostgresError(Self.firstLine(PQerrorMessage(handle))) }
+    defer { PQclear(result) }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+      return PostgresRows(columns: [], rows: [])
+    case PGRES_TUPLES_OK:
+      let columnCount = PQnfields(result)
+      let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+      let rows = (0..<PQntuples(result)).map { row in
+        (0..<columnCount).map { column -> String? in
+          PQgetisnull(result, row, column) == 1
+            ? nil : String(cString: PQgetvalue(result, row, column))
+        }
+      }
+      return PostgresRows(columns: columns, rows: rows)
+    default:
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      throw PostgresError(Self.firstLine(PQresultErrorMessage(result)), sqlState: state)
+    }
+  }
+
+  /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+  ///
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, or ``PostgresError`` if the transaction cannot begin or
+  ///   commit.
+  public func inTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+    try execute("BEGIN")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      _ = try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  private static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
+    guard let message else { return "unknown error" }
+    let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    return text.split(separator: "\n").first.map(String.init) ?? text
+  }
+}

@@ -1,0 +1,102 @@
+// ServerSchema: the tables a Notes sync server keeps in PostgreSQL, created and upgraded
+// by the program, never by hand.
+//
+// Guarantees
+// - Versioned: `notes_schema` holds one row with the schema's version. `prepare` creates
+//   every table of a new server in one transaction, upgrades an older one step by step
+//   (each step in the same transaction), and leaves a current one untouched.
+// - A server whose schema is newer than this program's is refused with a message that
+//   says so and nothing is changed: an older program never writes a newer layout.
+// - Several programs preparing one server at once take turns (a transaction-scoped
+//   advisory lock), so the tables are created exactly once.
+
+/// The sync server's tables and their version.
+public enum ServerSchema {
+  /// The schema version this program writes.
+  public static let version = 1
+
+  /// What ``prepare(_:)`` did.
+  public enum Outcome: Equatable, Sendable {
+    /// The server was empty; every table was created at ``version``.
+    case created
+    /// The server was at an older version and was upgraded.
+    case upgraded(from: Int)
+    /// The server was at ``version`` already; nothing changed.
+    case current
+  }
+
+  /// The key of the advisory lock programs take while preparing (any fixed number).
+  static let lockKey = "7310462"
+
+  /// Creates or upgrades the tables on the server `connection` talks to.
+  ///
+  /// - Parameter connection: A connection to the server's database.
+  /// - Returns: What was done.
+  /// - Throws: ``PostgresError`` if the server refuses a statement, or if its schema is
+  ///   newer than this program's (nothing is changed then).
+  @discardableResult
+  public static func prepare(_ connection: PostgresConnection) throws -> Outcome {
+    try connection.inTransaction { () throws -> Outcome in
+      try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lockKey])
+      try connection.execute(
+        """
+        CREATE TABLE IF NOT EXISTS notes_schema (
+          singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+          version integer NOT NULL)
+        """)
+      let found = try connection.execute("SELECT version FROM notes_schema").singleValue
+      guard let found else {
+        try createVersion1(on: connection)
+        try connection.execute(
+          "INSERT INTO notes_schema (version) VALUES ($1::integer)", [String(version)])
+        return .created
+      }
+      guard let existing = Int(found) else {
+        throw PostgresError("the server's notes_schema table holds '\(found)', not a version")
+      }
+      if existing > version {
+        throw PostgresError(
+          "the server's schema is version \(existing), newer than this program's"
+            + " (\(version)): update notes before syncing with it")
+      }
+      return existing == version ? .current : .upgraded(from: existing)
+    }
+  }
+
+  /// Version 1: devices, the ordered log of every change pushed, and each entity's latest
+  /// accepted version.
+  private static func createVersion1(on connection: PostgresConnection) throws {
+    // Each device that ever pushed, by the id it gave itself.
+    try connection.execute(
+      """
+      CREATE TABLE notes_devices (
+        device_id uuid PRIMARY KEY,
+        registered_at timestamptz NOT NULL DEFAULT now())
+      """)
+    // Every change accepted, in the order the server accepted it (`seq`, what a device's
+    // cursor counts). `change_id` is the device's id for the change, so a retry after a
+    // lost acknowledgement is recognised and never applied twice.
+    try connection.execute(
+      """
+      CREATE TABLE notes_changes (
+        seq bigserial PRIMARY KEY,
+        change_id uuid NOT NULL UNIQUE,
+        device_id uuid NOT NULL REFERENCES notes_devices,
+        entity text NOT NULL CHECK (entity IN ('notebook', 'note')),
+        entity_id text NOT NULL,
+        payload jsonb,
+        recorded_at timestamptz NOT NULL DEFAULT now())
+      """)
+    try connection.execute("CREATE INDEX notes_changes_entity ON notes_changes (entity, entity_id)")
+    // The latest accepted version of each entity: the ancestor of the next merge.
+    try connection.execute(
+      """
+      CREATE TABLE notes_entities (
+        entity text NOT NULL CHECK (entity IN ('notebook', 'note')),
+        entity_id text NOT NULL,
+        seq bigint NOT NULL REFERENCES notes_changes (seq),
+        payload jsonb,
+        PRIMARY KEY (entity, entity_id))
+      """)
+  }
+}
