@@ -155,7 +155,8 @@ struct GestureCommandTests {
   @Test func helpListsEveryCommand() throws {
     for command in [
       "list", "add", "show", "search", "export", "import", "rename ID", "move ID", "pin ID",
-      "unpin ID", "delete ID", "edit ID", "notebook add", "notebook rename", "notebook delete", "server init",
+      "unpin ID", "delete ID", "edit ID", "notebook add", "notebook rename", "notebook delete",
+      "server init",
     ] {
       #expect(NotesCommandLine.usage.contains("  \(command)"), "help lists \(command)")
     }
