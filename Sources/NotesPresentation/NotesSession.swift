@@ -22,7 +22,7 @@ public import NotesCore
 ///
 /// A presentation (the terminal app, a desktop window, a test) creates one session per
 /// library, reads what to draw from its projections, and turns each user gesture into one
-/// of its gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:)``:
+/// of its gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:cursor:)``:
 ///
 /// ```swift
 /// let session = NotesSession(model: model, syncService: service)
