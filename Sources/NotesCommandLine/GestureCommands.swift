@@ -18,6 +18,12 @@ import Foundation
 public import NotesCore
 import NotesPresentation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The commands that change one notebook or note, through a session's gestures.
 @MainActor
 enum GestureCommands {
@@ -145,21 +151,15 @@ enum GestureCommands {
       throw CommandFailure(.failure, "cannot write a temporary file for the editor: \(error)")
     }
     defer { try? FileManager.default.removeItem(at: folder) }
-    // The editor command is a shell word list, as $EDITOR conventionally is ("vim -n").
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", editor + " \"$1\"", "sh", file.path]
-    do {
-      try process.run()
-      process.waitUntilExit()
-    } catch {
-      throw CommandFailure(.failure, "cannot start the editor '\(editor)': \(error)")
+    // The editor command is a shell word list, as $EDITOR conventionally is ("vim -n"); it
+    // inherits the terminal (standard input, output and error) and the environment.
+    let status = runShell(editor + " \"$1\"", argument: file.path)
+    guard let status else {
+      throw CommandFailure(.failure, "cannot start the editor '\(editor)'")
     }
-    guard process.terminationStatus == 0 else {
+    guard status == 0 else {
       throw CommandFailure(
-        .failure,
-        "the editor '\(editor)' exited with status \(process.terminationStatus);"
-          + " nothing was saved")
+        .failure, "the editor '\(editor)' exited with status \(status); nothing was saved")
     }
     let data: Data
     do { data = try Data(contentsOf: file) } catch {
@@ -167,6 +167,25 @@ enum GestureCommands {
     }
     return try CommandInput.text(data, from: "the edited note")
   }
+}
+
+/// Runs `command` with `/bin/sh -c`, `argument` as its `$1`, and waits for it.
+///
+/// - Returns: Its exit status (128 plus the signal that ended it), or `nil` if it could not
+///   be started.
+private func runShell(_ command: String, argument: String) -> Int32? {
+  let words = ["/bin/sh", "-c", command, "sh", argument]
+  let argv = words.map { strdup($0) } + [nil]
+  defer { for word in argv { free(word) } }
+  var pid = pid_t()
+  guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return nil }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 {
+    if errno != EINTR { return nil }
+  }
+  // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros in C.
+  let signal = status & 0x7F
+  return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
 
 /// A command that changes one notebook or note.
