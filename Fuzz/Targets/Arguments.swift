@@ -68,7 +68,30 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["export"] + options
     case .importLibrary(let path):
       return ["import"] + options + ["--", path]
+    case .serverInit(let url):
+      return ["server", "init"] + options + ["--", url]
+    case .gesture(let gesture):
+      return gestureWords(gesture, options)
     }
+  }
+}
+
+/// A command line for a gesture command, operands after `--`.
+private func gestureWords(_ gesture: GestureCommand, _ options: [String]) -> [String] {
+  switch gesture {
+  case .addNotebook(let name): ["notebook", "add"] + options + ["--", name]
+  case .renameNotebook(let name, let title):
+    ["notebook", "rename"] + options + ["--", name, title]
+  case .deleteNotebook(let name, let confirmed):
+    ["notebook", "delete"] + options + flag("--yes", confirmed) + ["--", name]
+  case .rename(let id, let title): ["rename"] + options + ["--", String(id.rawValue), title]
+  case .move(let id, let notebook):
+    ["move"] + options + ["--", String(id.rawValue), notebook]
+  case .pin(let id, let isPinned):
+    [isPinned ? "pin" : "unpin"] + options + ["--", String(id.rawValue)]
+  case .delete(let id): ["delete"] + options + ["--", String(id.rawValue)]
+  case .edit(let id, let fromStandardInput):
+    ["edit"] + options + (fromStandardInput ? ["--body", "-"] : []) + ["--", String(id.rawValue)]
   }
 }
 

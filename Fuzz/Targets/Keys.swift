@@ -16,6 +16,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCore
+import NotesPresentation
 
 /// The keys ncurses decodes from escape sequences, in the order 0xFE's next byte picks.
 private let namedKeys: [Key] =
@@ -60,7 +61,7 @@ private func check(_ keys: [Key]) {
   }
   expectFills(app.render(width: 120, height: 40), 120, 40, after: keys.last)
   app.shutdown()
-  let state = app.model.state
+  let state = app.session.model.state
   for notebook in state.notebooks.elements {
     let issues = NotesRules.titleIssues(notebook.title, field: "notebook title")
     expect(issues.isEmpty, "notebook title \(notebook.title.debugDescription): \(issues)")
@@ -71,7 +72,7 @@ private func check(_ keys: [Key]) {
     expect(issues.isEmpty, "note \(note.title.debugDescription): \(issues)")
     expect(state.notebooks[note.notebookID] != nil, "a note in a notebook that does not exist")
   }
-  expect(!app.editor.state.value.isDirty, "quitting left an unsaved draft")
+  expect(!app.session.editorState.value.isDirty, "quitting left an unsaved draft")
 }
 
 /// Checks that a render fills exactly the screen it was given.
