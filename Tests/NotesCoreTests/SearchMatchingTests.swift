@@ -23,6 +23,31 @@ struct SearchMatchingTests {
     }.joined()
   }
 
+  /// `count` notes whose titles and bodies are random runs of `pieces`.
+  static func randomNotes(
+    _ count: Int, of pieces: [String], title: ClosedRange<Int>, body: ClosedRange<Int>,
+    seed: UInt64
+  ) -> [Note] {
+    var random = SeededGenerator(seed: seed)
+    func text(_ length: ClosedRange<Int>) -> String {
+      (0..<Int.random(in: length, using: &random)).map { _ in
+        pieces.randomElement(using: &random)!
+      }.joined()
+    }
+    return (1...count).map { index in
+      Note(
+        id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: text(title),
+        body: text(body), created: t0)
+    }
+  }
+
+  /// A note list over the sample notebooks and `notes`.
+  static func list(of notes: [Note]) -> NoteListController {
+    var state = sampleState()
+    state.notes = EntityTable(notes)
+    return NoteListController(model: Model(state))
+  }
+
   func expected(_ words: [String], in note: Note) -> Bool {
     words.allSatisfy { word in
       [note.title, note.body].contains {
@@ -35,24 +60,12 @@ struct SearchMatchingTests {
   /// exactly Foundation's answer, for words that fold to ASCII ("straß", "ﬁ", "É"), to
   /// something else ("三体", "ж"), or to nothing.
   @Test func nonASCIIWordsInASCIITextsAreFoundAsFoundationFindsThem() {
-    var random = SeededGenerator(seed: 23)
     let pieces = [
       "a", "B", "ss", "SS", "e", "E", "i", "I", "k", "K", "fi", "f", "ae", "oe", "o", "n", " ",
       "st", "s", "t", "dz", "DZ", "cafe", "Strasse",
     ]
-    func text(_ count: ClosedRange<Int>) -> String {
-      (0..<Int.random(in: count, using: &random)).map { _ in
-        pieces.randomElement(using: &random)!
-      }.joined()
-    }
-    let notes = (1...300).map { index in
-      Note(
-        id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: text(0...4),
-        body: text(0...12), created: t0)
-    }
-    var state = sampleState()
-    state.notes = EntityTable(notes)
-    let list = NoteListController(model: Model(state))
+    let notes = Self.randomNotes(300, of: pieces, title: 0...4, body: 0...12, seed: 23)
+    let list = Self.list(of: notes)
     let words = [
       "é", "É", "ß", "straß", "Straße", "ﬁ", "ﬀ", "İ", "\u{212A}", "e\u{301}", "café", "CAFÉ",
       "ẞ", "æ", "œ", "ǆ", "ǅ", "ñ", "Å", "三体", "ж", "ς", "—", "½", "\u{301}",
@@ -177,21 +190,9 @@ struct SearchMatchingTests {
   /// Mostly ASCII: bytes that fold onto a letter (`@` and `` ` ``, `[` and `{`), words at
   /// every offset and at the very end, and some non-ASCII text.
   @Test func longTextsAreSearchedAsFoundationSearchesThem() {
-    var random = SeededGenerator(seed: 17)
     let pieces = ["a", "B", "ab", "AB", "@", "`", "[", "{", "z", " ", "Zz", "é", "ß", "b@", "ba"]
-    func text(_ count: ClosedRange<Int>) -> String {
-      (0..<Int.random(in: count, using: &random)).map { _ in
-        pieces.randomElement(using: &random)!
-      }.joined()
-    }
-    let notes = (1...200).map { index in
-      Note(
-        id: NoteID(rawValue: Int64(10 + index)), notebookID: work, title: text(0...9),
-        body: text(0...80), created: t0)
-    }
-    var state = sampleState()
-    state.notes = EntityTable(notes)
-    let list = NoteListController(model: Model(state))
+    let notes = Self.randomNotes(200, of: pieces, title: 0...9, body: 0...80, seed: 17)
+    let list = Self.list(of: notes)
     // Words from one byte to past eight (the byte search tests the first and the last byte
     // of a word eight positions at a time).
     let searches = [

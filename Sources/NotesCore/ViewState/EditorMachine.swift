@@ -152,6 +152,7 @@ public struct EditorMachine: Equatable, Sendable {
     switch event {
     case .opened(let note):
       typingRun += 1
+      known = note
       show(note, cursorAtEnd: true)
       noteID = note?.id
       phase = note == nil ? .closed : .editing
@@ -224,7 +225,6 @@ public struct EditorMachine: Equatable, Sendable {
   /// Makes `note` the base and the draft; the cursor goes to the end or stays (clamped).
   private mutating func show(_ note: Note?, cursorAtEnd: Bool) {
     base = note
-    if cursorAtEnd { known = note }
     title = note?.title ?? ""
     body = note?.body ?? ""
     cursor = cursorAtEnd ? body.utf8.count : Self.boundary(atOrBefore: cursor, in: body)
