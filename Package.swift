@@ -57,12 +57,16 @@ let package = Package(
     ),
     .target(
       name: "NotesCommandLine",
-      dependencies: ["NotesCore", "NotesStorage", "NotesPresentation", "NotesServer"]
+      dependencies: [
+        "NotesCore", "NotesStorage", "NotesPresentation", "NotesServer", "NotesSync",
+      ]
     ),
     // libpq, for the sync server (PostgreSQL).
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // The sync server's side: a libpq connection and the server's versioned schema.
-    .target(name: "NotesServer", dependencies: ["CPostgres"]),
+    .target(name: "NotesServer", dependencies: ["CPostgres", "NotesCore"]),
+    // Sync: a library's pending changes pushed to the server, the server's pulled and merged.
+    .target(name: "NotesSync", dependencies: ["NotesCore", "NotesStorage", "NotesServer"]),
     .systemLibrary(
       name: "CNcurses",
       providers: [.apt(["libncurses-dev"])]
@@ -71,7 +75,7 @@ let package = Package(
       name: "Notes",
       dependencies: [
         "NotesApp", "NotesPresentation", "NotesCommandLine", "NotesCore", "NotesStorage",
-        "CNcurses",
+        "NotesSync", "CNcurses",
       ]
     ),
     .executableTarget(
@@ -82,7 +86,7 @@ let package = Package(
       name: "AirframeBench",
       dependencies: [
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesApp",
-        "NotesCommandLine", "CSQLite",
+        "NotesCommandLine", "NotesServer", "NotesSync", "CSQLite",
       ]
     ),
     .testTarget(
@@ -108,6 +112,13 @@ let package = Package(
     .testTarget(
       name: "NotesServerTests",
       dependencies: ["NotesServer", "NotesTestSupport"]
+    ),
+    .testTarget(
+      name: "NotesSyncTests",
+      dependencies: [
+        "NotesSync", "NotesServer", "NotesStorage", "NotesCore", "Airframe", "AirframeTesting",
+        "NotesTestSupport",
+      ]
     ),
     .testTarget(
       name: "NotesPresentationTests",

@@ -117,6 +117,25 @@ struct Arguments {
       }
       try allow([], flags: [], operands: ["init", "URL"], in: "server init")
       return .serverInit(url: operands[2])
+    case "sync":
+      switch operands.dropFirst().first {
+      case nil:
+        try allow([], flags: [], operands: [], in: name)
+        return .sync(.now)
+      case "setup":
+        try allow([], flags: [], operands: ["setup", "URL"], in: "sync setup")
+        return .sync(.setup(url: operands[2]))
+      case "status":
+        try allow([], flags: [], operands: ["status"], in: "sync status")
+        return .sync(.status)
+      case "acknowledge":
+        try allow([], flags: [], operands: ["acknowledge"], in: "sync acknowledge")
+        return .sync(.acknowledge)
+      case let other?:
+        throw UsageError(
+          message:
+            "'sync' takes setup URL, status or acknowledge, not '\(TerminalText.short(other))'")
+      }
     case "rename":
       try allow([], flags: [], operands: ["ID", "TITLE"], in: name)
       return .gesture(.rename(try noteID(operands[1]), to: operands[2]))

@@ -26,6 +26,19 @@ public enum NotesCommand: Equatable, Sendable {
   case library(LibraryCommand, databasePath: String?)
 }
 
+/// What `notes sync` is asked to do.
+public enum SyncCommand: Equatable, Sendable {
+  /// `sync setup URL`: sync this library with the server at `url` (its tables created if
+  /// missing).
+  case setup(url: String)
+  /// `sync`: one sync now.
+  case now
+  /// `sync status`: the server, pending changes, last sync and unread notices.
+  case status
+  /// `sync acknowledge`: mark every notice read.
+  case acknowledge
+}
+
 /// A subcommand that reads or changes the notes library.
 public enum LibraryCommand: Equatable, Sendable {
   /// `list`: the notes of one notebook (`nil`: all), as lines or as JSON.
@@ -44,6 +57,8 @@ public enum LibraryCommand: Equatable, Sendable {
   case gesture(GestureCommand)
   /// `server init URL`: create or upgrade the sync server's tables.
   case serverInit(url: String)
+  /// `sync …`: set up, run or inspect sync with a server.
+  case sync(SyncCommand)
 }
 
 /// A command line that cannot be run, with the message to print.

@@ -66,6 +66,18 @@ public enum NotesCommandLine {
           them; URL is a libpq connection string (postgresql://user@host/db).
           A password comes from the URL, $PGPASSWORD or ~/.pgpass. A server
           whose schema is newer than this program's is refused.
+      sync setup URL
+          Sync this library with the server at URL (its tables are created if
+          missing). Ids never collide between devices; nothing is ever lost.
+      sync
+          Sync now: push what changed here, pull what changed elsewhere, merge,
+          and print what moved and any notice (a conflict copy, an edit that
+          beat a delete).
+      sync status
+          Print the server, this device's id, the pending changes, the last
+          sync and the notices not yet acknowledged.
+      sync acknowledge
+          Mark every notice read.
       import FILE
           Add the notebooks and notes of an export; FILE - reads standard input.
           New ids are assigned; a notebook whose title exists already is merged
@@ -158,6 +170,8 @@ public enum NotesCommandLine {
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
     case .serverInit(let url):
       return try ServerCommands.initialize(url: url, io: io)
+    case .sync(let command):
+      return try SyncCommands.run(command, databasePath: databasePath, io: io)
     case .gesture(let gesture):
       return try GestureCommands.run(
         gesture, databasePath: databasePath, io: io,
@@ -176,7 +190,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary, .gesture, .serverInit:
+    case .add, .importLibrary, .gesture, .serverInit, .sync:
       break
     }
   }

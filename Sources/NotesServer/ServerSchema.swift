@@ -13,7 +13,7 @@
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 1
+  public static let version = 2
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -47,6 +47,7 @@ public enum ServerSchema {
       let found = try connection.execute("SELECT version FROM notes_schema").singleValue
       guard let found else {
         try createVersion1(on: connection)
+        try upgrade(from: 1, on: connection)
         try connection.execute(
           "INSERT INTO notes_schema (version) VALUES ($1::integer)", [String(version)])
         return .created
@@ -59,7 +60,18 @@ public enum ServerSchema {
           "the server's schema is version \(existing), newer than this program's"
             + " (\(version)): update notes before syncing with it")
       }
-      return existing == version ? .current : .upgraded(from: existing)
+      guard existing < version else { return .current }
+      try upgrade(from: existing, on: connection)
+      try connection.execute("UPDATE notes_schema SET version = $1::integer", [String(version)])
+      return .upgraded(from: existing)
+    }
+  }
+
+  /// Runs every step after `existing`, in order, in the caller's transaction.
+  private static func upgrade(from existing: Int, on connection: PostgresConnection) throws {
+    if existing < 2 {
+      // Version 2: pulls read entities by sequence number.
+      try connection.execute("CREATE INDEX notes_entities_by_seq ON notes_entities (seq)")
     }
   }
 

@@ -21,6 +21,10 @@
 //   when an SQLite with FTS5 installs the index.
 // - Migration 5 adds the change log (see `ChangeLog`), empty: a process that opens the file
 //   afterwards reads the whole library once, as every process does on open.
+// - Migration 6 gives every notebook and note a globally unique id (`uid`, a random UUID
+//   for rows that exist; new rows get a time-ordered one), the library a device id, and
+//   adds sync's bookkeeping (see `SyncBookkeeping`). Every existing row is marked as not
+//   yet on a server, so the first sync pushes the whole library. Nothing is removed.
 
 /// One step of the schema's history; `rawValue` is the version it produces.
 enum Migration: Int32, CaseIterable {
@@ -34,7 +38,10 @@ enum Migration: Int32, CaseIterable {
   /// The full-text index is updated before each search from a record of changed notes,
   /// instead of inside every commit.
   case updateFullTextIndexBeforeSearch = 4
+  /// The change log other processes follow.
   case addChangeLog = 5
+  /// Globally unique ids, the device id and sync's bookkeeping.
+  case addSyncIdentity = 6
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -78,6 +85,8 @@ enum Migration: Int32, CaseIterable {
       }
     case .addChangeLog:
       try connection.execute(script: ChangeLog.createScript)
+    case .addSyncIdentity:
+      try connection.execute(script: SyncBookkeeping.createScript)
     }
   }
 

@@ -131,10 +131,12 @@ extension NotesDatabase: ModelStorage {
   private func insert(
     _ notebook: Notebook, into connection: SQLiteConnection
   ) throws(NotesStorageError) {
-    try connection.withStatement(SQL.insertNotebook) { statement throws(NotesStorageError) in
+    let sql = hasSyncIdentity ? SQL.insertNotebookWithUID : SQL.insertNotebook
+    try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try statement.bind(notebook.id.rawValue, at: 1)
       try statement.bind(notebook.title, at: 2)
       try statement.bind(dates.value(notebook.created), at: 3)
+      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(), at: 4) }
       try statement.step()
     }
   }
@@ -151,9 +153,11 @@ extension NotesDatabase: ModelStorage {
   }
 
   private func insert(_ note: Note, into connection: SQLiteConnection) throws(NotesStorageError) {
-    try connection.withStatement(SQL.insertNote) { statement throws(NotesStorageError) in
+    let sql = hasSyncIdentity ? SQL.insertNoteWithUID : SQL.insertNote
+    try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try bindColumns(of: note, to: statement)
       try statement.bind(dates.value(note.created), at: 7)
+      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(), at: 8) }
       try statement.step()
     }
   }

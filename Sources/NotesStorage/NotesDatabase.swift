@@ -59,6 +59,8 @@ public final class NotesDatabase {
   let dates: StoredDates
   /// Whether commits are recorded in the change log (schema version 5 and later).
   let keepsChangeLog: Bool
+  /// Whether rows carry a globally unique id and sync's bookkeeping (version 6 and later).
+  let hasSyncIdentity: Bool
   /// This connection's name in the change log.
   let writer: String
   /// The last change-log entry whose change this process's state includes.
@@ -127,6 +129,7 @@ public final class NotesDatabase {
     self.dates = StoredDates(schemaVersion: schemaVersion)
     self.connection = connection
     self.keepsChangeLog = schemaVersion >= Migration.addChangeLog.rawValue
+    self.hasSyncIdentity = schemaVersion >= Migration.addSyncIdentity.rawValue
     self.writer =
       "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
   }

@@ -8,11 +8,20 @@
 /// The SQL text of every cached statement.
 enum SQL {
   static let insertNotebook = "INSERT INTO notebooks(id, title, created) VALUES (?1, ?2, ?3)"
+  /// Schema version 6 and later: with the notebook's globally unique id.
+  static let insertNotebookWithUID = """
+    INSERT INTO notebooks(id, title, created, uid) VALUES (?1, ?2, ?3, ?4)
+    """
   static let updateNotebook = "UPDATE notebooks SET title = ?2 WHERE id = ?1"
   static let deleteNotebook = "DELETE FROM notebooks WHERE id = ?1"
   static let insertNote = """
     INSERT INTO notes(id, notebook_id, title, body, modified, pinned, created)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+    """
+  /// Schema version 6 and later: with the note's globally unique id.
+  static let insertNoteWithUID = """
+    INSERT INTO notes(id, notebook_id, title, body, modified, pinned, created, uid)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
     """
   static let updateNote = """
     UPDATE notes SET notebook_id = ?2, title = ?3, body = ?4, modified = ?5, pinned = ?6
@@ -61,4 +70,10 @@ enum MetaKey {
   static let lastAssignedID = "lastAssignedID"
   /// When the last sync finished, seconds since 1970 (REAL), or NULL.
   static let lastSynced = "lastSynced"
+  /// This library's device id for sync, a UUID (TEXT); schema version 6 and later.
+  static let deviceID = "deviceID"
+  /// The sync server's connection string (TEXT), or absent when sync is not set up.
+  static let syncServer = "syncServer"
+  /// The server sequence number up to which this library has pulled (INTEGER).
+  static let syncCursor = "syncCursor"
 }

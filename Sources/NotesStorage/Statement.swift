@@ -54,6 +54,14 @@ final class Statement {
     }
   }
 
+  func bind(_ value: String?, at index: Int32) throws(NotesStorageError) {
+    if let value {
+      try bind(value, at: index)
+    } else {
+      try check(sqlite3_bind_null(handle, index))
+    }
+  }
+
   func bind(_ value: Bool, at index: Int32) throws(NotesStorageError) {
     try bind(value ? 1 : 0 as Int64, at: index)
   }

@@ -58,7 +58,7 @@ struct ServerSchemaTests {
       #expect(
         tables.rows.map { $0[0] ?? "" }
           == ["notes_changes", "notes_devices", "notes_entities", "notes_schema"])
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "1")
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "2")
       #expect(try ServerSchema.prepare(connection) == .current)
       #expect(try connection.execute("SELECT count(*) FROM notes_schema").singleValue == "1")
     }
@@ -81,6 +81,29 @@ struct ServerSchemaTests {
     }
   }
 
+  @Test func aVersion1ServerIsUpgradedWithNothingLost() throws {
+    try withServer { _, connection in
+      try ServerSchema.prepare(connection)
+      // Back to version 1's layout, with one change on record.
+      try connection.execute("DROP INDEX notes_entities_by_seq")
+      try connection.execute("UPDATE notes_schema SET version = 1")
+      let device = "00000000-0000-4000-8000-000000000001"
+      try connection.execute("INSERT INTO notes_devices (device_id) VALUES ($1::uuid)", [device])
+      try connection.execute(
+        "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
+          + " VALUES ($1::uuid, $2::uuid, 'note', 'n1', '{}')",
+        ["00000000-0000-4000-8000-000000000002", device])
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 1))
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "2")
+      #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
+      #expect(
+        try connection.execute(
+          "SELECT count(*) FROM pg_indexes WHERE indexname = 'notes_entities_by_seq'"
+        ).singleValue == "1")
+      #expect(try ServerSchema.prepare(connection) == .current)
+    }
+  }
+
   @Test func aNewerServerSchemaIsRefusedAndLeftAsItIs() throws {
     try withServer { _, connection in
       try ServerSchema.prepare(connection)
@@ -89,7 +112,7 @@ struct ServerSchemaTests {
         try ServerSchema.prepare(connection)
       } throws: { error in
         (error as? PostgresError)?.message
-          == "the server's schema is version 99, newer than this program's (1): update notes"
+          == "the server's schema is version 99, newer than this program's (2): update notes"
           + " before syncing with it"
       }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "99")
@@ -107,15 +130,15 @@ struct ServerSchemaTests {
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "created the sync server's tables (schema 1)\n", errors: ""))
+            status: 0, output: "created the sync server's tables (schema 2)\n", errors: ""))
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "the sync server's tables are up to date (schema 1)\n", errors: ""))
-      try connection.execute("UPDATE notes_schema SET version = 2")
+            status: 0, output: "the sync server's tables are up to date (schema 2)\n", errors: ""))
+      try connection.execute("UPDATE notes_schema SET version = 3")
       let refused = try initialize()
       #expect(refused.status == 1)
-      #expect(refused.errors.hasPrefix("notes: the server's schema is version 2, newer than"))
+      #expect(refused.errors.hasPrefix("notes: the server's schema is version 3, newer than"))
       let unreachable = try Programs.run(
         program, ["server", "init", "postgresql:///postgres?host=/nonexistent&user=postgres"],
         environment: ["HOME=\(server.folder)"], folder: server.folder)

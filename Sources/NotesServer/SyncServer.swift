@@ -1,0 +1,206 @@
+// SyncServer: the sync protocol, as one device speaks it to the PostgreSQL server.
+//
+// Guarantees
+// - Push is compare-and-set per entity: a change is accepted only if it was made from the
+//   version the server holds (`baseSeq` equals the entity's sequence number, 0 for a new
+//   entity); otherwise it is refused and the device pulls, merges and pushes again. The
+//   server never merges and never overwrites a version the device has not seen.
+// - Push is idempotent: a change whose id the server already accepted is acknowledged
+//   with the sequence number it got the first time and applied no second time, so a retry
+//   after a lost acknowledgement is safe.
+// - Order: pushes take a transaction-scoped advisory lock, so sequence numbers are
+//   committed in increasing order; a device that has pulled up to N has seen every change
+//   numbered N or less, now and later.
+// - A push that accepted something signals `NOTIFY notes_changes` with the new head and the
+//   pushing device's id — ids only, never content — delivered when the push commits.
+// - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
+//   fields), in sequence order, with the change id that made it.
+// - Blocking: every call waits on the network. Run a `SyncServer` on one thread or serial
+//   queue of its own, never on the main actor or the cooperative pool.
+
+public import NotesCore
+
+/// One device's connection to the sync server.
+///
+/// ```swift
+/// let server = try SyncServer(url: "postgresql:///notes")
+/// let outcomes = try server.push(changes, device: store.deviceID)
+/// let page = try server.pull(after: cursor, limit: 1_000)
+/// ```
+public final class SyncServer {
+  /// What the server did with one pushed change.
+  public enum PushOutcome: Equatable, Sendable {
+    /// Accepted (now or by an earlier try) with this sequence number.
+    case accepted(seq: Int64)
+    /// Refused: the server holds a newer version of the entity than the change was made from.
+    case refused
+  }
+
+  /// The channel a push signals on.
+  public static let channel = "notes_changes"
+
+  let connection: PostgresConnection
+  /// The advisory lock pushes take (any fixed number, distinct from the schema's).
+  static let pushLockKey = "7310463"
+
+  /// Connects and checks that the server's schema is this program's.
+  ///
+  /// - Parameter url: A libpq connection string.
+  /// - Throws: ``PostgresError`` if the server cannot be reached, has no notes schema
+  ///   (`notes server init` creates it), or has another version.
+  public init(url: String) throws {
+    connection = try PostgresConnection(url: url)
+    let found = try Self.schemaVersion(on: connection)
+    guard let found, let version = Int(found) else {
+      throw PostgresError("the server's notes_schema table holds no version")
+    }
+    if version != ServerSchema.version {
+      throw PostgresError(
+        version > ServerSchema.version
+          ? "the server's schema is version \(version), newer than this program's"
+            + " (\(ServerSchema.version)): update notes before syncing with it"
+          : "the server's schema is version \(version), older than this program's"
+            + " (\(ServerSchema.version)): run `notes server init URL` to upgrade it")
+    }
+  }
+
+  private static func schemaVersion(on connection: PostgresConnection) throws -> String? {
+    do {
+      return try connection.execute("SELECT version FROM notes_schema").singleValue
+    } catch {
+      guard error.sqlState == "42P01" else { throw error }
+      throw PostgresError(
+        "the server has no notes tables yet: run `notes server init URL` (or `notes sync setup"
+          + " URL`) first")
+    }
+  }
+
+  /// Closes the connection.
+  public func close() { connection.close() }
+
+  /// The largest sequence number the server has given.
+  public func head() throws -> Int64 {
+    Int64(
+      try connection.execute("SELECT coalesce(max(seq), 0) FROM notes_changes").singleValue ?? "0")
+      ?? 0
+  }
+
+  /// How many entities changed after `cursor`.
+  public func count(after cursor: Int64) throws -> Int {
+    Int(
+      try connection.execute(
+        "SELECT count(*) FROM notes_entities WHERE seq > $1::bigint", [String(cursor)]
+      ).singleValue ?? "0") ?? 0
+  }
+
+  /// Pushes `changes` in one transaction; one outcome per change, in order.
+  ///
+  /// - Parameters:
+  ///   - changes: The changes, notebooks before the notes in them.
+  ///   - device: The pushing device's id.
+  /// - Returns: What the server did with each change.
+  /// - Throws: ``PostgresError``; nothing was accepted then.
+  public func push(_ changes: [OutgoingChange], device: String) throws -> [PushOutcome] {
+    guard !changes.isEmpty else { return [] }
+    return try connection.inTransaction { try pushInTransaction(changes, device: device) }
+  }
+
+  private func pushInTransaction(
+    _ changes: [OutgoingChange], device: String
+  ) throws -> [PushOutcome] {
+    try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [Self.pushLockKey])
+    try connection.execute(
+      "INSERT INTO notes_devices (device_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING",
+      [device])
+    var outcomes: [PushOutcome] = []
+    var head: Int64 = 0
+    for change in changes {
+      let outcome = try push(change, device: device)
+      if case .accepted(let seq) = outcome { head = max(head, seq) }
+      outcomes.append(outcome)
+    }
+    if head > 0 {
+      try connection.execute("SELECT pg_notify($1, $2)", [Self.channel, "\(head) \(device)"])
+    }
+    return outcomes
+  }
+
+  private func push(_ change: OutgoingChange, device: String) throws -> PushOutcome {
+    let fields = change.record.fields
+    let parameters: [String?] = [
+      change.changeID, change.record.kind.rawValue, change.record.uid, device,
+      String(change.baseSeq), fields == nil ? "true" : "false", fields?.title, fields?.body,
+      fields?.notebook, (fields?.isPinned ?? false) ? "true" : "false",
+      fields.map { "\($0.created)" }, fields.map { "\($0.modified)" },
+    ]
+    let stored = try connection.execute(Self.pushStatement, parameters).singleValue
+    if let stored, let seq = Int64(stored) { return .accepted(seq: seq) }
+    let earlier = try connection.execute(
+      "SELECT seq FROM notes_changes WHERE change_id = $1::uuid", [change.changeID]
+    ).singleValue
+    if let earlier, let seq = Int64(earlier) { return .accepted(seq: seq) }
+    return .refused
+  }
+
+  /// Inserts the change if its base is the entity's current version, and makes it the
+  /// entity's version; returns the new sequence number, or no row.
+  static let pushStatement = """
+    WITH current AS (
+      SELECT seq FROM notes_entities WHERE entity = $2 AND entity_id = $3
+    ), inserted AS (
+      INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)
+      SELECT $1::uuid, $4::uuid, $2, $3,
+        CASE WHEN $6::boolean THEN NULL ELSE jsonb_build_object(
+          'title', $7::text, 'body', $8::text, 'notebook', $9::text, 'pinned', $10::boolean,
+          'created', $11::float8, 'modified', $12::float8) END
+      WHERE coalesce((SELECT seq FROM current), 0) = $5::bigint
+      ON CONFLICT (change_id) DO NOTHING
+      RETURNING seq, entity, entity_id, payload
+    )
+    INSERT INTO notes_entities (entity, entity_id, seq, payload)
+    SELECT entity, entity_id, seq, payload FROM inserted
+    ON CONFLICT (entity, entity_id) DO UPDATE SET seq = excluded.seq, payload = excluded.payload
+    RETURNING seq
+    """
+
+  /// The latest version of each entity of `kind` changed after `cursor`, in sequence order.
+  ///
+  /// - Parameters:
+  ///   - kind: Notebooks or notes.
+  ///   - cursor: The sequence number the device has pulled up to.
+  ///   - limit: At most this many.
+  /// - Returns: The versions, oldest first.
+  /// - Throws: ``PostgresError`` if the server cannot be read.
+  public func pull(
+    _ kind: SyncEntityKind, after cursor: Int64, limit: Int
+  ) throws -> [PulledRecord] {
+    let rows = try connection.execute(
+      """
+      SELECT e.seq, c.change_id, e.entity_id, e.payload IS NULL, e.payload->>'title',
+        e.payload->>'body', e.payload->>'notebook', e.payload->>'pinned',
+        e.payload->>'created', e.payload->>'modified'
+      FROM notes_entities e JOIN notes_changes c ON c.seq = e.seq
+      WHERE e.entity = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3::bigint
+      """, [kind.rawValue, String(cursor), String(limit)])
+    var records: [PulledRecord] = []
+    records.reserveCapacity(rows.rows.count)
+    for row in rows.rows { records.append(try Self.record(kind, from: row)) }
+    return records
+  }
+
+  private static func record(_ kind: SyncEntityKind, from row: [String?]) throws -> PulledRecord {
+    guard let seqText = row[0], let seq = Int64(seqText), let changeID = row[1], let uid = row[2]
+    else { throw PostgresError("the server returned an incomplete change") }
+    guard row[3] != "t" else {
+      return PulledRecord(
+        seq: seq, changeID: changeID, record: SyncRecord(kind: kind, uid: uid, fields: nil))
+    }
+    guard let created = row[8].flatMap(Double.init), let modified = row[9].flatMap(Double.init)
+    else { throw PostgresError("the server returned a change without its dates") }
+    let fields = SyncFields(
+      title: row[4] ?? "", body: row[5] ?? "", notebook: row[6], isPinned: row[7] == "true",
+      created: created, modified: modified)
+    return PulledRecord(
+      seq: seq, changeID: changeID, record: SyncRecord(kind: kind, uid: uid, fields: fields))
+  }
+}
