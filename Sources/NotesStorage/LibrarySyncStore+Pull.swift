@@ -12,9 +12,11 @@
 // - Notebooks that exist are written first, then notes, then deleted notebooks; a
 //   notebook deleted elsewhere that still holds a note here is kept (and pushed back).
 // - Two devices creating a notebook with the same title (ignoring case and surrounding
-//   white space): if this device's one has never reached the server, its notes move into
-//   the server's one and it goes away — one notebook, no note lost. If both are on the
-//   server already (a rename), the arriving one gets a number (“Work 2”).
+//   white space): if this device's one has never reached the server (sync pulls before it
+//   pushes, so this is the usual case), its notes move into the server's one and it goes
+//   away — one notebook, no note lost. If both reached the server before either device saw
+//   the other (or a rename made two titles equal), the one whose uid sorts last is numbered
+//   (“Work 2”) on every device alike; no note moves.
 // - A note whose notebook this library no longer has brings the notebook back, with its
 //   last known title (or “Recovered notes”).
 // - Every row written is recorded in the change log, so the app's model and other processes
@@ -226,10 +228,7 @@ extension LibrarySyncStore {
     if let localID {
       var title = fields.title
       if let twin = try notebook(titled: title), twin.id != localID {
-        title = try freeTitle(startingWith: title)
-        batch.report.notices.append(
-          "Two notebooks were named “\(fields.title)”: the one renamed on another device is"
-            + " now “\(title)”.")
+        title = try separate(uid, titled: title, from: twin, in: &batch)
       }
       try connection.withStatement(SQL.updateNotebook) { statement throws(NotesStorageError) in
         try statement.bind(localID, at: 1)
@@ -260,12 +259,28 @@ extension LibrarySyncStore {
           "The notebook “\(title)” was also created on another device: they are one notebook now.")
         return
       }
-      title = try freeTitle(startingWith: title)
-      batch.report.notices.append(
-        "Two notebooks were named “\(fields.title)”: the one from another device is now"
-          + " “\(title)”.")
+      title = try separate(uid, titled: title, from: twin, in: &batch)
     }
     _ = try insertNotebook(uid: uid, title: title, created: fields.created, in: &batch)
+  }
+
+  /// Two notebooks on the server share a title: the one whose uid sorts last gets a number,
+  /// on every device alike. Returns the title the arriving notebook `uid` takes.
+  private func separate(
+    _ uid: String, titled title: String, from twin: (id: Int64, uid: String),
+    in batch: inout PullBatch
+  ) throws(NotesStorageError) -> String {
+    let numbered = try freeTitle(startingWith: title)
+    batch.report.notices.append(
+      "Two notebooks were named “\(title)”: one of them is now “\(numbered)”.")
+    guard uid < twin.uid else { return numbered }
+    try connection.withStatement(SQL.updateNotebook) { statement throws(NotesStorageError) in
+      try statement.bind(twin.id, at: 1)
+      try statement.bind(numbered, at: 2)
+      try statement.step()
+    }
+    batch.touched.append((.notebook, twin.id))
+    return title
   }
 
   private func insertNotebook(

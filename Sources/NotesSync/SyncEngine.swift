@@ -2,11 +2,12 @@
 // merge, and repeat until both sides agree.
 //
 // Guarantees
-// - A sync is rounds of push then pull. Push sends every pending change in one server
-//   transaction; accepted ones become ancestors, refused ones (the server had a newer
-//   version) are made again after the pull merged them. Pull applies the server's versions
-//   in pages, each page one local transaction with its cursor. A round that pushed nothing
-//   refused and left nothing pending ends the sync; at most `maximumRounds` rounds run.
+// - A sync is rounds of pull then push. Pull applies the server's versions in pages, each
+//   page one local transaction with its cursor, merging them with what changed here. Push
+//   then sends every pending change in one server transaction; accepted ones become
+//   ancestors, refused ones (another device pushed in between) are made again after the
+//   next round's pull merged them. A round whose push was all accepted and left nothing
+//   pending ends the sync; at most `maximumRounds` rounds run.
 // - Nothing is lost by a failure at any point: pending changes stay pending until
 //   acknowledged, a change pushed twice is applied once (its id), a page is applied with
 //   its cursor or not at all.
@@ -16,7 +17,7 @@
 internal import Foundation
 internal import NotesCore
 internal import NotesServer
-internal import NotesStorage
+public import NotesStorage
 
 /// What one sync moved.
 public struct SyncReport: Equatable, Sendable {
@@ -94,7 +95,8 @@ public final class SyncEngine {
     server.close()
   }
 
-  /// Runs one sync.
+  /// Runs one sync: rounds of ``pull(pulled:)`` and ``push(starting:)`` until nothing is
+  /// pending.
   ///
   /// - Parameter progress: Called after each push and each page pulled.
   /// - Returns: What moved.
@@ -104,48 +106,83 @@ public final class SyncEngine {
     var report = SyncReport()
     var moved = 0
     for _ in 0..<Self.maximumRounds {
-      let changes = try store.outgoingChanges()
+      // Pull first: a change made here is merged with what is already on the server before
+      // it is pushed, so most pushes are accepted the first time.
       let incoming = try server.count(after: try store.cursor())
-      var total = moved + changes.count + incoming
-      progress(Progress(done: moved, total: total))
-      var refused: [OutgoingChange] = []
-      if !changes.isEmpty {
-        let outcomes = try server.push(changes, device: store.deviceID)
-        var accepted: [(OutgoingChange, seq: Int64)] = []
-        for (change, outcome) in zip(changes, outcomes) {
-          switch outcome {
-          case .accepted(let seq): accepted.append((change, seq))
-          case .refused: refused.append(change)
-          }
-        }
-        try store.acknowledge(accepted)
-        try store.discardRefused(refused)
-        report.pushed += accepted.count
-        moved += changes.count
-        progress(Progress(done: moved, total: total))
+      let pulled = try pull { count in
+        progress(Progress(done: moved + count, total: moved + max(incoming, count)))
       }
-      while true {
-        let cursor = try store.cursor()
-        let notebooks = try server.pull(.notebook, after: cursor, limit: Int(Int32.max))
-        let notes = try server.pull(.note, after: cursor, limit: Self.pageSize)
-        guard !notebooks.isEmpty || !notes.isEmpty else { break }
-        let newCursor =
-          notes.count == Self.pageSize
-          ? notes[notes.count - 1].seq
-          : max(notebooks.last?.seq ?? cursor, notes.last?.seq ?? cursor)
-        let applied = try store.apply(notebooks + notes, cursor: newCursor)
-        report.pulled += applied.received
-        report.applied += applied.applied
-        report.conflictCopies += applied.conflictCopies
-        report.notices += applied.notices
-        moved += notes.count
-        total = max(total, moved)
-        progress(Progress(done: moved, total: total))
+      moved += pulled.received
+      report.pulled += pulled.received
+      report.applied += pulled.applied
+      report.conflictCopies += pulled.conflictCopies
+      report.notices += pulled.notices
+      let pushed = try push { changes in
+        progress(Progress(done: moved, total: moved + changes))
       }
+      report.pushed += pushed.accepted
+      moved += pushed.accepted + pushed.refused
+      progress(Progress(done: moved, total: moved))
       report.pending = try store.pendingCount()
-      if report.pending == 0 { break }
+      if pushed.refused == 0, report.pending == 0 { break }
     }
     try store.recordSynced(at: Date())
+    return report
+  }
+
+  /// Pushes every pending change in one server transaction and records what was accepted.
+  ///
+  /// - Parameter starting: Called with the number of changes about to be pushed.
+  /// - Returns: How many changes the server accepted and how many it refused (it had a
+  ///   newer version: they are made again from the merge after the next pull).
+  /// - Throws: A `NotesStorageError` or `PostgresError`; unacknowledged changes stay
+  ///   pending under their ids, so pushing again is safe.
+  @discardableResult
+  public func push(starting: (Int) -> Void = { _ in }) throws -> (accepted: Int, refused: Int) {
+    let changes = try store.outgoingChanges()
+    guard !changes.isEmpty else { return (0, 0) }
+    starting(changes.count)
+    let outcomes = try server.push(changes, device: store.deviceID)
+    var accepted: [(OutgoingChange, seq: Int64)] = []
+    var refused: [OutgoingChange] = []
+    for (change, outcome) in zip(changes, outcomes) {
+      switch outcome {
+      case .accepted(let seq): accepted.append((change, seq))
+      case .refused: refused.append(change)
+      }
+    }
+    try store.acknowledge(accepted)
+    try store.discardRefused(refused)
+    return (accepted.count, refused.count)
+  }
+
+  /// Pulls, page by page, everything the server has after this library's cursor, and
+  /// merges it in.
+  ///
+  /// - Parameter pulled: Called after each page with the versions received so far.
+  /// - Returns: What the pages did, added up.
+  /// - Throws: A `NotesStorageError` or `PostgresError`; pages applied stay applied.
+  @discardableResult
+  public func pull(pulled: (Int) -> Void = { _ in }) throws -> SyncApplyReport {
+    var report = SyncApplyReport()
+    while true {
+      let cursor = try store.cursor()
+      let notebooks = try server.pull(.notebook, after: cursor, limit: Int(Int32.max))
+      let notes = try server.pull(.note, after: cursor, limit: Self.pageSize)
+      guard !notebooks.isEmpty || !notes.isEmpty else { break }
+      // Every notebook newer than the cursor comes with each page, so a note never
+      // arrives before its notebook; the cursor stops at the page's last note.
+      let newCursor =
+        notes.count == Self.pageSize
+        ? notes[notes.count - 1].seq
+        : max(notebooks.last?.seq ?? cursor, notes.last?.seq ?? cursor)
+      let applied = try store.apply(notebooks + notes, cursor: newCursor)
+      report.received += applied.received
+      report.applied += applied.applied
+      report.conflictCopies += applied.conflictCopies
+      report.notices += applied.notices
+      pulled(report.received)
+    }
     return report
   }
 }

@@ -1,0 +1,207 @@
+// The test bench for sync: devices (library files with their models and engines) and a
+// real PostgreSQL server the tests start and stop themselves.
+
+import Airframe
+import Foundation
+import NotesCore
+import NotesServer
+import NotesTestSupport
+import Testing
+
+@testable import NotesStorage
+@testable import NotesSync
+
+/// One device: a library file, the model the app would run on it, and its sync engine.
+@MainActor
+final class SyncDevice {
+  let name: String
+  let path: String
+  let serverURL: String
+  private(set) var database: NotesDatabase
+  private(set) var model: Model<NotesState>
+  private(set) var engine: SyncEngine
+  let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+  init(name: String, folder: TemporaryFolder, serverURL: String) throws {
+    self.name = name
+    self.path = folder.file("\(name).notes")
+    self.serverURL = serverURL
+    database = try NotesDatabase(path: path)
+    model = Model(try database.loadState(), storage: database)
+    let store = try LibrarySyncStore(path: path)
+    try store.setServer(serverURL)
+    store.close()
+    engine = try SyncEngine(libraryPath: path)
+  }
+
+  /// One sync, then the model catches up as the app's watcher would.
+  @discardableResult
+  func sync() throws -> SyncReport {
+    let report = try engine.sync()
+    try catchUp()
+    return report
+  }
+
+  func push() throws {
+    try engine.push()
+  }
+
+  func pull() throws {
+    try engine.pull()
+    try catchUp()
+  }
+
+  func catchUp() throws {
+    if try database.hasExternalChanges() { try model.catchUpWithStorage() }
+  }
+
+  /// A push whose acknowledgement is lost: the server commits, the device never hears.
+  func pushLosingTheAcknowledgement() throws {
+    let store = try LibrarySyncStore(path: path)
+    defer { store.close() }
+    let server = try SyncServer(url: serverURL)
+    defer { server.close() }
+    _ = try server.push(try store.outgoingChanges(), device: store.deviceID)
+  }
+
+  /// The process is killed and started again: everything in memory is gone.
+  func restart() throws {
+    engine.close()
+    database.close()
+    database = try NotesDatabase(path: path)
+    model = Model(try database.loadState(), storage: database)
+    engine = try SyncEngine(libraryPath: path)
+  }
+
+  func close() {
+    engine.close()
+    database.close()
+  }
+
+  // MARK: Editing, as the app does (through the model)
+
+  @discardableResult
+  func createNotebook(_ title: String) throws -> NotebookID {
+    let result = ActionDispatcher(model: model).dispatch(CreateNotebook(title: title, now: now))
+    return try #require(result.createdID(in: \NotesState.notebooks), "\(result)")
+  }
+
+  @discardableResult
+  func createNote(_ title: String, body: String = "", in notebook: String) throws -> NoteID {
+    let notebook = try #require(self.notebookID(titled: notebook), "no notebook \(notebook)")
+    let result = ActionDispatcher(model: model).dispatch(
+      CreateNote(notebookID: notebook, title: title, body: body, now: now))
+    return try #require(result.createdID(in: \NotesState.notes), "\(result)")
+  }
+
+  func edit(_ title: String, _ change: (inout Note) -> Void) throws {
+    let id = try #require(note(titled: title)?.id, "\(name) has no note \(title)")
+    try model.write(origin: .user("edit")) { try $0.update(id, in: \.notes, change) }
+  }
+
+  func delete(_ title: String) throws {
+    let id = try #require(note(titled: title)?.id, "\(name) has no note \(title)")
+    try model.write(origin: .user("delete")) { try $0.remove(id, from: \.notes) }
+  }
+
+  func note(titled title: String) -> Note? {
+    model.state.notes.elements.first { $0.title == title }
+  }
+
+  func notebookID(titled title: String) -> NotebookID? {
+    model.state.notebooks.elements.first { $0.title == title }?.id
+  }
+
+  func notebookTitle(of note: Note) -> String? {
+    model.state.notebooks[note.notebookID]?.title
+  }
+
+  func notices() throws -> [String] {
+    let store = try LibrarySyncStore(path: path)
+    defer { store.close() }
+    return try store.notices()
+  }
+
+  // MARK: Comparing
+
+  /// The library as every device must agree on it: entities by uid.
+  func content() throws -> SyncedContent {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    var content = SyncedContent()
+    try connection.withStatement("SELECT uid, title FROM notebooks") {
+      statement throws(NotesStorageError) in
+      while try statement.step() {
+        content.notebooks[statement.string(at: 0)] = statement.string(at: 1)
+      }
+    }
+    try connection.withStatement(
+      """
+      SELECT notes.uid, notebooks.uid, notes.title, notes.body, notes.pinned
+      FROM notes JOIN notebooks ON notebooks.id = notes.notebook_id
+      """
+    ) { statement throws(NotesStorageError) in
+      while try statement.step() {
+        content.notes[statement.string(at: 0)] = SyncedContent.Note(
+          notebook: statement.string(at: 1), title: statement.string(at: 2),
+          body: statement.string(at: 3), isPinned: statement.int64(at: 4) != 0)
+      }
+    }
+    return content
+  }
+}
+
+/// What devices and the server must agree on.
+struct SyncedContent: Equatable, CustomStringConvertible {
+  struct Note: Equatable {
+    var notebook: String
+    var title: String
+    var body: String
+    var isPinned: Bool
+  }
+  var notebooks: [String: String] = [:]
+  var notes: [String: Note] = [:]
+
+  /// The server's live entities.
+  static func onServer(_ url: String) throws -> SyncedContent {
+    let server = try SyncServer(url: url)
+    defer { server.close() }
+    var content = SyncedContent()
+    for item in try server.pull(.notebook, after: 0, limit: 1_000_000) {
+      if let fields = item.record.fields { content.notebooks[item.record.uid] = fields.title }
+    }
+    for item in try server.pull(.note, after: 0, limit: 1_000_000) {
+      if let fields = item.record.fields {
+        content.notes[item.record.uid] = Note(
+          notebook: fields.notebook ?? "", title: fields.title, body: fields.body,
+          isPinned: fields.isPinned)
+      }
+    }
+    return content
+  }
+
+  var description: String {
+    let books = notebooks.sorted { $0.key < $1.key }.map { "  notebook \($0.value)" }
+    let pages = notes.sorted { $0.key < $1.key }.map {
+      "  note \($0.value.title) in \(notebooks[$0.value.notebook] ?? "?"): \($0.value.body.debugDescription)"
+    }
+    return (books + pages).joined(separator: "\n")
+  }
+}
+
+/// A server and a folder of devices for one test, removed afterwards whatever happens.
+@MainActor
+func withDevices(
+  _ names: [String], _ body: ([SyncDevice], TemporaryPostgres) throws -> Void
+) throws {
+  let server = try TemporaryPostgres.start()
+  defer { server.stop() }
+  let connection = try PostgresConnection(url: server.url)
+  try ServerSchema.prepare(connection)
+  connection.close()
+  let folder = try TemporaryFolder(prefix: "sync")
+  defer { folder.remove() }
+  let devices = try names.map { try SyncDevice(name: $0, folder: folder, serverURL: server.url) }
+  defer { for device in devices { device.close() } }
+  try body(devices, server)
+}

@@ -1,0 +1,282 @@
+// Every merge rule of sync, each on its own, between devices synced through a real
+// PostgreSQL server that the test starts and stops.
+
+import Airframe
+import Foundation
+import NotesCore
+import NotesServer
+import NotesTestSupport
+import Testing
+
+@testable import NotesStorage
+@testable import NotesSync
+
+@Suite(.serialized)
+@MainActor
+struct SyncMergeRuleTests {
+  let body = "one\ntwo\nthree\nfour\nfive"
+
+  /// A and B both hold note “Plan” in notebook “Work”, synced.
+  func withSharedNote(
+    _ names: [String] = ["A", "B"], _ test: ([SyncDevice], TemporaryPostgres) throws -> Void
+  ) throws {
+    try withDevices(names) { devices, server in
+      try devices[0].createNotebook("Work")
+      try devices[0].createNote("Plan", body: body, in: "Work")
+      for device in devices { try device.sync() }
+      for device in devices { #expect(device.note(titled: "Plan")?.body == body) }
+      try test(devices, server)
+    }
+  }
+
+  func expectConverged(_ devices: [SyncDevice], _ server: TemporaryPostgres) throws {
+    let server = try SyncedContent.onServer(server.url)
+    for device in devices {
+      let content = try device.content()
+      #expect(content == server, "\(device.name):\n\(content)\nserver:\n\(server)")
+    }
+  }
+
+  @Test func whatOneDeviceCreatesArrivesOnTheOther() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      let note = try #require(b.note(titled: "Plan"))
+      #expect(b.notebookTitle(of: note) == "Work")
+      try expectConverged(devices, server)
+      // Nothing is pending once both sides agree, and a further sync moves nothing.
+      let again = try a.sync()
+      #expect(again.pushed == 0 && again.pulled == 0 && again.pending == 0)
+    }
+  }
+
+  @Test func editsToDifferentLinesOfOneNoteBothSurvive() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body = "ONE\ntwo\nthree\nfour\nfive" }
+      try b.edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nFIVE" }
+      try a.sync()
+      let merged = try b.sync()
+      #expect(merged.conflictCopies == 0)
+      try a.sync()
+      for device in devices {
+        #expect(device.note(titled: "Plan")?.body == "ONE\ntwo\nthree\nfour\nFIVE")
+      }
+      #expect(try a.notices().isEmpty && b.notices().isEmpty)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func overlappingEditsKeepThisDevicesTextAndSaveTheOtherAsAConflictCopy() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body = "one\nTWO from A\nthree\nfour\nfive" }
+      try b.edit("Plan") { $0.body = "one\nTWO from B\nthree\nfour\nfive" }
+      try a.sync()
+      let report = try b.sync()
+      #expect(report.conflictCopies == 1)
+      try a.sync()
+      for device in devices {
+        // B merged, so B's text stays in the note and A's is the copy, on both devices.
+        #expect(device.note(titled: "Plan")?.body == "one\nTWO from B\nthree\nfour\nfive")
+        let copy = try #require(device.note(titled: "Plan (conflict copy)"))
+        #expect(copy.body == "one\nTWO from A\nthree\nfour\nfive")
+        #expect(device.notebookTitle(of: copy) == "Work")
+      }
+      #expect(try b.notices().count == 1)
+      #expect(try b.notices().first?.contains("“Plan (conflict copy)”") == true)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func aTitleChangedOnBothSidesKeepsTheLastPushedAndNamesTheOther() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.title = "Plan A" }
+      try b.edit("Plan") { $0.title = "Plan B" }
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices { #expect(device.note(titled: "Plan B") != nil) }
+      #expect(
+        try b.notices() == [
+          "Another device renamed the note “Plan B” to “Plan A”; the name set here is kept."
+        ])
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func fieldsChangedOnOneSideEachTakeThatSide() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try b.createNotebook("Home")
+      try b.sync()
+      try a.sync()
+      try a.edit("Plan") { $0.isPinned = true }
+      let home = try #require(b.notebookID(titled: "Home"))
+      try b.edit("Plan") {
+        $0.notebookID = home
+        $0.title = "Plan at home"
+      }
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices {
+        let note = try #require(device.note(titled: "Plan at home"))
+        #expect(note.isPinned)
+        #expect(device.notebookTitle(of: note) == "Home")
+      }
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func anEditBeatsADeleteMadeElsewhere() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.delete("Plan")
+      try b.edit("Plan") { $0.body += "\nsix" }
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices { #expect(device.note(titled: "Plan")?.body == body + "\nsix") }
+      #expect(try b.notices().count == 1)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func anEditMadeElsewhereBringsBackANoteDeletedHere() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body += "\nsix" }
+      try b.delete("Plan")
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices { #expect(device.note(titled: "Plan")?.body == body + "\nsix") }
+      #expect(
+        try b.notices() == [
+          "The note “Plan” was deleted here but changed on another device: it is back."
+        ])
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func aDeleteOfAnUnchangedNoteReachesEveryDevice() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.delete("Plan")
+      try a.sync()
+      try b.sync()
+      #expect(b.note(titled: "Plan") == nil)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func twoDevicesCreatingTheSameNotebookEndWithOneAndEveryNote() throws {
+    try withDevices(["A", "B"]) { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.createNotebook("Ideas")
+      try a.createNote("From A", in: "Ideas")
+      try b.createNotebook(" ideas ")
+      try b.createNote("From B", in: "ideas")
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices {
+        #expect(device.model.state.notebooks.count == 1)
+        for title in ["From A", "From B"] {
+          let note = try #require(device.note(titled: title))
+          #expect(device.notebookTitle(of: note) == "Ideas")
+        }
+      }
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func sameNamedNotebooksThatBothReachedTheServerAreNumberedAlikeEverywhere() throws {
+    try withDevices(["A", "B"]) { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.createNotebook("Ideas")
+      try a.createNote("From A", in: "Ideas")
+      try b.createNotebook("Ideas")
+      try b.createNote("From B", in: "Ideas")
+      try a.push()
+      try b.push()  // before B saw A's notebook
+      for _ in 0..<2 {
+        try a.sync()
+        try b.sync()
+      }
+      for device in devices {
+        let titles = Set(device.model.state.notebooks.elements.map(\.title))
+        #expect(titles == ["Ideas", "Ideas 2"])
+        #expect(device.note(titled: "From A") != nil && device.note(titled: "From B") != nil)
+      }
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func aNotebookDeletedElsewhereIsKeptWhileItHoldsANoteAddedHere() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      let work = try #require(a.notebookID(titled: "Work"))
+      let outcome = ActionDispatcher(model: a.model).dispatch(
+        DeleteNotebook(id: work, deletingNotes: true))
+      #expect(outcome.isCommitted)
+      try b.createNote("Late", in: "Work")
+      try a.sync()
+      try b.sync()
+      try a.sync()
+      for device in devices {
+        let late = try #require(device.note(titled: "Late"))
+        #expect(device.notebookTitle(of: late) == "Work")
+        #expect(device.note(titled: "Plan") == nil)
+      }
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func aPushRetriedAfterALostAcknowledgementIsAppliedOnce() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body += "\nsix" }
+      try a.pushLosingTheAcknowledgement()
+      let retry = try a.sync()
+      #expect(retry.pulled == 0)
+      try b.sync()
+      #expect(b.note(titled: "Plan")?.body == body + "\nsix")
+      let changes = try PostgresConnection(url: server.url)
+      defer { changes.close() }
+      // Created notebook and note, then one edit: three changes, not four.
+      #expect(try changes.execute("SELECT count(*) FROM notes_changes").singleValue == "3")
+      #expect(try a.notices().isEmpty && b.notices().isEmpty)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func pendingChangesSurviveARestartAndAnOfflineServer() throws {
+    try withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.title = "Offline plan" }
+      try a.restart()
+      #expect(try LibrarySyncStore(path: a.path).pendingCount() == 1)
+      try a.sync()
+      try b.sync()
+      #expect(b.note(titled: "Offline plan") != nil)
+      try expectConverged(devices, server)
+    }
+  }
+
+  @Test func threeDevicesEditingAtOnceConverge() throws {
+    try withSharedNote(["A", "B", "C"]) { devices, server in
+      try devices[0].edit("Plan") { $0.body = "one A\ntwo\nthree\nfour\nfive" }
+      try devices[1].edit("Plan") { $0.body = "one\ntwo\nthree B\nfour\nfive" }
+      try devices[2].edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nfive C" }
+      try devices[2].createNote("From C", in: "Work")
+      for _ in 0..<2 { for device in devices { try device.sync() } }
+      for device in devices {
+        #expect(device.note(titled: "Plan")?.body == "one A\ntwo\nthree B\nfour\nfive C")
+        #expect(device.note(titled: "From C") != nil)
+      }
+      try expectConverged(devices, server)
+    }
+  }
+}
