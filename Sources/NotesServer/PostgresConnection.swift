@@ -55,7 +55,7 @@ public struct PostgresRows: Equatable, Sendable {
 /// let rows = try connection.execute("SELECT $1::int + 1", ["41"])   // [["42"]]
 /// ```
 public final class PostgresConnection {
-  private var handle: OpaquePointer?
+  private(set) var handle: OpaquePointer?
 
   /// Connects to the server `url` names (a libpq connection URI or `key=value` string;
   /// a password comes from the URL, `PGPASSWORD` or `~/.pgpass`, as libpq finds it).

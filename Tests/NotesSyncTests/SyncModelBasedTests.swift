@@ -1,0 +1,226 @@
+// The model-based test of sync: three devices and a real PostgreSQL server, random edits on
+// each device and random interleavings of sync, push, pull, lost acknowledgements and
+// process kills. After a final sync every device equals every other and the server, and no
+// edit is lost.
+//
+// What "no edit is lost" means here: every body edit inserts a line with a unique token.
+// Every token ever written must be in the final library (in its note or in a conflict
+// copy) unless some device removed it knowingly: deleted that line, or deleted the note or
+// notebook holding it, while the token was in its own copy. A device can only remove what
+// it has seen; what it has not seen (a concurrent edit) must survive.
+
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesCore
+import NotesServer
+import NotesTestSupport
+import Testing
+
+@testable import NotesStorage
+@testable import NotesSync
+
+@Suite(.serialized)
+@MainActor
+struct SyncModelBasedTests {
+  /// How many seeded runs; `NOTES_SYNC_RUNS` overrides it.
+  static var runs: Int {
+    ProcessInfo.processInfo.environment["NOTES_SYNC_RUNS"].flatMap(Int.init) ?? 100
+  }
+  static let steps = 40
+
+  @Test func threeDevicesConvergeAndLoseNoEdit() throws {
+    let server = try TemporaryPostgres.start()
+    defer { server.stop() }
+    let connection = try PostgresConnection(url: server.url)
+    defer { connection.close() }
+    try ServerSchema.prepare(connection)
+    for seed in 1...UInt64(Self.runs) {
+      try connection.execute(
+        "TRUNCATE notes_entities, notes_changes, notes_devices RESTART IDENTITY CASCADE")
+      let folder = try TemporaryFolder(prefix: "sync-run")
+      defer { folder.remove() }
+      var run = RandomRun(seed: seed)
+      let devices = try ["A", "B", "C"].map {
+        try SyncDevice(name: $0, folder: folder, serverURL: server.url)
+      }
+      defer { for device in devices { device.close() } }
+      let ok = try run.play(on: devices, serverURL: server.url)
+      if !ok { break }
+    }
+  }
+}
+
+/// One seeded run: its random choices, what it wrote, and what it removed knowingly.
+@MainActor
+struct RandomRun {
+  var random: SeededRandomNumberGenerator
+  let seed: UInt64
+  var log: [String] = []
+  var written: Set<String> = []
+  var removed: Set<String> = []
+  var nextToken = 0
+
+  init(seed: UInt64) {
+    self.seed = seed
+    random = SeededRandomNumberGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15)
+  }
+
+  /// Plays the run; returns false (after recording the issue) if it failed.
+  mutating func play(on devices: [SyncDevice], serverURL: String) throws -> Bool {
+    for step in 0..<SyncModelBasedTests.steps {
+      let device = devices[Int.random(in: 0..<devices.count, using: &random)]
+      try act(on: device, step: step)
+    }
+    // The final sync: rounds until a whole round moves nothing.
+    for _ in 0..<8 {
+      var moved = 0
+      for device in devices {
+        let report = try device.sync()
+        moved += report.pushed + report.pulled
+      }
+      if moved == 0 { break }
+    }
+    let expected = try SyncedContent.onServer(serverURL)
+    var ok = true
+    for device in devices {
+      let content = try device.content()
+      if content != expected {
+        let message =
+          "seed \(seed): \(device.name) differs from the server\n\(content)\nserver:\n\(expected)"
+          + "\nsteps:\n\(log.joined(separator: "\n"))"
+        Issue.record(Comment(rawValue: message))
+        ok = false
+      }
+    }
+    let final = Set(
+      expected.notes.values.flatMap { $0.body.split(separator: "\n").map(String.init) })
+    let lost = written.subtracting(removed).subtracting(final)
+    if !lost.isEmpty {
+      let message =
+        "seed \(seed): lost \(lost.sorted())\nfinal:\n\(expected)\nsteps:\n"
+        + log.joined(separator: "\n")
+      Issue.record(Comment(rawValue: message))
+      ok = false
+    }
+    return ok
+  }
+
+  mutating func token() -> String {
+    nextToken += 1
+    let token = "t\(nextToken)"
+    written.insert(token)
+    return token
+  }
+
+  mutating func pick<T>(_ items: [T]) -> T? {
+    items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
+  }
+
+  mutating func removeKnowingly(_ body: String) {
+    for line in body.split(separator: "\n") { removed.insert(String(line)) }
+  }
+
+  mutating func act(on device: SyncDevice, step: Int) throws {
+    let notes = device.model.state.notes.elements.sorted { $0.id < $1.id }
+    let notebooks = device.model.state.notebooks.elements.sorted { $0.id < $1.id }
+    let roll = Int.random(in: 0..<100, using: &random)
+    let who = device.name
+    switch roll {
+    case 0..<26:
+      guard let note = pick(notes) else { return try createNote(on: device, in: notebooks) }
+      var lines = note.body.split(separator: "\n", omittingEmptySubsequences: false).map(
+        String.init)
+      let kind = Int.random(in: 0..<4, using: &random)
+      if kind < 2 || lines.count < 2 {
+        lines.insert(token(), at: Int.random(in: 0...lines.count, using: &random))
+      } else {
+        let index = Int.random(in: 0..<lines.count, using: &random)
+        removed.insert(lines[index])
+        if kind == 2 { lines[index] = token() } else { lines.remove(at: index) }
+      }
+      let body = lines.joined(separator: "\n")
+      log.append("\(step) \(who): body of \(note.title) = \(body.debugDescription)")
+      try device.model.write(origin: .user("edit")) {
+        try $0.update(note.id, in: \.notes) { $0.body = body }
+      }
+    case 26..<36:
+      try createNote(on: device, in: notebooks)
+    case 36..<41:
+      guard let note = pick(notes), let title = pick(["Plan", "List", "Idea", "Todo"]) else {
+        return
+      }
+      log.append("\(step) \(who): rename \(note.title) to \(title)")
+      try device.model.write(origin: .user("rename")) {
+        try $0.update(note.id, in: \.notes) { $0.title = title }
+      }
+    case 41..<45:
+      guard let note = pick(notes) else { return }
+      log.append("\(step) \(who): pin \(note.title) \(!note.isPinned)")
+      try device.model.write(origin: .user("pin")) {
+        try $0.update(note.id, in: \.notes) { $0.isPinned.toggle() }
+      }
+    case 45..<49:
+      guard let note = pick(notes), let notebook = pick(notebooks) else { return }
+      log.append("\(step) \(who): move \(note.title) to \(notebook.title)")
+      try device.model.write(origin: .user("move")) {
+        try $0.update(note.id, in: \.notes) { $0.notebookID = notebook.id }
+      }
+    case 49..<53:
+      guard let note = pick(notes) else { return }
+      log.append("\(step) \(who): delete \(note.title) \(note.body.debugDescription)")
+      removeKnowingly(note.body)
+      try device.model.write(origin: .user("delete")) { try $0.remove(note.id, from: \.notes) }
+    case 53..<57:
+      guard let title = pick(["Work", "Home", "Ideas"]) else { return }
+      let outcome = ActionDispatcher(model: device.model).dispatch(
+        CreateNotebook(title: title, now: device.now))
+      log.append("\(step) \(who): create notebook \(title): \(outcome.isCommitted)")
+    case 57..<59:
+      guard let notebook = pick(notebooks), notebooks.count > 1 else { return }
+      for note in notes where note.notebookID == notebook.id { removeKnowingly(note.body) }
+      let outcome = ActionDispatcher(model: device.model).dispatch(
+        DeleteNotebook(id: notebook.id, deletingNotes: true))
+      log.append("\(step) \(who): delete notebook \(notebook.title): \(outcome.isCommitted)")
+    case 59..<61:
+      guard let notebook = pick(notebooks), let title = pick(["Work", "Home", "Ideas", "Misc"])
+      else { return }
+      let outcome = ActionDispatcher(model: device.model).dispatch(
+        RenameNotebook(id: notebook.id, title: title))
+      log.append(
+        "\(step) \(who): rename notebook \(notebook.title) to \(title): \(outcome.isCommitted)")
+    case 61..<80:
+      log.append("\(step) \(who): sync")
+      try device.sync()
+    case 80..<87:
+      log.append("\(step) \(who): push")
+      try device.push()
+    case 87..<94:
+      log.append("\(step) \(who): pull")
+      try device.pull()
+    case 94..<97:
+      log.append("\(step) \(who): push, acknowledgement lost")
+      try device.pushLosingTheAcknowledgement()
+    default:
+      log.append("\(step) \(who): killed and restarted")
+      try device.restart()
+    }
+  }
+
+  mutating func createNote(on device: SyncDevice, in notebooks: [Notebook]) throws {
+    var notebook = pick(notebooks)
+    if notebook == nil {
+      let outcome = ActionDispatcher(model: device.model).dispatch(
+        CreateNotebook(title: "Inbox \(device.name)", now: device.now))
+      notebook = outcome.createdID(in: \NotesState.notebooks).flatMap {
+        device.model.state.notebooks[$0]
+      }
+    }
+    guard let notebook, let title = pick(["Plan", "List", "Idea", "Todo"]) else { return }
+    let body = token()
+    log.append("\(device.name): create \(title) in \(notebook.title) with \(body)")
+    let outcome = ActionDispatcher(model: device.model).dispatch(
+      CreateNote(notebookID: notebook.id, title: title, body: body, now: device.now))
+    if !outcome.isCommitted { removed.insert(body) }
+  }
+}
