@@ -66,7 +66,8 @@ let package = Package(
     // The sync server's side: a libpq connection and the server's versioned schema.
     .target(name: "NotesServer", dependencies: ["CPostgres", "NotesCore"]),
     // Sync: a library's pending changes pushed to the server, the server's pulled and merged.
-    .target(name: "NotesSync", dependencies: ["NotesCore", "NotesStorage", "NotesServer"]),
+    .target(
+      name: "NotesSync", dependencies: ["Airframe", "NotesCore", "NotesStorage", "NotesServer"]),
     .systemLibrary(
       name: "CNcurses",
       providers: [.apt(["libncurses-dev"])]

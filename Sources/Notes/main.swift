@@ -17,7 +17,9 @@ import Foundation
 import NotesApp
 import NotesCommandLine
 import NotesCore
+import NotesPresentation
 import NotesStorage
+import NotesSync
 
 /// Writes a line to standard error.
 func printError(_ message: String) {
@@ -38,6 +40,24 @@ func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
   return (database, model)
 }
 
+/// Starts syncing in the background if the library has a server: on start, after edits,
+/// on the server's signal. Returns `nil` (and starts nothing) without one.
+@MainActor
+func startLiveSync(
+  path: String, model: Model<NotesState>, service: ServerSyncService,
+  startSync: @escaping @MainActor () -> Task<Void, Never>?,
+  caughtUp: @escaping @MainActor () -> Void
+) -> LiveSync? {
+  guard let store = try? LibrarySyncStore(path: path) else { return nil }
+  defer { store.close() }
+  guard let server = try? store.server() else { return nil }
+  let live = LiveSync(
+    model: model, service: service, serverURL: server, deviceID: store.deviceID,
+    startSync: startSync, caughtUp: caughtUp)
+  live.start()
+  return live
+}
+
 /// Runs the full-screen app until the user quits.
 @MainActor
 func runFullScreen(databasePath: String?) -> Never {
@@ -54,7 +74,10 @@ func runFullScreen(databasePath: String?) -> Never {
     printError("\(error)")
     exit(1)
   }
-  let app = NotesApplication(model: model, syncService: SimulatedSyncService())
+  // Sync talks to the server `notes sync setup` stored; without one, `s` says how to set
+  // it up and nothing else changes.
+  let syncService = ServerSyncService(libraryPath: database.path)
+  let app = NotesApplication(model: model, syncService: syncService)
   let terminal: Terminal
   do {
     terminal = try Terminal.start()
@@ -84,7 +107,11 @@ func runFullScreen(databasePath: String?) -> Never {
   let watcher = LibraryWatcher(
     database: database, model: model, interval: .milliseconds(max(10, period ?? 100)))
   watcher.start()
+  let liveSync = startLiveSync(
+    path: database.path, model: model, service: syncService,
+    startSync: { app.session.startBackgroundSync() }, caughtUp: { watcher.check() })
   func finish() -> Never {
+    liveSync?.stop()
     watcher.cancel()
     app.shutdown()
     terminal.stop()

@@ -257,6 +257,15 @@ extension NotesSession {
     if syncCoordinator.syncNow() == nil { report(.rejected("A sync is running.")) }
   }
 
+  /// A sync the app starts on its own (on start, after edits, on the server's signal):
+  /// like ``syncRequested()``, but nothing is reported when one is running already.
+  ///
+  /// - Returns: The sync, to await its end; `nil` if one is running.
+  @discardableResult
+  public func startBackgroundSync() -> Task<Void, Never>? {
+    syncCoordinator.syncNow()
+  }
+
   /// The user is editing the title of a new or renamed note or notebook: a draft over the
   /// limit says so at once; back within it, that warning goes.
   ///

@@ -264,8 +264,10 @@ extension LibrarySyncStore {
     _ = try insertNotebook(uid: uid, title: title, created: fields.created, in: &batch)
   }
 
-  /// Two notebooks on the server share a title: the one whose uid sorts last gets a number,
-  /// on every device alike. Returns the title the arriving notebook `uid` takes.
+  /// Separates two notebooks that share a title on the server.
+  ///
+  /// The one whose uid sorts last gets a number, on every device alike. Returns the title
+  /// the arriving notebook `uid` takes.
   private func separate(
     _ uid: String, titled title: String, from twin: (id: Int64, uid: String),
     in batch: inout PullBatch

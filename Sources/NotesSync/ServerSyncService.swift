@@ -1,0 +1,107 @@
+// ServerSyncService: the app's `SyncService` on a real server — each sync runs the
+// `SyncEngine` on a serial queue of its own.
+//
+// Guarantees
+// - Never blocks the main actor or the cooperative pool: every engine call (SQLite and
+//   libpq, both blocking) runs on the service's own serial queue, one sync at a time.
+// - Progress is reported in order, from 0 to 1, by changes pushed and pulled.
+// - A failure keeps everything pending (see `SyncEngine`) and is described for the status
+//   bar as being offline, with the reason and when the next try comes: tries back off from
+//   1 s, doubling up to 60 s, and a success resets them. The engine (its connections) is
+//   dropped after a failure and made again by the next try.
+// - Thread-safety: the mutable state (the engine, the failure count) is touched only on the
+//   queue, so the class is `@unchecked Sendable` by that discipline.
+
+public import Foundation
+public import NotesCore
+internal import NotesStorage
+
+/// Syncs a library with its server, off the main actor.
+///
+/// ```swift
+/// let service = ServerSyncService(libraryPath: database.path)
+/// let session = NotesSession(model: model, syncService: service)
+/// ```
+public final class ServerSyncService: SyncService, @unchecked Sendable {
+  /// A sync that failed: the app is offline until a later try succeeds.
+  public struct Offline: Error, CustomStringConvertible {
+    /// Why the sync failed.
+    public let reason: String
+    /// How long until the next try.
+    public let retryIn: Duration
+
+    /// "offline: <reason>; retrying in N s".
+    public var description: String {
+      "offline: \(reason); retrying in \(retryIn.components.seconds) s"
+    }
+  }
+
+  private let libraryPath: String
+  private let queue = DispatchQueue(label: "notes.sync")
+  // Touched only on `queue`.
+  private var engine: SyncEngine?
+  private var failures = 0
+  private var lastReport = SyncReport()
+  private var retryAfter: Duration?
+
+  /// Creates the service for the library file at `libraryPath` (its server is the one
+  /// `notes sync setup` stored).
+  ///
+  /// - Parameter libraryPath: The library file.
+  public init(libraryPath: String) {
+    self.libraryPath = libraryPath
+  }
+
+  /// What the last successful sync moved.
+  public var report: SyncReport { queue.sync { lastReport } }
+
+  /// How long to wait before trying again after the last sync failed offline; `nil` after a
+  /// success, or when sync is not set up (trying again would not help).
+  public var retryDelay: Duration? { queue.sync { retryAfter } }
+
+  /// Runs one sync on the service's queue.
+  ///
+  /// - Parameter progress: Called with values from 0 to 1, in order.
+  /// - Returns: When the sync finished.
+  /// - Throws: ``Offline`` with the reason, or `CancellationError`.
+  public func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
+    try Task.checkCancellation()
+    let (reports, continuation) = AsyncStream.makeStream(of: Double.self)
+    let result = Box()
+    queue.async {
+      result.value = self.runOnQueue { fraction in continuation.yield(fraction) }
+      continuation.finish()
+    }
+    await progress(0)
+    for await fraction in reports { await progress(fraction) }
+    return try result.value!.get()
+  }
+
+  /// Runs the engine; on the queue.
+  private func runOnQueue(progress: (Double) -> Void) -> Result<Date, any Error> {
+    do {
+      let engine = try self.engine ?? SyncEngine(libraryPath: libraryPath)
+      self.engine = engine
+      lastReport = try engine.sync { progress($0.fraction) }
+      failures = 0
+      retryAfter = nil
+      return .success(Date())
+    } catch let error as SyncEngine.NotSetUp {
+      retryAfter = nil
+      return .failure(error)
+    } catch {
+      engine?.close()
+      engine = nil
+      failures += 1
+      let delay = Duration.seconds(min(60, 1 << min(failures - 1, 6)))
+      retryAfter = delay
+      return .failure(Offline(reason: "\(error)", retryIn: delay))
+    }
+  }
+
+  /// The result handed from the queue to the awaiting task (written before the stream
+  /// finishes, read after).
+  private final class Box: @unchecked Sendable {
+    var value: Result<Date, any Error>?
+  }
+}
