@@ -87,7 +87,7 @@ let package = Package(
       name: "AirframeBench",
       dependencies: [
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesApp",
-        "NotesCommandLine", "NotesServer", "NotesSync", "CSQLite",
+        "NotesCommandLine", "NotesServer", "NotesSync", "CSQLite", "NotesTestSupport",
       ]
     ),
     .testTarget(

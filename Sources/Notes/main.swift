@@ -40,8 +40,10 @@ func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
   return (database, model)
 }
 
-/// Starts syncing in the background if the library has a server: on start, after edits,
-/// on the server's signal. Returns `nil` (and starts nothing) without one.
+/// Starts syncing in the background if the library has a server.
+///
+/// Syncs on start, after edits and on the server's signal. Returns `nil` (and starts
+/// nothing) without a server.
 @MainActor
 func startLiveSync(
   path: String, model: Model<NotesState>, service: ServerSyncService,

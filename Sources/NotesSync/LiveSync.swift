@@ -22,7 +22,7 @@ public import NotesCore
 @MainActor
 public final class LiveSync {
   /// How long after the last edit of a burst a sync starts.
-  public static let editDelay: Duration = .milliseconds(50)
+  public static let editDelay: Duration = .milliseconds(10)
 
   private let model: Model<NotesState>
   private let service: ServerSyncService

@@ -85,9 +85,49 @@ struct EditorMachineTests {
     #expect(!taken.isDirty)
   }
 
+  @Test func aChangeElsewhereToOtherLinesMergesIntoTheDraftAndTheCursorStaysOnItsText() {
+    var machine = EditorMachine()
+    var open = note
+    open.body = "one\ntwo\nthree"
+    _ = machine.handle(.opened(open))
+    // Typing at the end of "three": the cursor sits after "three!".
+    _ = machine.handle(.bodyEdited("one\ntwo\nthree!", cursor: 14))
+    let run = machine.typingRun
+    var theirs = open
+    theirs.body = "ONE, edited elsewhere\ntwo\nthree"
+    theirs.title = "Renamed elsewhere"
+    _ = machine.handle(.changedElsewhere(stored: theirs))
+    #expect(machine.phase == .editing)
+    #expect(machine.body == "ONE, edited elsewhere\ntwo\nthree!")
+    #expect(machine.title == "Renamed elsewhere")
+    #expect(machine.base == theirs)
+    #expect(machine.isDirty)
+    // Still right after "three!", though the text before it grew.
+    #expect(machine.cursor == machine.body.utf8.count)
+    #expect(machine.typingRun > run)
+    // The save that follows is based on the note as stored now.
+    guard case .save(let save) = machine.handle(.saveRequested(asTyping: true)) else {
+      Issue.record("no save")
+      return
+    }
+    #expect(save.expectedBody == theirs.body)
+    #expect(save.body == "ONE, edited elsewhere\ntwo\nthree!")
+    #expect(save.title == nil)
+  }
+
+  @Test func aTitleChangedHereAndElsewhereIsAConflict() {
+    var machine = opened()
+    _ = machine.handle(.titleEdited("Mine"))
+    var theirs = note
+    theirs.title = "Theirs"
+    _ = machine.handle(.changedElsewhere(stored: theirs))
+    #expect(machine.phase == .conflict(theirs: theirs))
+    #expect(machine.title == "Mine")
+  }
+
   @Test func aDeletedNoteRefusesSavesUntilItComesBackWithItsConflict() {
     var theirs = note
-    theirs.title = "Other"
+    theirs.body = "Theirs"
     var machine = opened()
     _ = machine.handle(.bodyEdited("Mine", cursor: 4))
     _ = machine.handle(.changedElsewhere(stored: theirs))

@@ -11,11 +11,15 @@ public import Airframe
 ///
 /// ## Guarantees
 ///
-/// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere while
-///   the draft had unsaved edits; the draft is kept and nothing is saved until the user
-///   keeps theirs or takes the other version) and `deleted` (the note was deleted while
+/// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere in the
+///   same lines or title as the draft's unsaved edits; the draft is kept and nothing is
+///   saved until the user keeps theirs or takes the other version) and `deleted` (the note was deleted while
 ///   open; saving is refused until it comes back, an unresolved conflict with it).
 /// - The draft is dirty exactly when its title or body differs from its base.
+/// - A change elsewhere to other lines (or, with the title untouched here, to the title)
+///   merges into an unsaved draft without asking: the draft becomes the merge, based on
+///   the stored note, and the cursor stays on its text (see `LineMerge`). Only overlapping
+///   changes make a conflict.
 /// - The cursor is a UTF-8 offset into the draft's body, always on a character boundary:
 ///   an edit sets it, a refresh from elsewhere keeps it (clamped and rounded down), and
 ///   opening a note puts it at the end.
@@ -198,7 +202,7 @@ public struct EditorMachine: Equatable, Sendable {
       }
       guard stored != base else { return nil }
       if isDirty {
-        phase = .conflict(theirs: stored)
+        if !mergeDraft(with: stored) { phase = .conflict(theirs: stored) }
       } else {
         // No unsaved edits (or none left): the draft follows the note, and a conflict the
         // user typed their way out of is over.
@@ -220,6 +224,33 @@ public struct EditorMachine: Equatable, Sendable {
       typingRun += 1
     }
     return nil
+  }
+
+  /// Merges the unsaved draft with `stored`, changed elsewhere since the draft's base: a
+  /// side that left the title alone takes the other's, and the bodies merge line by line
+  /// (`LineMerge`), the cursor staying on its text. Returns `false`, changing nothing, when
+  /// both changed the title differently or the same lines of the body.
+  private mutating func mergeDraft(with stored: Note) -> Bool {
+    guard let base else { return false }
+    let mergedTitle: String
+    if title == base.title || title == stored.title {
+      mergedTitle = stored.title
+    } else if stored.title == base.title {
+      mergedTitle = title
+    } else {
+      return false
+    }
+    guard
+      let merged = LineMerge.merge(
+        ancestor: base.body, ours: body, theirs: stored.body, cursor: cursor)
+    else { return false }
+    typingRun += 1
+    self.base = stored
+    title = mergedTitle
+    body = merged.text
+    cursor = Self.boundary(atOrBefore: merged.cursor, in: merged.text)
+    phase = .editing
+    return true
   }
 
   /// Makes `note` the base and the draft; the cursor goes to the end or stays (clamped).

@@ -386,7 +386,7 @@ struct ReferenceNotes {
       if old == nil { editor.isDeleted = false }
       guard theirs != editorBase else { return }
       if editor.isDirty {
-        editor.conflict = theirs
+        mergeDraft(with: theirs)
       } else {
         typingRun += 1
         show(theirs)
@@ -441,6 +441,35 @@ struct ReferenceNotes {
     editor.title = note.title
     editor.body = note.body
     editor.cursor = cursor
+  }
+
+  /// The note changed elsewhere under an unsaved draft: a title left alone here takes
+  /// theirs, bodies merge line by line; what overlaps is the conflict.
+  private mutating func mergeDraft(with theirs: Note) {
+    guard let base = editorBase else { return }
+    let title: String
+    if editor.title == base.title || editor.title == theirs.title {
+      title = theirs.title
+    } else if theirs.title == base.title {
+      title = editor.title
+    } else {
+      editor.conflict = theirs
+      return
+    }
+    guard
+      let merged = LineMerge.merge(
+        ancestor: base.body, ours: editor.body, theirs: theirs.body, cursor: editor.cursor)
+    else {
+      editor.conflict = theirs
+      return
+    }
+    typingRun += 1
+    editorBase = theirs
+    editor.conflict = nil
+    editor.title = title
+    editor.body = merged.text
+    editor.cursor = merged.cursor
+    editor.isDirty = title != theirs.title || merged.text != theirs.body
   }
 
   mutating func openEditor(_ id: NoteID?) {
