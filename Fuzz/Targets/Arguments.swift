@@ -70,6 +70,14 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["import"] + options + ["--", path]
     case .serverInit(let url):
       return ["server", "init"] + options + ["--", url]
+    case .sync(.now):
+      return ["sync"] + options
+    case .sync(.setup(let url)):
+      return ["sync", "setup"] + options + ["--", url]
+    case .sync(.status):
+      return ["sync", "status"] + options
+    case .sync(.acknowledge):
+      return ["sync", "acknowledge"] + options
     case .gesture(let gesture):
       return gestureWords(gesture, options)
     }

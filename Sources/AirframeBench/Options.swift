@@ -76,7 +76,8 @@ struct Options {
 let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
   "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
-  "keystroke", "terminal-app", "shared-library",
+  "keystroke", "terminal-app", "shared-library", "sync", "sync-latency", "sync-first",
+  "sync-offline",
 ]
 
 /// The operation counts of one run of the suite.
@@ -100,6 +101,14 @@ struct Scale {
   var notesSearches: Int
   /// Timed writes in figure 10.
   var notesViewWrites: Int
+  /// Notes in the synced libraries of the sync figures (14–16).
+  var syncNotesCount: Int
+  /// Timed edits from one device to the other in figure 14.
+  var syncSamples: Int
+  /// First syncs (each on a new server) in figure 15, at most.
+  var syncFirstRuns: Int
+  /// Notes edited offline per run of figure 16.
+  var syncOfflineEdits: Int
 
   static let full = Scale(
     repetitions: 7,
@@ -115,7 +124,11 @@ struct Scale {
     notesCount: 100_000,
     notesEdits: 2_000,
     notesSearches: 500,
-    notesViewWrites: 2_000
+    notesViewWrites: 2_000,
+    syncNotesCount: 100_000,
+    syncSamples: 100,
+    syncFirstRuns: 3,
+    syncOfflineEdits: 1_000
   )
 
   static let quick = Scale(
@@ -132,6 +145,10 @@ struct Scale {
     notesCount: 2_000,
     notesEdits: 200,
     notesSearches: 30,
-    notesViewWrites: 200
+    notesViewWrites: 200,
+    syncNotesCount: 200,
+    syncSamples: 5,
+    syncFirstRuns: 1,
+    syncOfflineEdits: 20
   )
 }

@@ -6,7 +6,8 @@
 // 5 heap bytes per subscription (MemoryBenchmarks.swift), 6 view state
 // (ViewStateBenchmarks.swift) and 7–10 the Notes app's storage, search and View State
 // Controllers at 100,000 notes (NotesBenchmarks.swift), 11 keystroke to screen in the
-// terminal app (KeystrokeBenchmarks.swift). Measurement.swift says how a
+// terminal app (KeystrokeBenchmarks.swift), 14–16 sync through a PostgreSQL server of the
+// run's own (SyncBenchmarks.swift). Measurement.swift says how a
 // figure is taken. Everything runs on the main actor (top-level code is main-actor code).
 // Run it from a release build: `swift run -c release airframe-bench`.
 
@@ -128,6 +129,21 @@ if options.selects(
 }
 if options.selects("notes-views") {
   reporter.emit(notesViewsFigure(number: 10, scale: scale, sink: sink))
+}
+if options.selects("sync", "sync-latency", "sync-first", "sync-offline") {
+  // Figures 14–16 start and stop a PostgreSQL server of their own; without one they are
+  // skipped. The server and the library files are removed in every case.
+  do {
+    switch try syncFigures(firstNumber: 14, options: options, scale: scale, sink: sink) {
+    case .measured(let figures):
+      for figure in figures { reporter.emit(figure) }
+    case .skipped(let reason):
+      printError("airframe-bench: sync figures skipped: \(reason)")
+    }
+  } catch {
+    printError("airframe-bench: sync figures failed: \(error)")
+    exit(1)
+  }
 }
 let elapsed = ContinuousClock.now - start
 

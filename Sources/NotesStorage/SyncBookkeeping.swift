@@ -4,7 +4,8 @@
 // - Every notebook and note has a `uid`, unique across every device: rows created from
 //   schema version 6 on get a time-ordered UUID (version 7: 48 bits of milliseconds, then
 //   74 random bits), rows that existed before get a random one (version 4) in the
-//   migration. The library has a `deviceID` (a UUID, in `meta`) from the same migration.
+//   migration, and so does a row some other writer inserts without one (a trigger). The
+//   library has a `deviceID` (a UUID, in `meta`) from the same migration.
 // - `sync_pending` names every entity changed since the server last accepted it. Triggers
 //   fill it in the same transaction as the change, whoever writes (this process, another
 //   one, the sync engine), so a pending change survives a kill: the outbox is never a
@@ -67,22 +68,28 @@ enum SyncBookkeeping {
     );
     INSERT INTO sync_pending(uid, entity) SELECT uid, 'notebook' FROM notebooks;
     INSERT INTO sync_pending(uid, entity) SELECT uid, 'note' FROM notes;
-    CREATE TRIGGER notebooks_sync_insert AFTER INSERT ON notebooks BEGIN
+    CREATE TRIGGER notebooks_sync_insert AFTER INSERT ON notebooks WHEN new.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (new.uid, 'notebook');
     END;
-    CREATE TRIGGER notebooks_sync_update AFTER UPDATE ON notebooks BEGIN
+    CREATE TRIGGER notebooks_sync_uid AFTER INSERT ON notebooks WHEN new.uid IS NULL BEGIN
+      UPDATE notebooks SET uid = \(randomUUID) WHERE id = new.id;
+    END;
+    CREATE TRIGGER notebooks_sync_update AFTER UPDATE ON notebooks WHEN new.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (new.uid, 'notebook');
     END;
-    CREATE TRIGGER notebooks_sync_delete AFTER DELETE ON notebooks BEGIN
+    CREATE TRIGGER notebooks_sync_delete AFTER DELETE ON notebooks WHEN old.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (old.uid, 'notebook');
     END;
-    CREATE TRIGGER notes_sync_insert AFTER INSERT ON notes BEGIN
+    CREATE TRIGGER notes_sync_insert AFTER INSERT ON notes WHEN new.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (new.uid, 'note');
     END;
-    CREATE TRIGGER notes_sync_update AFTER UPDATE ON notes BEGIN
+    CREATE TRIGGER notes_sync_uid AFTER INSERT ON notes WHEN new.uid IS NULL BEGIN
+      UPDATE notes SET uid = \(randomUUID) WHERE id = new.id;
+    END;
+    CREATE TRIGGER notes_sync_update AFTER UPDATE ON notes WHEN new.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (new.uid, 'note');
     END;
-    CREATE TRIGGER notes_sync_delete AFTER DELETE ON notes BEGIN
+    CREATE TRIGGER notes_sync_delete AFTER DELETE ON notes WHEN old.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (old.uid, 'note');
     END;
     """

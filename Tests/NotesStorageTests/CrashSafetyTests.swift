@@ -115,7 +115,8 @@ struct CrashSafetyTests {
           change = update
         } else if !existing.contains(id) {
           change =
-            "INSERT INTO notes VALUES (\(id), 1, '\(text(0...3))', '\(text(0...80))', 0, 0, 0);"
+            "INSERT INTO notes(id, notebook_id, title, body, created, modified, pinned)"
+            + " VALUES (\(id), 1, '\(text(0...3))', '\(text(0...80))', 0, 0, 0);"
           existing.insert(id)
         } else if roll < 20 {
           change = "DELETE FROM notes WHERE id = \(id);"

@@ -195,9 +195,11 @@ struct FullTextIndexTests {
     try RawDatabase.execute(
       path,
       """
-      INSERT INTO notebooks VALUES (1, 'Home', 0);
-      INSERT INTO notes VALUES (2, 1, 'Alpha', 'apple', 0, 0, 0);
-      INSERT INTO notes VALUES (3, 1, 'Beta', 'banana', 0, 0, 0);
+      INSERT INTO notebooks(id, title, created) VALUES (1, 'Home', 0);
+      INSERT INTO notes(id, notebook_id, title, body, created, modified, pinned)
+        VALUES (2, 1, 'Alpha', 'apple', 0, 0, 0);
+      INSERT INTO notes(id, notebook_id, title, body, created, modified, pinned)
+        VALUES (3, 1, 'Beta', 'banana', 0, 0, 0);
       """)
     #expect(try RawDatabase.recordedChangeCount(path) == 2)
     let database = try NotesDatabase(path: path)

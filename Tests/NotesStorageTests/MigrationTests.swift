@@ -14,7 +14,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 5)
+    #expect(NotesDatabase.supportedSchemaVersion == 6)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -236,7 +236,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 5)
+    #expect(try RawDatabase.userVersion(path) == 6)
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM change_log") == 0)
     #expect(try database.loadState() == before)
     // Commits are logged from now on, one entry per row and one for the metadata.
@@ -246,6 +246,56 @@ struct MigrationTests {
       transaction.set(\.lastAssignedID, to: 3)
     }
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM change_log") == 2)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionFiveFileGivesEveryRowAUniqueIDAndMarksItForTheFirstSync() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 5)
+    let model = Model(NotesState(), storage: old)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.notebook(2, "Work"), into: \.notebooks)
+      for id in Int64(3)...12 {
+        try transaction.insert(
+          F.note(id, in: id % 2 + 1, "Note \(id)", "body \(id)"), into: \.notes)
+      }
+      transaction.set(\.lastAssignedID, to: 12)
+    }
+    let before = try old.loadState()
+    old.close()
+    #expect(try !RawDatabase.hasTable(path, "sync_pending"))
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 6)
+    // Nothing lost, nothing changed.
+    #expect(try database.loadState() == before)
+    // Every row has a uid, unique across both tables, shaped as a UUID.
+    let uids = try RawDatabase.strings(
+      path, "SELECT uid FROM notebooks UNION ALL SELECT uid FROM notes")
+    #expect(uids.count == 12)
+    #expect(Set(uids).count == 12)
+    #expect(uids.allSatisfy { UUID(uuidString: $0) != nil })
+    // The library has a device id, and the first sync pushes every row.
+    let device = try #require(
+      try RawDatabase.strings(path, "SELECT value FROM meta WHERE key = 'deviceID'").first)
+    #expect(UUID(uuidString: device) != nil)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_pending") == 12)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_base") == 0)
+    // A note created now gets a time-ordered (version 7) uid and is pending too.
+    let current = Model(try database.loadState(), storage: database)
+    try current.write { transaction in
+      try transaction.insert(F.note(13, in: 1, "New", ""), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 13)
+    }
+    let fresh = try #require(
+      try RawDatabase.strings(path, "SELECT uid FROM notes WHERE id = 13").first)
+    #expect(fresh.count == 36 && Array(fresh)[14] == "7")
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_pending") == 13)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

@@ -226,8 +226,9 @@ public struct EditorMachine: Equatable, Sendable {
     return nil
   }
 
-  /// Merges the unsaved draft with `stored`, changed elsewhere since the draft's base: a
-  /// side that left the title alone takes the other's, and the bodies merge line by line
+  /// Merges the unsaved draft with `stored`, changed elsewhere since the draft's base.
+  ///
+  /// A side that left the title alone takes the other's, and the bodies merge line by line
   /// (`LineMerge`), the cursor staying on its text. Returns `false`, changing nothing, when
   /// both changed the title differently or the same lines of the body.
   private mutating func mergeDraft(with stored: Note) -> Bool {

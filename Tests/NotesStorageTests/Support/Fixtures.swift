@@ -78,11 +78,24 @@ enum RawDatabase {
   ]
 
   /// The names of the file's triggers, sorted.
+  /// The text values the query returns, one per row.
+  static func strings(_ path: String, _ sql: String) throws -> [String] {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    return try connection.withStatement(sql) { statement throws(NotesStorageError) in
+      var values: [String] = []
+      while try statement.step() { values.append(statement.string(at: 0)) }
+      return values
+    }
+  }
+
+  /// The full-text index's triggers (sync's bookkeeping triggers are not listed).
   static func triggerNames(_ path: String) throws -> [String] {
     let connection = try SQLiteConnection(path: path, create: false)
     defer { connection.close() }
     return try connection.withStatement(
-      "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '%_sync_%'"
+        + " ORDER BY name"
     ) { statement throws(NotesStorageError) in
       var names: [String] = []
       while try statement.step() { names.append(statement.string(at: 0)) }

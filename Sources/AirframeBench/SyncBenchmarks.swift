@@ -1,0 +1,682 @@
+// Sync (figures 14–16): libraries synced through a real PostgreSQL server of the run's own.
+//
+// The server: `TemporaryPostgres`, a new cluster in a temporary folder, listening only on a
+// Unix socket there, started with fsync off (`-F`), so the figures leave out the server's
+// disk. It is stopped, and its folder removed, at the end whatever happens; so is the
+// folder of the library files. Without PostgreSQL's server programs (or when the cluster
+// cannot start) the group is skipped with a line on standard error.
+//
+// Setup, shared by the three figures: a `NotesFixture` of `Scale.syncNotesCount` notes
+// (100,000; 200 with --quick) is built, its file copied to device A's file, which is set up
+// with an empty server database as `notes sync setup` does (`ServerSchema.prepare`, then
+// `LibrarySyncStore.setServer`) and pushes everything with `SyncEngine.sync()`; then a new,
+// empty library B is set up with the same server and pulls everything with
+// `SyncEngine.sync()`. Both devices then hold the same notes under their own device ids
+// (two copies of one file would share the fixture's device id, and each would ignore the
+// other's signals as its own).
+//
+// - sync-first (15): that setup, timed: A's first push, B's first sync. Each run uses a new
+//   server database and a new copy of the fixture; the last run's devices are kept for the
+//   other figures.
+// - sync-latency (14): both devices run as the `notes` app does. B: a `NotesApplication`
+//   on its model, a `LibraryWatcher` (100 ms), a `ServerSyncService` and a `LiveSync`
+//   started exactly as `startLiveSync` in Sources/Notes/main.swift does; A: a
+//   `NotesSession` on its model with the same watcher, service and `LiveSync`, so its local
+//   commits push as in the app. Each sample: both devices idle, a random wait of 0–50 ms,
+//   then A commits one `EditNoteBody` through its model (origin `.user`); the sample ends
+//   when B's model has committed the new body with an `.external` origin, B's note list row
+//   (and, for the note open in B's editor, the editor's state) show it, and B's every pane
+//   has been rendered to a 120 × 40 buffer. Even samples edit the note open in B's editor,
+//   odd ones a random listed note.
+// - sync-offline (16): on device A (no sync running), `Scale.syncOfflineEdits` notes, each
+//   edited once through the model (`EditNoteBody`, one commit each), then
+//   `SyncEngine.sync()` on A pushes them (timed), and B's `SyncEngine.sync()` pulls them
+//   (timed, second row). One warm-up run, then up to `Scale.repetitions` runs, each on
+//   other notes.
+
+import Airframe
+import Dispatch
+import Foundation
+import NotesApp
+import NotesCore
+import NotesPresentation
+import NotesServer
+import NotesStorage
+import NotesSync
+import NotesTestSupport
+
+/// What the sync group produced.
+enum SyncFigures {
+  /// The selected figures, in number order.
+  case measured([Figure])
+  /// PostgreSQL could not be started here, and why.
+  case skipped(String)
+}
+
+/// A device that did not sync as it should.
+struct SyncBenchError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Figures 14 (`sync-latency`), 15 (`sync-first`) and 16 (`sync-offline`), those selected.
+@MainActor
+func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) throws
+  -> SyncFigures
+{
+  let server: TemporaryPostgres
+  do {
+    server = try TemporaryPostgres.start()
+  } catch let failure as TemporaryPostgres.StartFailure {
+    return .skipped(failure.description)
+  }
+  defer { server.stop() }
+  let folder = try ScratchFolder()
+  defer { folder.remove() }
+  let fixture = try NotesFixture(noteCount: scale.syncNotesCount, folder: folder)
+
+  // Figure 15 and the devices of the others.
+  let runs = options.selects("sync-first") ? scale.syncFirstRuns : 1
+  var firstRuns: [FirstSyncRun] = []
+  var devices: SyncedDevices?
+  for run in 0..<runs {
+    if let previous = devices {
+      try previous.remove(on: server)
+    }
+    let synced = try firstSync(run: run, fixture: fixture, server: server)
+    devices = synced.devices
+    firstRuns.append(synced.run)
+    // A run over a minute long is enough on its own.
+    if synced.run.pushNanoseconds + synced.run.pullNanoseconds > 60e9 { break }
+  }
+  guard let devices else { throw SyncBenchError(description: "no first sync ran") }
+
+  var figures: [Figure] = []
+  if options.selects("sync-latency") {
+    figures.append(
+      try syncLatencyFigure(
+        number: firstNumber, devices: devices, noteCount: fixture.library.notes.count,
+        scale: scale, sink: sink))
+  }
+  if options.selects("sync-first") {
+    figures.append(
+      try firstSyncFigure(
+        number: firstNumber + 1, runs: firstRuns, fixture: fixture, devices: devices,
+        sink: sink))
+  }
+  if options.selects("sync-offline") {
+    figures.append(
+      try syncOfflineFigure(
+        number: firstNumber + 2, devices: devices, scale: scale, sink: sink))
+  }
+  return .measured(figures)
+}
+
+// MARK: - Devices
+
+/// Two library files synced with one server database.
+private struct SyncedDevices {
+  /// Device A's library: the fixture's copy, which pushed everything.
+  let a: String
+  /// Device B's library: new and empty, then filled by its first sync.
+  let b: String
+  /// The server database both sync with.
+  let url: String
+  /// The database's name on the server.
+  let databaseName: String
+
+  /// Deletes both files and drops the server database.
+  func remove(on server: TemporaryPostgres) throws {
+    for path in [a, b] {
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    let admin = try PostgresConnection(url: server.url)
+    defer { admin.close() }
+    try admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+  }
+}
+
+/// A new database on `server` with the notes schema, as `notes sync setup` prepares it.
+///
+/// - Returns: Its connection URL.
+private func makeServerDatabase(_ name: String, on server: TemporaryPostgres) throws -> String {
+  let admin = try PostgresConnection(url: server.url)
+  defer { admin.close() }
+  try admin.execute("CREATE DATABASE \(name)")
+  let url = server.url.replacing("///postgres?", with: "///\(name)?")
+  guard url != server.url else {
+    throw SyncBenchError(description: "unexpected server URL \(server.url)")
+  }
+  let connection = try PostgresConnection(url: url)
+  defer { connection.close() }
+  try ServerSchema.prepare(connection)
+  return url
+}
+
+/// Sets the library at `path` up to sync with `url`, as `notes sync setup` does.
+private func setUpSync(path: String, url: String) throws {
+  let store = try LibrarySyncStore(path: path)
+  defer { store.close() }
+  try store.setServer(url)
+}
+
+/// One run of figure 15.
+private struct FirstSyncRun {
+  /// A's `SyncEngine.sync()`: everything pushed to the empty server.
+  var pushNanoseconds: Double
+  /// Of which: from the start until the changes to push were collected (the push began).
+  var collectNanoseconds: Double?
+  /// B's `SyncEngine.sync()`: everything pulled into the empty library.
+  var pullNanoseconds: Double
+  /// Nanoseconds of each page B pulled (the first includes the sync's start).
+  var pageNanoseconds: [Double]
+  var pushed: Int
+  var pulled: Int
+  var applied: Int
+  /// Notes in B's library afterwards.
+  var notesOnB: Int
+}
+
+/// Nanoseconds on the monotonic clock.
+private func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// A's first push to a new server database, then B's first sync from it.
+@MainActor
+private func firstSync(run: Int, fixture: NotesFixture, server: TemporaryPostgres) throws
+  -> (devices: SyncedDevices, run: FirstSyncRun)
+{
+  let name = "notes_bench_\(run)"
+  let url = try makeServerDatabase(name, on: server)
+  let devices = SyncedDevices(
+    a: try fixture.folder.copy(fixture.path, to: "sync-a-\(run).sqlite"),
+    b: fixture.folder.file("sync-b-\(run).sqlite"), url: url, databaseName: name)
+  // B: a new library, created (and migrated) by NotesDatabase as the app would.
+  try NotesDatabase(path: devices.b).close()
+  try setUpSync(path: devices.a, url: url)
+  try setUpSync(path: devices.b, url: url)
+
+  let pusher = try SyncEngine(libraryPath: devices.a)
+  defer { pusher.close() }
+  var pushStamps: [UInt64] = []
+  let pushStart = monotonicNanoseconds()
+  let pushReport = try pusher.sync { _ in pushStamps.append(monotonicNanoseconds()) }
+  let pushEnd = monotonicNanoseconds()
+
+  let puller = try SyncEngine(libraryPath: devices.b)
+  defer { puller.close() }
+  var pullStamps: [UInt64] = []
+  let pullStart = monotonicNanoseconds()
+  let pullReport = try puller.sync { _ in pullStamps.append(monotonicNanoseconds()) }
+  let pullEnd = monotonicNanoseconds()
+
+  // B's pages: every progress call but the last (which follows the empty push).
+  var pages: [Double] = []
+  var previous = pullStart
+  for stamp in pullStamps.dropLast() {
+    pages.append(Double(stamp - previous))
+    previous = stamp
+  }
+  let check = try NotesDatabase(path: devices.b)
+  let notesOnB = try check.loadState().notes.count
+  check.close()
+  return (
+    devices,
+    FirstSyncRun(
+      pushNanoseconds: Double(pushEnd - pushStart),
+      collectNanoseconds: pushStamps.first.map { Double($0 - pushStart) },
+      pullNanoseconds: Double(pullEnd - pullStart), pageNanoseconds: pages,
+      pushed: pushReport.pushed, pulled: pullReport.pulled, applied: pullReport.applied,
+      notesOnB: notesOnB)
+  )
+}
+
+/// Starts a `LiveSync` exactly as `startLiveSync` in Sources/Notes/main.swift does.
+@MainActor
+private func startLiveSyncAsTheApp(
+  path: String, model: Model<NotesState>, service: ServerSyncService,
+  startSync: @escaping @MainActor () -> Task<Void, Never>?,
+  caughtUp: @escaping @MainActor () -> Void
+) -> LiveSync? {
+  guard let store = try? LibrarySyncStore(path: path) else { return nil }
+  defer { store.close() }
+  guard let server = try? store.server() else { return nil }
+  let live = LiveSync(
+    model: model, service: service, serverURL: server, deviceID: store.deviceID,
+    startSync: startSync, caughtUp: caughtUp)
+  live.start()
+  return live
+}
+
+/// Runs the main run loop until no session syncs for `quiet` seconds, or `timeout` passes.
+///
+/// - Returns: Whether they went quiet.
+@MainActor
+private func settle(_ sessions: [NotesSession], quiet: Double, timeout: Double) -> Bool {
+  let deadline = Date(timeIntervalSinceNow: timeout)
+  var quietSince: Date?
+  while Date() < deadline {
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+    if sessions.contains(where: \.isSyncing) {
+      quietSince = nil
+    } else if let since = quietSince {
+      if Date().timeIntervalSince(since) >= quiet { return true }
+    } else {
+      quietSince = Date()
+    }
+  }
+  return false
+}
+
+/// The failure message of a model's last sync, if it failed.
+@MainActor
+private func failure(of model: Model<NotesState>) -> String? {
+  if case .failed(let message, _) = model.state.sync { message } else { nil }
+}
+
+// MARK: - Figure 14
+
+/// Figure 14: an edit on device A shown on device B, both running as the app does.
+@MainActor
+private func syncLatencyFigure(
+  number: Int, devices: SyncedDevices, noteCount: Int, scale: Scale, sink: Sink
+) throws -> Figure {
+  let samples = scale.syncSamples
+  let warmUp = max(2, samples / 10)
+  let medianTarget = 20e6
+  let p99Target = 100e6
+  var figure = Figure(
+    number: number,
+    title: "edit on device A → shown on device B: \(grouped(noteCount)) notes on each, one"
+      + " EditNoteBody on A → LiveSync push → server signal → B's LiveSync pull → B's"
+      + " model, list, editor → all panes rendered (ms)",
+    kind: .scaledTime(unit: "ms", nanosecondsPerUnit: 1e6))
+
+  // Device B: the app.
+  let bDatabase = try NotesDatabase(path: devices.b)
+  defer { bDatabase.close() }
+  let bModel = Model(try bDatabase.loadState(), storage: bDatabase)
+  let bService = ServerSyncService(libraryPath: bDatabase.path)
+  let app = NotesApplication(model: bModel, syncService: bService, now: { Date() })
+  defer { app.shutdown() }
+  let bWatcher = LibraryWatcher(database: bDatabase, model: bModel)
+  bWatcher.start()
+  defer { bWatcher.cancel() }
+  guard
+    let bLive = startLiveSyncAsTheApp(
+      path: bDatabase.path, model: bModel, service: bService,
+      startSync: { app.session.startBackgroundSync() }, caughtUp: { bWatcher.check() })
+  else { throw SyncBenchError(description: "device B has no server") }
+  defer { bLive.stop() }
+
+  // Device A: a session on its own library, syncing the same way.
+  let aDatabase = try NotesDatabase(path: devices.a)
+  defer { aDatabase.close() }
+  let aModel = Model(try aDatabase.loadState(), storage: aDatabase)
+  let aService = ServerSyncService(libraryPath: aDatabase.path)
+  let aSession = NotesSession(model: aModel, syncService: aService)
+  defer { aSession.close() }
+  let aWatcher = LibraryWatcher(database: aDatabase, model: aModel)
+  aWatcher.start()
+  defer { aWatcher.cancel() }
+  guard
+    let aLive = startLiveSyncAsTheApp(
+      path: aDatabase.path, model: aModel, service: aService,
+      startSync: { aSession.startBackgroundSync() }, caughtUp: { aWatcher.check() })
+  else { throw SyncBenchError(description: "device A has no server") }
+  defer { aLive.stop() }
+  let aDispatcher = ActionDispatcher(model: aModel)
+
+  // Local ids differ between devices; the creation date (synced, unique in the fixture)
+  // names a note on both.
+  var aNotes: [Double: NoteID] = [:]
+  for note in aModel.state.notes.elements {
+    aNotes[note.created.timeIntervalSinceReferenceDate] = note.id
+  }
+  let sessions = [app.session, aSession]
+  // Both start with a sync (LiveSync.start); wait for them.
+  guard settle(sessions, quiet: 0.2, timeout: 30) else {
+    throw SyncBenchError(description: "the devices' first live syncs did not finish in 30 s")
+  }
+
+  // What one sample waits for, set by the observers.
+  var target: (id: NoteID, body: String)?
+  var arrived: UInt64?
+  var aSyncStarted: UInt64?
+  var bSyncStarted: UInt64?
+  let bObservation = bModel.observeCommits { commit in
+    switch commit.origin {
+    case .external:
+      if arrived == nil, let target, commit.state.notes[target.id]?.body == target.body {
+        arrived = monotonicNanoseconds()
+      }
+    case .background:
+      if bSyncStarted == nil, case .syncing = commit.state.sync {
+        bSyncStarted = monotonicNanoseconds()
+      }
+    case .user: break
+    }
+  }
+  defer { bObservation.cancel() }
+  let aObservation = aModel.observeCommits { commit in
+    if case .background = commit.origin, aSyncStarted == nil, case .syncing = commit.state.sync {
+      aSyncStarted = monotonicNanoseconds()
+    }
+  }
+  defer { aObservation.cancel() }
+
+  var random = BenchRandom(state: 0x5EED_0014)
+  var latencies: [Double] = []
+  var untilASyncs: [Double] = []
+  var untilBSyncs: [Double] = []
+  var untilBApplied: [Double] = []
+  var toScreen: [Double] = []
+  var missed = 0
+  var stale = 0
+  var failures: [String] = []
+  for sample in 0..<(warmUp + samples) {
+    _ = settle(sessions, quiet: 0.01 + Double(random.next() % 50) / 1_000, timeout: 5)
+    let list = app.session.list
+    let opened = app.session.editorState.value.noteID
+    let bID =
+      sample.isMultiple(of: 2) || list.count < 2
+      ? opened ?? list.row(at: 0).id : list.row(at: Int(random.next() % UInt64(list.count))).id
+    guard let created = bModel.state.notes[bID]?.created,
+      let aID = aNotes[created.timeIntervalSinceReferenceDate]
+    else { throw SyncBenchError(description: "note \(bID) of device B is not on device A") }
+    let body = "edited on device A, sample \(sample): \(random.next())"
+    target = (bID, body)
+    arrived = nil
+    aSyncStarted = nil
+    bSyncStarted = nil
+
+    let start = monotonicNanoseconds()
+    let outcome = aDispatcher.dispatch(EditNoteBody(id: aID, body: body, now: Date()))
+    guard outcome.isCommitted else {
+      throw SyncBenchError(description: "device A's edit did not commit: \(outcome)")
+    }
+    let deadline = Date(timeIntervalSinceNow: 5)
+    while arrived == nil, Date() < deadline {
+      _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+    }
+    guard let arrivedAt = arrived else {
+      missed += 1
+      if let message = failure(of: aModel) { failures.append("A: " + message) }
+      if let message = failure(of: bModel) { failures.append("B: " + message) }
+      continue
+    }
+    let listShows = app.session.list.row(for: bID)?.body == body
+    let editor = app.session.editorState.value
+    let editorShows = editor.noteID != bID || (editor.body == body && !editor.isDirty)
+    let screen = app.render(width: 120, height: 40)
+    let end = monotonicNanoseconds()
+    if !listShows || !editorShows { stale += 1 }
+    guard sample >= warmUp else { continue }
+    latencies.append(Double(end - start))
+    if let aSync = aSyncStarted, let bSync = bSyncStarted, aSync <= bSync, bSync <= arrivedAt {
+      untilASyncs.append(Double(aSync - start))
+      untilBSyncs.append(Double(bSync - aSync))
+      untilBApplied.append(Double(arrivedAt - bSync))
+    }
+    toScreen.append(Double(end - arrivedAt))
+    sink.count += 1
+    sink.total &+= screen.width
+  }
+  guard !latencies.isEmpty else {
+    figure.notes.append(
+      "WARNING: no edit reached device B within 5 s (\(missed) missed)"
+        + (failures.isEmpty ? "" : "; sync failed: \(failures[0])"))
+    return figure
+  }
+
+  let stats = Stats(samples: latencies)
+  let p99 = nearestRank(latencies, 0.99)
+  let editDelay =
+    Double(LiveSync.editDelay.components.seconds) * 1e9
+    + Double(LiveSync.editDelay.components.attoseconds) / 1e9
+  let met = stats.median <= medianTarget && p99 <= p99Target && missed == 0 && stale == 0
+  figure.rows.append(
+    Row(
+      benchmark: "sync-latency", subject: "edit on A → B's screen", operations: 1,
+      repetitions: latencies.count, time: stats,
+      extras: [
+        ("p99_ns_per_op", .double(p99)), ("notes", .int(noteCount)), ("missed", .int(missed)),
+        ("stale_checks", .int(stale)),
+        ("edit_delay_ns", .double(editDelay)),
+        ("target_ns_per_op", .double(medianTarget)), ("target_p99_ns", .double(p99Target)),
+        ("target_met", .bool(met)),
+      ],
+      comment: "p99 \(formatted(p99 / 1e6, digits: 1)) ms"))
+  figure.notes.append(
+    "target: median ≤ \(formatted(medianTarget / 1e6, digits: 0)) ms, p99 ≤"
+      + " \(formatted(p99Target / 1e6, digits: 0)) ms: " + (met ? "met" : "MISSED")
+      + " (median \(formatted(stats.median / 1e6, digits: 1)) ms, p99"
+      + " \(formatted(p99 / 1e6, digits: 1)) ms, \(missed) missed)")
+  func median(_ values: [Double]) -> String {
+    values.isEmpty ? "n/a" : formatted(Stats(samples: values).median / 1e6, digits: 1)
+  }
+  figure.notes.append(
+    "medians of the parts (\(untilASyncs.count) samples): A's commit → A's sync starts"
+      + " \(median(untilASyncs)) ms (LiveSync.editDelay is \(formatted(editDelay / 1e6, digits: 0))"
+      + " ms); → B's sync starts (A's pull + push, NOTIFY, B's listener, main queue)"
+      + " \(median(untilBSyncs)) ms; → B's model applies it (B's pull, apply, catch-up)"
+      + " \(median(untilBApplied)) ms; → list and editor checked, panes rendered"
+      + " \(median(toScreen)) ms")
+  figure.notes.append(
+    "\(latencies.count) samples after \(warmUp) warm-up; even samples edit the note open in"
+      + " B's editor, odd ones a random listed note; each waits for both devices to be idle,"
+      + " then 0–50 ms")
+  if stale > 0 {
+    figure.notes.append(
+      "WARNING: \(stale) sample(s) found B's note list or editor not showing the new body")
+  }
+  if !failures.isEmpty {
+    figure.notes.append("WARNING: \(failures.count) failed sync(s), first: \(failures[0])")
+  }
+  return figure
+}
+
+// MARK: - Figure 15
+
+/// Figure 15: the first push of the whole library to an empty server, and the first sync
+/// of an empty device from it.
+@MainActor
+private func firstSyncFigure(
+  number: Int, runs: [FirstSyncRun], fixture: NotesFixture, devices: SyncedDevices, sink: Sink
+) throws -> Figure {
+  let notes = fixture.library.notes.count
+  let entities = notes + NotesLibrary.notebookCount
+  let target = 5e9
+  var figure = Figure(
+    number: number,
+    title: "first sync of \(grouped(notes)) notes into an empty device: device A pushes its"
+      + " library to an empty server, then a new library B runs SyncEngine.sync() (s)",
+    kind: .scaledTime(unit: "s", nanosecondsPerUnit: 1e9))
+  let push = Stats(samples: runs.map(\.pushNanoseconds))
+  let pull = Stats(samples: runs.map(\.pullNanoseconds))
+  let last = runs[runs.count - 1]
+  let met = pull.median <= target && last.notesOnB == notes
+  figure.rows.append(
+    Row(
+      benchmark: "sync-first", subject: "first push of \(grouped(notes)) notes", operations: 1,
+      repetitions: runs.count, time: push,
+      extras: [
+        ("notes", .int(notes)), ("pushed", .int(last.pushed)),
+        ("ns_per_change", .double(push.median / Double(max(1, last.pushed)))),
+      ],
+      comment: "\(formatted(push.median / Double(max(1, last.pushed)) / 1e3, digits: 0)) µs per"
+        + " change, \(grouped(last.pushed)) pushed"))
+  figure.rows.append(
+    Row(
+      benchmark: "sync-first", subject: "first sync of an empty device", operations: 1,
+      repetitions: runs.count, time: pull,
+      extras: [
+        ("notes", .int(notes)), ("pulled", .int(last.pulled)), ("notes_on_b", .int(last.notesOnB)),
+        ("ns_per_note", .double(pull.median / Double(max(1, last.pulled)))),
+        ("target_ns_per_op", .double(target)), ("target_met", .bool(met)),
+      ],
+      comment: "\(formatted(pull.median / Double(max(1, last.pulled)) / 1e3, digits: 0)) µs per"
+        + " version, \(grouped(last.pulled)) pulled"))
+  figure.notes.append(
+    "target: first sync ≤ \(formatted(target / 1e9, digits: 0)) s: " + (met ? "met" : "MISSED")
+      + " (\(formatted(pull.median / 1e9, digits: 2)) s; B then holds"
+      + " \(grouped(last.notesOnB)) of \(grouped(notes)) notes)")
+  // Where the push's time goes.
+  let probe = try PostgresConnection(url: devices.url)
+  defer { probe.close() }
+  var trips: [Double] = []
+  for _ in 0..<200 {
+    let start = monotonicNanoseconds()
+    try probe.execute("SELECT 1")
+    trips.append(Double(monotonicNanoseconds() - start))
+  }
+  let trip = Stats(samples: trips).median
+  if let collect = last.collectNanoseconds {
+    figure.notes.append(
+      "push, last run: \(formatted(collect / 1e9, digits: 2)) s to collect the"
+        + " \(grouped(entities)) changes (LibrarySyncStore.outgoingChanges), then"
+        + " \(formatted((last.pushNanoseconds - collect) / 1e9, digits: 2)) s to push them and"
+        + " record the acknowledgements; SyncServer.push sends one statement per change: a bare"
+        + " round trip (SELECT 1) here takes \(formatted(trip / 1e3, digits: 0)) µs, so"
+        + " \(grouped(entities)) round trips are at least"
+        + " \(formatted(trip * Double(entities) / 1e9, digits: 2)) s of it")
+  }
+  if !last.pageNanoseconds.isEmpty {
+    let pages = Stats(samples: last.pageNanoseconds)
+    figure.notes.append(
+      "pull, last run: \(last.pageNanoseconds.count) page(s) of up to \(SyncEngine.pageSize) notes,"
+        + " median \(formatted(pages.median / 1e6, digits: 1)) ms per page (server query +"
+        + " one SQLite transaction), slowest \(formatted(pages.samples.max()! / 1e6, digits: 1))"
+        + " ms; \(grouped(last.applied)) entities written")
+  }
+  figure.notes.append(
+    "\(runs.count) run(s), each on a new server database and a new copy of the library;"
+      + " PostgreSQL on a Unix socket, fsync off; the library built in"
+      + " \(formatted(fixture.buildSeconds, digits: 2)) s (not measured above)")
+  if last.pushed != entities {
+    figure.notes.append(
+      "WARNING: A pushed \(grouped(last.pushed)) changes, not \(grouped(entities))")
+  }
+  sink.count += runs.count
+  sink.total &+= last.notesOnB
+  return figure
+}
+
+// MARK: - Figure 16
+
+/// Figure 16: edits made offline on one device, pushed back by its next sync.
+@MainActor
+private func syncOfflineFigure(
+  number: Int, devices: SyncedDevices, scale: Scale, sink: Sink
+) throws -> Figure {
+  let database = try NotesDatabase(path: devices.a)
+  defer { database.close() }
+  let model = Model(try database.loadState(), storage: database)
+  let dispatcher = ActionDispatcher(model: model)
+  let noteIDs = model.state.notes.elements.map(\.id)
+  let edits = min(scale.syncOfflineEdits, noteIDs.count)
+  let target = 1e9
+  var figure = Figure(
+    number: number,
+    title: "\(grouped(edits)) offline edits back to the server: \(grouped(edits)) notes of"
+      + " \(grouped(noteIDs.count)) each edited once through the model with no sync running,"
+      + " then SyncEngine.sync() (ms)",
+    kind: .scaledTime(unit: "ms", nanosecondsPerUnit: 1e6))
+  let pusher = try SyncEngine(libraryPath: devices.a)
+  defer { pusher.close() }
+  let puller = try SyncEngine(libraryPath: devices.b)
+  defer { puller.close() }
+
+  var random = BenchRandom(state: 0x5EED_0016)
+  var order = noteIDs
+  order.shuffle(using: &random)
+  var next = 0
+  var editSamples: [Double] = []
+  var catchUps: [Double] = []
+  var wrongCounts = 0
+  /// One run: the edits, then the timed push and pull.
+  func run(_ index: Int) throws -> (push: Double, pull: Double) {
+    for step in 0..<edits {
+      let id = order[next % order.count]
+      next += 1
+      let action = EditNoteBody(
+        id: id, body: "edited offline, run \(index), edit \(step)", now: Date())
+      let start = monotonicNanoseconds()
+      let outcome = dispatcher.dispatch(action)
+      editSamples.append(Double(monotonicNanoseconds() - start))
+      guard outcome.isCommitted else {
+        throw SyncBenchError(description: "an offline edit did not commit: \(outcome)")
+      }
+    }
+    let pushStart = monotonicNanoseconds()
+    let pushed = try pusher.sync()
+    let pushEnd = monotonicNanoseconds()
+    if try database.hasExternalChanges() { _ = try model.catchUpWithStorage() }
+    catchUps.append(Double(monotonicNanoseconds() - pushEnd))
+    let pullStart = monotonicNanoseconds()
+    let pulled = try puller.sync()
+    let pullEnd = monotonicNanoseconds()
+    if pushed.pushed != edits || pulled.pulled != edits || pushed.pending != 0 {
+      wrongCounts += 1
+    }
+    sink.count += pushed.pushed
+    sink.total &+= pulled.applied
+    return (Double(pushEnd - pushStart), Double(pullEnd - pullStart))
+  }
+
+  let warm = try run(0)
+  var rounds = scale.repetitions
+  var budgetNote: String?
+  if let budget = scale.budgetSeconds, (warm.push + warm.pull) * Double(rounds) > budget * 1e9 {
+    rounds = min(rounds, max(3, Int(budget * 1e9 / (warm.push + warm.pull))))
+    if rounds < scale.repetitions {
+      budgetNote =
+        "time budget: \(rounds) timed runs instead of \(scale.repetitions) (a run took"
+        + " \(formatted((warm.push + warm.pull) / 1e9, digits: 1)) s)"
+    }
+  }
+  var pushes: [Double] = []
+  var pulls: [Double] = []
+  for index in 1...rounds {
+    let timed = try run(index)
+    pushes.append(timed.push)
+    pulls.append(timed.pull)
+  }
+  let push = Stats(samples: pushes)
+  let pull = Stats(samples: pulls)
+  let met = push.median <= target && wrongCounts == 0
+  figure.rows.append(
+    Row(
+      benchmark: "sync-offline", subject: "A's sync pushes \(grouped(edits)) edits",
+      operations: 1, repetitions: rounds, time: push,
+      extras: [
+        ("edits", .int(edits)), ("notes", .int(noteIDs.count)),
+        ("ns_per_edit", .double(push.median / Double(edits))),
+        ("target_ns_per_op", .double(target)), ("target_met", .bool(met)),
+      ],
+      comment: "\(formatted(push.median / Double(edits) / 1e3, digits: 0)) µs per edit"))
+  figure.rows.append(
+    Row(
+      benchmark: "sync-offline", subject: "B's next sync pulls them", operations: 1,
+      repetitions: rounds, time: pull,
+      extras: [
+        ("edits", .int(edits)), ("notes", .int(noteIDs.count)),
+        ("ns_per_edit", .double(pull.median / Double(edits))),
+      ],
+      comment: "\(formatted(pull.median / Double(edits) / 1e3, digits: 0)) µs per edit"))
+  figure.notes.append(
+    "target: push ≤ \(formatted(target / 1e9, digits: 0)) s: " + (met ? "met" : "MISSED")
+      + " (\(formatted(push.median / 1e9, digits: 3)) s)")
+  let editStats = Stats(samples: editSamples)
+  figure.notes.append(
+    "each run: \(grouped(edits)) EditNoteBody commits on notes not edited before (median"
+      + " \(formatted(editStats.median / 1e3, digits: 0)) µs each, not timed above), then A's"
+      + " sync; A's model then catches up with what the sync wrote in"
+      + " \(formatted(Stats(samples: catchUps).median / 1e6, digits: 1)) ms (not timed); 1"
+      + " warm-up run")
+  if let budgetNote { figure.notes.append(budgetNote) }
+  if wrongCounts > 0 {
+    figure.notes.append(
+      "WARNING: \(wrongCounts) run(s) pushed or pulled another number of changes than"
+        + " \(grouped(edits)), or left changes pending")
+  }
+  return figure
+}
