@@ -11,21 +11,26 @@ struct NotificationTests {
   /// to send; the server is stopped afterwards whatever happens.
   private func withNotifyingServer(
     _ body: (TemporaryPostgres, PostgresConnection, PostgresConnection) throws -> Void
-  ) throws {
-    let server = try TemporaryPostgres.start()
-    defer { server.stop() }
-    let listener = try PostgresConnection(url: server.url)
-    defer { listener.close() }
-    let sender = try PostgresConnection(url: server.url)
-    defer { sender.close() }
-    try body(server, listener, sender)
+  ) async throws {
+    let server = try await TemporaryPostgres.started()
+    do {
+      let listener = try PostgresConnection(url: server.url)
+      defer { listener.close() }
+      let sender = try PostgresConnection(url: server.url)
+      defer { sender.close() }
+      try body(server, listener, sender)
+    } catch {
+      await server.stopped()
+      throw error
+    }
+    await server.stopped()
   }
 
   /// Runs `work` on a thread of its own, so a blocking libpq call holds none of the
   /// threads Swift's concurrency (and so every other test) runs on.
   ///
   /// - Returns: What to wait on for `work` to end.
-  private func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+  private func startThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) -> DispatchSemaphore {
     let finished = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
       work()
@@ -39,8 +44,8 @@ struct NotificationTests {
     try #require(connection.execute("SELECT pg_backend_pid()").singleValue.flatMap { Int32($0) })
   }
 
-  @Test func aNotificationFromAnotherConnectionArrivesWithItsChannelAndPayload() throws {
-    try withNotifyingServer { _, listener, sender in
+  @Test func aNotificationFromAnotherConnectionArrivesWithItsChannelAndPayload() async throws {
+    try await withNotifyingServer { _, listener, sender in
       try listener.listen("c")
       try sender.execute("SELECT pg_notify('c', 'p')")
       let senderID = try processID(of: sender)
@@ -49,11 +54,11 @@ struct NotificationTests {
     }
   }
 
-  @Test func aWaitThatBeganBeforeTheSendEndsWithWhatArrives() throws {
-    try withNotifyingServer { server, listener, _ in
+  @Test func aWaitThatBeganBeforeTheSendEndsWithWhatArrives() async throws {
+    try await withNotifyingServer { server, listener, _ in
       try listener.listen("c")
       let url = server.url
-      let sent = onThreadOfItsOwn {
+      let sent = startThreadOfItsOwn {
         Thread.sleep(forTimeInterval: 0.2)
         let late = try? PostgresConnection(url: url)
         _ = try? late?.execute("SELECT pg_notify('c', 'late')")
@@ -66,8 +71,8 @@ struct NotificationTests {
     }
   }
 
-  @Test func aTransactionsNotificationsArriveTogetherWhenItCommits() throws {
-    try withNotifyingServer { _, listener, sender in
+  @Test func aTransactionsNotificationsArriveTogetherWhenItCommits() async throws {
+    try await withNotifyingServer { _, listener, sender in
       try listener.listen("c")
       let senderID = try processID(of: sender)
       try sender.execute("BEGIN")
@@ -86,8 +91,8 @@ struct NotificationTests {
     }
   }
 
-  @Test func aWaitWithNothingSentEndsEmpty() throws {
-    try withNotifyingServer { _, listener, sender in
+  @Test func aWaitWithNothingSentEndsEmpty() async throws {
+    try await withNotifyingServer { _, listener, sender in
       try listener.listen("c")
       try sender.execute("SELECT pg_notify('other', 'p')")
       #expect(try listener.notifications(waitingUpTo: .milliseconds(50)) == [])
@@ -95,8 +100,8 @@ struct NotificationTests {
     }
   }
 
-  @Test func aNotificationReceivedDuringAStatementIsReturnedWithoutWaiting() throws {
-    try withNotifyingServer { _, listener, _ in
+  @Test func aNotificationReceivedDuringAStatementIsReturnedWithoutWaiting() async throws {
+    try await withNotifyingServer { _, listener, _ in
       try listener.listen("c")
       let ownID = try processID(of: listener)
       // A connection's own notification arrives with the statement's result.
@@ -107,8 +112,8 @@ struct NotificationTests {
     }
   }
 
-  @Test func aChannelNameThatNeedsQuotingIsTakenAsItIs() throws {
-    try withNotifyingServer { _, listener, sender in
+  @Test func aChannelNameThatNeedsQuotingIsTakenAsItIs() async throws {
+    try await withNotifyingServer { _, listener, sender in
       let channel = "Notes \"Changes\"; LISTEN x; Straße"
       try listener.listen(channel)
       try sender.execute("SELECT pg_notify($1, 'quoted')", [channel])
@@ -119,16 +124,16 @@ struct NotificationTests {
     }
   }
 
-  @Test func anEmptyChannelIsRefused() throws {
-    try withNotifyingServer { _, listener, _ throws in
+  @Test func anEmptyChannelIsRefused() async throws {
+    try await withNotifyingServer { _, listener, _ throws in
       let error = #expect(throws: PostgresError.self) { try listener.listen("") }
       #expect(error?.message == "a channel name cannot be empty")
       #expect(try listener.execute("SELECT 1").singleValue == "1")
     }
   }
 
-  @Test func waitingOnAConnectionWhoseServerStoppedThrows() throws {
-    try withNotifyingServer { server, listener, _ in
+  @Test func waitingOnAConnectionWhoseServerStoppedThrows() async throws {
+    try await withNotifyingServer { server, listener, _ in
       try listener.listen("c")
       server.stop()
       let error = #expect(throws: PostgresError.self) {
@@ -139,10 +144,10 @@ struct NotificationTests {
     }
   }
 
-  @Test func aServerThatStopsDuringTheWaitEndsItWithAnError() throws {
-    try withNotifyingServer { server, listener, _ in
+  @Test func aServerThatStopsDuringTheWaitEndsItWithAnError() async throws {
+    try await withNotifyingServer { server, listener, _ in
       try listener.listen("c")
-      let stopped = onThreadOfItsOwn {
+      let stopped = startThreadOfItsOwn {
         Thread.sleep(forTimeInterval: 0.2)
         server.stop()
       }

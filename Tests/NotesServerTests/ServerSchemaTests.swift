@@ -9,16 +9,21 @@ import Testing
 struct ServerSchemaTests {
   /// Runs `body` with a connection to a throwaway server, stopped afterwards whatever
   /// happens.
-  func withServer(_ body: (TemporaryPostgres, PostgresConnection) throws -> Void) throws {
-    let server = try TemporaryPostgres.start()
-    defer { server.stop() }
-    let connection = try PostgresConnection(url: server.url)
-    defer { connection.close() }
-    try body(server, connection)
+  func withServer(_ body: (TemporaryPostgres, PostgresConnection) throws -> Void) async throws {
+    let server = try await TemporaryPostgres.started()
+    do {
+      let connection = try PostgresConnection(url: server.url)
+      defer { connection.close() }
+      try body(server, connection)
+    } catch {
+      await server.stopped()
+      throw error
+    }
+    await server.stopped()
   }
 
-  @Test func parametersTravelApartFromTheStatement() throws {
-    try withServer { _, connection in
+  @Test func parametersTravelApartFromTheStatement() async throws {
+    try await withServer { _, connection in
       let rows = try connection.execute(
         "SELECT $1::text AS text, $2::int + 1 AS number, $3::text IS NULL AS missing",
         ["'; DROP TABLE x; -- Straße 三体", "41", nil])
@@ -27,8 +32,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func aRefusedStatementSaysWhyAndTheConnectionGoesOn() throws {
-    try withServer { _, connection throws in
+  @Test func aRefusedStatementSaysWhyAndTheConnectionGoesOn() async throws {
+    try await withServer { _, connection throws in
       #expect {
         try connection.execute("SELECT * FROM no_such_table")
       } throws: { error in
@@ -49,8 +54,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func prepareCreatesTheTablesOnceAndThenLeavesThem() throws {
-    try withServer { _, connection in
+  @Test func prepareCreatesTheTablesOnceAndThenLeavesThem() async throws {
+    try await withServer { _, connection in
       #expect(try ServerSchema.prepare(connection) == .created)
       let tables = try connection.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
@@ -64,8 +69,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func aChangeIdIsAcceptedOnlyOnce() throws {
-    try withServer { _, connection in
+  @Test func aChangeIdIsAcceptedOnlyOnce() async throws {
+    try await withServer { _, connection in
       try ServerSchema.prepare(connection)
       let device = "6f1c3f55-3b7e-4a55-9d7e-0d3c4b6a0b11"
       let change = "0b0c3f55-3b7e-4a55-9d7e-0d3c4b6a0b22"
@@ -81,8 +86,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func aVersion1ServerIsUpgradedWithNothingLost() throws {
-    try withServer { _, connection in
+  @Test func aVersion1ServerIsUpgradedWithNothingLost() async throws {
+    try await withServer { _, connection in
       try ServerSchema.prepare(connection)
       // Back to version 1's layout, with one change on record.
       try connection.execute("DROP INDEX notes_entities_by_seq")
@@ -104,8 +109,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func aNewerServerSchemaIsRefusedAndLeftAsItIs() throws {
-    try withServer { _, connection in
+  @Test func aNewerServerSchemaIsRefusedAndLeftAsItIs() async throws {
+    try await withServer { _, connection in
       try ServerSchema.prepare(connection)
       try connection.execute("UPDATE notes_schema SET version = 99")
       #expect {
@@ -119,9 +124,9 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func notesServerInitCreatesThenFindsTheTablesCurrent() throws {
+  @Test func notesServerInitCreatesThenFindsTheTablesCurrent() async throws {
     let program = try #require(Programs.built("notes"), "the notes program is not built")
-    try withServer { server, connection throws in
+    try await withServer { server, connection throws in
       func initialize() throws -> ProgramResult {
         try Programs.run(
           program, ["server", "init", server.url], environment: ["HOME=\(server.folder)"],
@@ -147,8 +152,8 @@ struct ServerSchemaTests {
     }
   }
 
-  @Test func twoProgramsPreparingAtOnceCreateTheTablesOnce() throws {
-    try withServer { server, connection throws in
+  @Test func twoProgramsPreparingAtOnceCreateTheTablesOnce() async throws {
+    try await withServer { server, connection throws in
       // Ten connections prepare concurrently; exactly one creates, the rest find it done.
       // Threads of their own: blocking libpq calls must not hold the threads Swift's
       // concurrency (and so every other test) runs on.

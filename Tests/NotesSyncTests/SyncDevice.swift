@@ -190,18 +190,25 @@ struct SyncedContent: Equatable, CustomStringConvertible {
 }
 
 /// A server and a folder of devices for one test, removed afterwards whatever happens.
+///
+/// The server starts and stops on a thread of its own, so the main actor is free meanwhile.
 @MainActor
 func withDevices(
   _ names: [String], _ body: ([SyncDevice], TemporaryPostgres) throws -> Void
-) throws {
-  let server = try TemporaryPostgres.start()
-  defer { server.stop() }
-  let connection = try PostgresConnection(url: server.url)
-  try ServerSchema.prepare(connection)
-  connection.close()
-  let folder = try TemporaryFolder(prefix: "sync")
-  defer { folder.remove() }
-  let devices = try names.map { try SyncDevice(name: $0, folder: folder, serverURL: server.url) }
-  defer { for device in devices { device.close() } }
-  try body(devices, server)
+) async throws {
+  let server = try await TemporaryPostgres.started()
+  do {
+    let connection = try PostgresConnection(url: server.url)
+    try ServerSchema.prepare(connection)
+    connection.close()
+    let folder = try TemporaryFolder(prefix: "sync")
+    defer { folder.remove() }
+    let devices = try names.map { try SyncDevice(name: $0, folder: folder, serverURL: server.url) }
+    defer { for device in devices { device.close() } }
+    try body(devices, server)
+  } catch {
+    await server.stopped()
+    throw error
+  }
+  await server.stopped()
 }

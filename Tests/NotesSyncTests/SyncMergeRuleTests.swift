@@ -19,8 +19,8 @@ struct SyncMergeRuleTests {
   /// A and B both hold note “Plan” in notebook “Work”, synced.
   func withSharedNote(
     _ names: [String] = ["A", "B"], _ test: ([SyncDevice], TemporaryPostgres) throws -> Void
-  ) throws {
-    try withDevices(names) { devices, server in
+  ) async throws {
+    try await withDevices(names) { devices, server in
       try devices[0].createNotebook("Work")
       try devices[0].createNote("Plan", body: body, in: "Work")
       for device in devices { try device.sync() }
@@ -37,8 +37,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func whatOneDeviceCreatesArrivesOnTheOther() throws {
-    try withSharedNote { devices, server in
+  @Test func whatOneDeviceCreatesArrivesOnTheOther() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       let note = try #require(b.note(titled: "Plan"))
       #expect(b.notebookTitle(of: note) == "Work")
@@ -49,8 +49,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func editsToDifferentLinesOfOneNoteBothSurvive() throws {
-    try withSharedNote { devices, server in
+  @Test func editsToDifferentLinesOfOneNoteBothSurvive() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body = "ONE\ntwo\nthree\nfour\nfive" }
       try b.edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nFIVE" }
@@ -66,8 +66,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func overlappingEditsKeepThisDevicesTextAndSaveTheOtherAsAConflictCopy() throws {
-    try withSharedNote { devices, server in
+  @Test func overlappingEditsKeepThisDevicesTextAndSaveTheOtherAsAConflictCopy() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body = "one\nTWO from A\nthree\nfour\nfive" }
       try b.edit("Plan") { $0.body = "one\nTWO from B\nthree\nfour\nfive" }
@@ -88,8 +88,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func aTitleChangedOnBothSidesKeepsTheLastPushedAndNamesTheOther() throws {
-    try withSharedNote { devices, server in
+  @Test func aTitleChangedOnBothSidesKeepsTheLastPushedAndNamesTheOther() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.title = "Plan A" }
       try b.edit("Plan") { $0.title = "Plan B" }
@@ -105,8 +105,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func fieldsChangedOnOneSideEachTakeThatSide() throws {
-    try withSharedNote { devices, server in
+  @Test func fieldsChangedOnOneSideEachTakeThatSide() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try b.createNotebook("Home")
       try b.sync()
@@ -129,8 +129,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func anEditBeatsADeleteMadeElsewhere() throws {
-    try withSharedNote { devices, server in
+  @Test func anEditBeatsADeleteMadeElsewhere() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.delete("Plan")
       try b.edit("Plan") { $0.body += "\nsix" }
@@ -143,8 +143,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func anEditMadeElsewhereBringsBackANoteDeletedHere() throws {
-    try withSharedNote { devices, server in
+  @Test func anEditMadeElsewhereBringsBackANoteDeletedHere() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
       try b.delete("Plan")
@@ -160,8 +160,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func aDeleteOfAnUnchangedNoteReachesEveryDevice() throws {
-    try withSharedNote { devices, server in
+  @Test func aDeleteOfAnUnchangedNoteReachesEveryDevice() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.delete("Plan")
       try a.sync()
@@ -171,8 +171,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func twoDevicesCreatingTheSameNotebookEndWithOneAndEveryNote() throws {
-    try withDevices(["A", "B"]) { devices, server in
+  @Test func twoDevicesCreatingTheSameNotebookEndWithOneAndEveryNote() async throws {
+    try await withDevices(["A", "B"]) { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.createNotebook("Ideas")
       try a.createNote("From A", in: "Ideas")
@@ -192,8 +192,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func sameNamedNotebooksThatBothReachedTheServerAreNumberedAlikeEverywhere() throws {
-    try withDevices(["A", "B"]) { devices, server in
+  @Test func sameNamedNotebooksThatBothReachedTheServerAreNumberedAlikeEverywhere() async throws {
+    try await withDevices(["A", "B"]) { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.createNotebook("Ideas")
       try a.createNote("From A", in: "Ideas")
@@ -214,8 +214,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func aNotebookDeletedElsewhereIsKeptWhileItHoldsANoteAddedHere() throws {
-    try withSharedNote { devices, server in
+  @Test func aNotebookDeletedElsewhereIsKeptWhileItHoldsANoteAddedHere() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       let work = try #require(a.notebookID(titled: "Work"))
       let outcome = ActionDispatcher(model: a.model).dispatch(
@@ -234,8 +234,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func aPushRetriedAfterALostAcknowledgementIsAppliedOnce() throws {
-    try withSharedNote { devices, server in
+  @Test func aPushRetriedAfterALostAcknowledgementIsAppliedOnce() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
       try a.pushLosingTheAcknowledgement()
@@ -252,8 +252,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func pendingChangesSurviveARestartAndAnOfflineServer() throws {
-    try withSharedNote { devices, server in
+  @Test func pendingChangesSurviveARestartAndAnOfflineServer() async throws {
+    try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.title = "Offline plan" }
       try a.restart()
@@ -265,8 +265,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func threeDevicesEditingAtOnceConverge() throws {
-    try withSharedNote(["A", "B", "C"]) { devices, server in
+  @Test func threeDevicesEditingAtOnceConverge() async throws {
+    try await withSharedNote(["A", "B", "C"]) { devices, server in
       try devices[0].edit("Plan") { $0.body = "one A\ntwo\nthree\nfour\nfive" }
       try devices[1].edit("Plan") { $0.body = "one\ntwo\nthree B\nfour\nfive" }
       try devices[2].edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nfive C" }

@@ -29,9 +29,22 @@ struct SyncModelBasedTests {
   }
   static let steps = 40
 
-  @Test func threeDevicesConvergeAndLoseNoEdit() throws {
-    let server = try TemporaryPostgres.start()
-    defer { server.stop() }
+  @Test func threeDevicesConvergeAndLoseNoEdit() async throws {
+    let server = try await TemporaryPostgres.started()
+    do {
+      try await runAll(on: server)
+    } catch {
+      await server.stopped()
+      throw error
+    }
+    await server.stopped()
+  }
+
+  /// Runs every seeded run, on one server emptied between runs.
+  ///
+  /// Each step is a short stretch on the main actor; the test yields between steps so
+  /// other tests get their turns.
+  func runAll(on server: TemporaryPostgres) async throws {
     let connection = try PostgresConnection(url: server.url)
     defer { connection.close() }
     try ServerSchema.prepare(connection)
@@ -45,7 +58,7 @@ struct SyncModelBasedTests {
         try SyncDevice(name: $0, folder: folder, serverURL: server.url)
       }
       defer { for device in devices { device.close() } }
-      let ok = try run.play(on: devices, serverURL: server.url)
+      let ok = try await run.play(on: devices, serverURL: server.url)
       if !ok { break }
     }
   }
@@ -67,10 +80,11 @@ struct RandomRun {
   }
 
   /// Plays the run; returns false (after recording the issue) if it failed.
-  mutating func play(on devices: [SyncDevice], serverURL: String) throws -> Bool {
+  mutating func play(on devices: [SyncDevice], serverURL: String) async throws -> Bool {
     for step in 0..<SyncModelBasedTests.steps {
       let device = devices[Int.random(in: 0..<devices.count, using: &random)]
       try act(on: device, step: step)
+      await Task.yield()
     }
     // The final sync: rounds until a whole round moves nothing.
     for _ in 0..<8 {

@@ -48,6 +48,20 @@ public final class TemporaryPostgres: Sendable {
       .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
   }
 
+  /// ``start()`` on a thread of its own: the caller holds neither the main actor nor a
+  /// thread of Swift's cooperative pool (which every other test needs) while `initdb` runs.
+  ///
+  /// - Returns: The running server.
+  /// - Throws: What ``start()`` throws.
+  public static func started() async throws -> TemporaryPostgres {
+    try await onThreadOfItsOwn { try start() }
+  }
+
+  /// ``stop()`` on a thread of its own.
+  public func stopped() async {
+    try? await onThreadOfItsOwn { self.stop() }
+  }
+
   /// Creates a cluster in a new temporary folder and starts its server.
   ///
   /// - Returns: The running server.
@@ -117,5 +131,21 @@ public final class TemporaryPostgres: Sendable {
         description: "\(program) failed (status \(result.status)): \(result.output)\(result.errors)"
       )
     }
+  }
+}
+
+/// Runs blocking `work` on a thread of its own and waits for it without blocking the
+/// caller's thread (the main actor, or a thread of the cooperative pool).
+///
+/// - Parameter work: The work; it must not record test issues (it runs outside the test's
+///   task).
+/// - Returns: What `work` returns.
+/// - Throws: What `work` throws.
+public func onThreadOfItsOwn<Value: Sendable>(
+  _ work: @escaping @Sendable () throws -> Value
+) async throws -> Value {
+  try await withCheckedThrowingContinuation { continuation in
+    let thread = Thread { continuation.resume(with: Result { try work() }) }
+    thread.start()
   }
 }

@@ -77,7 +77,6 @@ enum RawDatabase {
     "notes_fts_after_delete", "notes_fts_after_insert", "notes_fts_after_update",
   ]
 
-  /// The names of the file's triggers, sorted.
   /// The text values the query returns, one per row.
   static func strings(_ path: String, _ sql: String) throws -> [String] {
     let connection = try SQLiteConnection(path: path, create: false)
@@ -89,7 +88,8 @@ enum RawDatabase {
     }
   }
 
-  /// The full-text index's triggers (sync's bookkeeping triggers are not listed).
+  /// The names of the full-text index's triggers, sorted (sync's bookkeeping triggers are
+  /// not listed).
   static func triggerNames(_ path: String) throws -> [String] {
     let connection = try SQLiteConnection(path: path, create: false)
     defer { connection.close() }
