@@ -45,6 +45,10 @@ import NotesStorage
 import NotesSync
 import NotesTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What the sync group produced.
 enum SyncFigures {
   /// The selected figures, in number order.
@@ -78,6 +82,7 @@ func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) t
   let runs = options.selects("sync-first") ? scale.syncFirstRuns : 1
   var firstRuns: [FirstSyncRun] = []
   var devices: SyncedDevices?
+  var spent = 0.0
   for run in 0..<runs {
     if let previous = devices {
       try previous.remove(on: server)
@@ -85,8 +90,9 @@ func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) t
     let synced = try firstSync(run: run, fixture: fixture, server: server)
     devices = synced.devices
     firstRuns.append(synced.run)
-    // A run over a minute long is enough on its own.
-    if synced.run.pushNanoseconds + synced.run.pullNanoseconds > 60e9 { break }
+    // Another run only while the runs so far took under a minute.
+    spent += synced.run.pushNanoseconds + synced.run.pullNanoseconds
+    if spent > 60e9 { break }
   }
   guard let devices else { throw SyncBenchError(description: "no first sync ran") }
 
@@ -127,7 +133,9 @@ private struct SyncedDevices {
   /// Deletes both files and drops the server database.
   func remove(on server: TemporaryPostgres) throws {
     for path in [a, b] {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
     }
     let admin = try PostgresConnection(url: server.url)
     defer { admin.close() }
@@ -174,10 +182,20 @@ private struct FirstSyncRun {
   var applied: Int
   /// Notes in B's library afterwards.
   var notesOnB: Int
+  /// CPU time this process used during A's sync and during B's.
+  var pushCPUNanoseconds: Double
+  var pullCPUNanoseconds: Double
 }
 
 /// Nanoseconds on the monotonic clock.
 private func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Nanoseconds of CPU time this process (every thread) has used; not the server's.
+private func processCPUNanoseconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+}
 
 /// A's first push to a new server database, then B's first sync from it.
 @MainActor
@@ -197,16 +215,20 @@ private func firstSync(run: Int, fixture: NotesFixture, server: TemporaryPostgre
   let pusher = try SyncEngine(libraryPath: devices.a)
   defer { pusher.close() }
   var pushStamps: [UInt64] = []
+  let pushCPU = processCPUNanoseconds()
   let pushStart = monotonicNanoseconds()
   let pushReport = try pusher.sync { _ in pushStamps.append(monotonicNanoseconds()) }
   let pushEnd = monotonicNanoseconds()
+  let pushCPUNanoseconds = processCPUNanoseconds() - pushCPU
 
   let puller = try SyncEngine(libraryPath: devices.b)
   defer { puller.close() }
   var pullStamps: [UInt64] = []
+  let pullCPU = processCPUNanoseconds()
   let pullStart = monotonicNanoseconds()
   let pullReport = try puller.sync { _ in pullStamps.append(monotonicNanoseconds()) }
   let pullEnd = monotonicNanoseconds()
+  let pullCPUNanoseconds = processCPUNanoseconds() - pullCPU
 
   // B's pages: every progress call but the last (which follows the empty push).
   var pages: [Double] = []
@@ -225,7 +247,8 @@ private func firstSync(run: Int, fixture: NotesFixture, server: TemporaryPostgre
       collectNanoseconds: pushStamps.first.map { Double($0 - pushStart) },
       pullNanoseconds: Double(pullEnd - pullStart), pageNanoseconds: pages,
       pushed: pushReport.pushed, pulled: pullReport.pulled, applied: pullReport.applied,
-      notesOnB: notesOnB)
+      notesOnB: notesOnB, pushCPUNanoseconds: pushCPUNanoseconds,
+      pullCPUNanoseconds: pullCPUNanoseconds)
   )
 }
 
@@ -274,22 +297,30 @@ private func failure(of model: Model<NotesState>) -> String? {
 
 // MARK: - Figure 14
 
-/// Figure 14: an edit on device A shown on device B, both running as the app does.
-@MainActor
-private func syncLatencyFigure(
-  number: Int, devices: SyncedDevices, noteCount: Int, scale: Scale, sink: Sink
-) throws -> Figure {
-  let samples = scale.syncSamples
-  let warmUp = max(2, samples / 10)
-  let medianTarget = 20e6
-  let p99Target = 100e6
-  var figure = Figure(
-    number: number,
-    title: "edit on device A → shown on device B: \(grouped(noteCount)) notes on each, one"
-      + " EditNoteBody on A → LiveSync push → server signal → B's LiveSync pull → B's"
-      + " model, list, editor → all panes rendered (ms)",
-    kind: .scaledTime(unit: "ms", nanosecondsPerUnit: 1e6))
+/// What the samples of figure 14 measured, each in nanoseconds.
+private struct LiveLatency {
+  /// From A's commit to B's screen.
+  var latencies: [Double] = []
+  /// The parts, for the samples whose both syncs were seen starting: A's commit → A's sync
+  /// starts, → B's sync starts, → B's model applies the edit.
+  var untilASyncs: [Double] = []
+  var untilBSyncs: [Double] = []
+  var untilBApplied: [Double] = []
+  /// B's model applied the edit → list and editor checked, panes rendered.
+  var toScreen: [Double] = []
+  /// Edits that did not reach B within 5 s.
+  var missed = 0
+  /// Samples whose list or editor did not show the new body.
+  var stale = 0
+  /// Failed syncs seen on either device.
+  var failures: [String] = []
+}
 
+/// Runs both devices as the app does and times `samples` edits from A to B's screen.
+@MainActor
+private func measureLiveLatency(
+  devices: SyncedDevices, samples: Int, warmUp: Int, sink: Sink
+) throws -> LiveLatency {
   // Device B: the app.
   let bDatabase = try NotesDatabase(path: devices.b)
   defer { bDatabase.close() }
@@ -364,14 +395,7 @@ private func syncLatencyFigure(
   defer { aObservation.cancel() }
 
   var random = BenchRandom(state: 0x5EED_0014)
-  var latencies: [Double] = []
-  var untilASyncs: [Double] = []
-  var untilBSyncs: [Double] = []
-  var untilBApplied: [Double] = []
-  var toScreen: [Double] = []
-  var missed = 0
-  var stale = 0
-  var failures: [String] = []
+  var measured = LiveLatency()
   for sample in 0..<(warmUp + samples) {
     _ = settle(sessions, quiet: 0.01 + Double(random.next() % 50) / 1_000, timeout: 5)
     let list = app.session.list
@@ -398,9 +422,9 @@ private func syncLatencyFigure(
       _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
     }
     guard let arrivedAt = arrived else {
-      missed += 1
-      if let message = failure(of: aModel) { failures.append("A: " + message) }
-      if let message = failure(of: bModel) { failures.append("B: " + message) }
+      measured.missed += 1
+      if let message = failure(of: aModel) { measured.failures.append("A: " + message) }
+      if let message = failure(of: bModel) { measured.failures.append("B: " + message) }
       continue
     }
     let listShows = app.session.list.row(for: bID)?.body == body
@@ -408,22 +432,87 @@ private func syncLatencyFigure(
     let editorShows = editor.noteID != bID || (editor.body == body && !editor.isDirty)
     let screen = app.render(width: 120, height: 40)
     let end = monotonicNanoseconds()
-    if !listShows || !editorShows { stale += 1 }
+    if !listShows || !editorShows { measured.stale += 1 }
     guard sample >= warmUp else { continue }
-    latencies.append(Double(end - start))
+    measured.latencies.append(Double(end - start))
     if let aSync = aSyncStarted, let bSync = bSyncStarted, aSync <= bSync, bSync <= arrivedAt {
-      untilASyncs.append(Double(aSync - start))
-      untilBSyncs.append(Double(bSync - aSync))
-      untilBApplied.append(Double(arrivedAt - bSync))
+      measured.untilASyncs.append(Double(aSync - start))
+      measured.untilBSyncs.append(Double(bSync - aSync))
+      measured.untilBApplied.append(Double(arrivedAt - bSync))
     }
-    toScreen.append(Double(end - arrivedAt))
+    measured.toScreen.append(Double(end - arrivedAt))
     sink.count += 1
     sink.total &+= screen.width
   }
+  _ = settle(sessions, quiet: 0.05, timeout: 5)
+  return measured
+}
+
+/// Median nanoseconds of `SyncEngine.sync()` on its own (no app, no LiveSync): with nothing
+/// to do, pushing one edited note, and the other device pulling it.
+@MainActor
+private func engineAlone(devices: SyncedDevices, runs: Int) throws
+  -> (idle: Double, pushOne: Double, pullOne: Double)
+{
+  let database = try NotesDatabase(path: devices.a)
+  defer { database.close() }
+  let model = Model(try database.loadState(), storage: database)
+  let dispatcher = ActionDispatcher(model: model)
+  let pusher = try SyncEngine(libraryPath: devices.a)
+  defer { pusher.close() }
+  let puller = try SyncEngine(libraryPath: devices.b)
+  defer { puller.close() }
+  guard let note = model.state.notes.elements.map(\.id).max(by: { $0.rawValue < $1.rawValue })
+  else { return (.nan, .nan, .nan) }
+  try pusher.sync()
+  try puller.sync()
+  var idle: [Double] = []
+  var pushes: [Double] = []
+  var pulls: [Double] = []
+  for run in 0..<runs {
+    var start = monotonicNanoseconds()
+    try pusher.sync()
+    idle.append(Double(monotonicNanoseconds() - start))
+    let outcome = dispatcher.dispatch(
+      EditNoteBody(id: note, body: "edited alone, run \(run)", now: Date()))
+    guard outcome.isCommitted else {
+      throw SyncBenchError(description: "an edit did not commit: \(outcome)")
+    }
+    start = monotonicNanoseconds()
+    try pusher.sync()
+    pushes.append(Double(monotonicNanoseconds() - start))
+    start = monotonicNanoseconds()
+    try puller.sync()
+    pulls.append(Double(monotonicNanoseconds() - start))
+    if try database.hasExternalChanges() { _ = try model.catchUpWithStorage() }
+  }
+  return (
+    Stats(samples: idle).median, Stats(samples: pushes).median, Stats(samples: pulls).median
+  )
+}
+
+/// Figure 14: an edit on device A shown on device B, both running as the app does.
+@MainActor
+private func syncLatencyFigure(
+  number: Int, devices: SyncedDevices, noteCount: Int, scale: Scale, sink: Sink
+) throws -> Figure {
+  let samples = scale.syncSamples
+  let warmUp = max(2, samples / 10)
+  let medianTarget = 20e6
+  let p99Target = 100e6
+  var figure = Figure(
+    number: number,
+    title: "edit on device A → shown on device B: \(grouped(noteCount)) notes on each, one"
+      + " EditNoteBody on A → LiveSync push → server signal → B's LiveSync pull → B's"
+      + " model, list, editor → all panes rendered (ms)",
+    kind: .scaledTime(unit: "ms", nanosecondsPerUnit: 1e6))
+  let measured = try measureLiveLatency(
+    devices: devices, samples: samples, warmUp: warmUp, sink: sink)
+  let latencies = measured.latencies
   guard !latencies.isEmpty else {
     figure.notes.append(
-      "WARNING: no edit reached device B within 5 s (\(missed) missed)"
-        + (failures.isEmpty ? "" : "; sync failed: \(failures[0])"))
+      "WARNING: no edit reached device B within 5 s (\(measured.missed) missed)"
+        + (measured.failures.isEmpty ? "" : "; sync failed: \(measured.failures[0])"))
     return figure
   }
 
@@ -432,14 +521,16 @@ private func syncLatencyFigure(
   let editDelay =
     Double(LiveSync.editDelay.components.seconds) * 1e9
     + Double(LiveSync.editDelay.components.attoseconds) / 1e9
-  let met = stats.median <= medianTarget && p99 <= p99Target && missed == 0 && stale == 0
+  let met =
+    stats.median <= medianTarget && p99 <= p99Target && measured.missed == 0
+    && measured.stale == 0
   figure.rows.append(
     Row(
       benchmark: "sync-latency", subject: "edit on A → B's screen", operations: 1,
       repetitions: latencies.count, time: stats,
       extras: [
-        ("p99_ns_per_op", .double(p99)), ("notes", .int(noteCount)), ("missed", .int(missed)),
-        ("stale_checks", .int(stale)),
+        ("p99_ns_per_op", .double(p99)), ("notes", .int(noteCount)),
+        ("missed", .int(measured.missed)), ("stale_checks", .int(measured.stale)),
         ("edit_delay_ns", .double(editDelay)),
         ("target_ns_per_op", .double(medianTarget)), ("target_p99_ns", .double(p99Target)),
         ("target_met", .bool(met)),
@@ -449,27 +540,35 @@ private func syncLatencyFigure(
     "target: median ≤ \(formatted(medianTarget / 1e6, digits: 0)) ms, p99 ≤"
       + " \(formatted(p99Target / 1e6, digits: 0)) ms: " + (met ? "met" : "MISSED")
       + " (median \(formatted(stats.median / 1e6, digits: 1)) ms, p99"
-      + " \(formatted(p99 / 1e6, digits: 1)) ms, \(missed) missed)")
+      + " \(formatted(p99 / 1e6, digits: 1)) ms, \(measured.missed) missed)")
   func median(_ values: [Double]) -> String {
     values.isEmpty ? "n/a" : formatted(Stats(samples: values).median / 1e6, digits: 1)
   }
   figure.notes.append(
-    "medians of the parts (\(untilASyncs.count) samples): A's commit → A's sync starts"
-      + " \(median(untilASyncs)) ms (LiveSync.editDelay is \(formatted(editDelay / 1e6, digits: 0))"
-      + " ms); → B's sync starts (A's pull + push, NOTIFY, B's listener, main queue)"
-      + " \(median(untilBSyncs)) ms; → B's model applies it (B's pull, apply, catch-up)"
-      + " \(median(untilBApplied)) ms; → list and editor checked, panes rendered"
-      + " \(median(toScreen)) ms")
+    "medians of the parts (\(measured.untilASyncs.count) samples): A's commit → A's sync"
+      + " starts \(median(measured.untilASyncs)) ms (LiveSync.editDelay is"
+      + " \(formatted(editDelay / 1e6, digits: 0)) ms); → B's sync starts (A's pull + push,"
+      + " NOTIFY, B's listener, main queue) \(median(measured.untilBSyncs)) ms; → B's model"
+      + " applies it (B's pull, apply, catch-up) \(median(measured.untilBApplied)) ms; → list"
+      + " and editor checked, panes rendered \(median(measured.toScreen)) ms")
+  let alone = try engineAlone(devices: devices, runs: max(5, samples / 5))
+  figure.notes.append(
+    "SyncEngine.sync() alone afterwards (no app, medians): nothing to do"
+      + " \(formatted(alone.idle / 1e6, digits: 1)) ms, pushing one edit"
+      + " \(formatted(alone.pushOne / 1e6, digits: 1)) ms, the other device pulling it"
+      + " \(formatted(alone.pullOne / 1e6, digits: 1)) ms")
   figure.notes.append(
     "\(latencies.count) samples after \(warmUp) warm-up; even samples edit the note open in"
       + " B's editor, odd ones a random listed note; each waits for both devices to be idle,"
       + " then 0–50 ms")
-  if stale > 0 {
+  if measured.stale > 0 {
     figure.notes.append(
-      "WARNING: \(stale) sample(s) found B's note list or editor not showing the new body")
+      "WARNING: \(measured.stale) sample(s) found B's note list or editor not showing the new"
+        + " body")
   }
-  if !failures.isEmpty {
-    figure.notes.append("WARNING: \(failures.count) failed sync(s), first: \(failures[0])")
+  if !measured.failures.isEmpty {
+    figure.notes.append(
+      "WARNING: \(measured.failures.count) failed sync(s), first: \(measured.failures[0])")
   }
   return figure
 }
@@ -540,16 +639,51 @@ private func firstSyncFigure(
         + " \(formatted(trip * Double(entities) / 1e9, digits: 2)) s of it")
   }
   if !last.pageNanoseconds.isEmpty {
-    let pages = Stats(samples: last.pageNanoseconds)
+    let pages = last.pageNanoseconds
+    let tenth = max(1, pages.count / 10)
+    let firstPages = Stats(samples: Array(pages.prefix(tenth))).median
+    let lastPages = Stats(samples: Array(pages.suffix(tenth))).median
     figure.notes.append(
-      "pull, last run: \(last.pageNanoseconds.count) page(s) of up to \(SyncEngine.pageSize) notes,"
-        + " median \(formatted(pages.median / 1e6, digits: 1)) ms per page (server query +"
-        + " one SQLite transaction), slowest \(formatted(pages.samples.max()! / 1e6, digits: 1))"
-        + " ms; \(grouped(last.applied)) entities written")
+      "pull, last run: \(pages.count) page(s) of up to \(SyncEngine.pageSize) notes, each the"
+        + " server's two queries and one SQLite transaction: median"
+        + " \(formatted(Stats(samples: pages).median / 1e6, digits: 1)) ms per page (first"
+        + " \(tenth) page(s) \(formatted(firstPages / 1e6, digits: 1)) ms, last \(tenth)"
+        + " \(formatted(lastPages / 1e6, digits: 1)) ms), slowest"
+        + " \(formatted((pages.max() ?? .nan) / 1e6, digits: 1)) ms;"
+        + " \(grouped(last.applied)) entities written")
   }
+  // The server's share of a page: the two queries SyncEngine.pull sends, at the start of
+  // the log and at its end.
+  let reader = try SyncServer(url: devices.url)
+  defer { reader.close() }
+  let head = try reader.head()
+  func pageQueries(after cursor: Int64) throws -> Double {
+    var times: [Double] = []
+    for _ in 0..<5 {
+      let start = monotonicNanoseconds()
+      let notebooks = try reader.pull(.notebook, after: cursor, limit: Int(Int32.max))
+      let notes = try reader.pull(.note, after: cursor, limit: SyncEngine.pageSize)
+      times.append(Double(monotonicNanoseconds() - start))
+      sink.total &+= notebooks.count + notes.count
+    }
+    return Stats(samples: times).median
+  }
+  let atStart = try pageQueries(after: 0)
+  let atEnd = try pageQueries(after: max(0, head - Int64(SyncEngine.pageSize)))
   figure.notes.append(
-    "\(runs.count) run(s), each on a new server database and a new copy of the library;"
-      + " PostgreSQL on a Unix socket, fsync off; the library built in"
+    "of which the server (SyncServer.pull of the notebooks and one page of notes, median of"
+      + " 5): \(formatted(atStart / 1e6, digits: 1)) ms after cursor 0,"
+      + " \(formatted(atEnd / 1e6, digits: 1)) ms for the last page (cursor"
+      + " \(grouped(Int(max(0, head - Int64(SyncEngine.pageSize))))))")
+  figure.notes.append(
+    "CPU time of this process (both libraries' SQLite, libpq, Swift; not the server's), last"
+      + " run: \(formatted(last.pushCPUNanoseconds / 1e9, digits: 2)) s during the push,"
+      + " \(formatted(last.pullCPUNanoseconds / 1e9, digits: 2)) s during the first sync; the"
+      + " rest of each is waiting (server, disk, other processes on the cores)")
+  figure.notes.append(
+    "\(runs.count) run(s) (another only while the runs so far took under a minute), each on a"
+      + " new server database and a new copy of the library; PostgreSQL on a Unix socket,"
+      + " fsync off; the library built in"
       + " \(formatted(fixture.buildSeconds, digits: 2)) s (not measured above)")
   if last.pushed != entities {
     figure.notes.append(
@@ -571,7 +705,7 @@ private func syncOfflineFigure(
   defer { database.close() }
   let model = Model(try database.loadState(), storage: database)
   let dispatcher = ActionDispatcher(model: model)
-  let noteIDs = model.state.notes.elements.map(\.id)
+  let noteIDs = model.state.notes.elements.map(\.id).sorted { $0.rawValue < $1.rawValue }
   let edits = min(scale.syncOfflineEdits, noteIDs.count)
   let target = 1e9
   var figure = Figure(
@@ -591,6 +725,8 @@ private func syncOfflineFigure(
   var next = 0
   var editSamples: [Double] = []
   var catchUps: [Double] = []
+  var pushCPUs: [Double] = []
+  var pullCPUs: [Double] = []
   var wrongCounts = 0
   /// One run: the edits, then the timed push and pull.
   func run(_ index: Int) throws -> (push: Double, pull: Double) {
@@ -606,14 +742,18 @@ private func syncOfflineFigure(
         throw SyncBenchError(description: "an offline edit did not commit: \(outcome)")
       }
     }
+    let pushCPU = processCPUNanoseconds()
     let pushStart = monotonicNanoseconds()
     let pushed = try pusher.sync()
     let pushEnd = monotonicNanoseconds()
+    pushCPUs.append(processCPUNanoseconds() - pushCPU)
     if try database.hasExternalChanges() { _ = try model.catchUpWithStorage() }
     catchUps.append(Double(monotonicNanoseconds() - pushEnd))
+    let pullCPU = processCPUNanoseconds()
     let pullStart = monotonicNanoseconds()
     let pulled = try puller.sync()
     let pullEnd = monotonicNanoseconds()
+    pullCPUs.append(processCPUNanoseconds() - pullCPU)
     if pushed.pushed != edits || pulled.pulled != edits || pushed.pending != 0 {
       wrongCounts += 1
     }
@@ -672,6 +812,10 @@ private func syncOfflineFigure(
       + " sync; A's model then catches up with what the sync wrote in"
       + " \(formatted(Stats(samples: catchUps).median / 1e6, digits: 1)) ms (not timed); 1"
       + " warm-up run")
+  figure.notes.append(
+    "CPU time of this process (not the server's), medians over all runs:"
+      + " \(formatted(Stats(samples: pushCPUs).median / 1e6, digits: 0)) ms during A's sync,"
+      + " \(formatted(Stats(samples: pullCPUs).median / 1e6, digits: 0)) ms during B's")
   if let budgetNote { figure.notes.append(budgetNote) }
   if wrongCounts > 0 {
     figure.notes.append(
