@@ -35,19 +35,25 @@ final class SyncDevice {
   }
 
   /// One sync, then the model catches up as the app's watcher would.
+  ///
+  /// The engine runs on a thread of its own, as the app runs it on a queue: the main actor
+  /// is free meanwhile.
   @discardableResult
-  func sync() throws -> SyncReport {
-    let report = try engine.sync()
+  func sync() async throws -> SyncReport {
+    let engine = UncheckedEngine(engine: engine)
+    let report = try await onThreadOfItsOwn { try engine.engine.sync() }
     try catchUp()
     return report
   }
 
-  func push() throws {
-    try engine.push()
+  func push() async throws {
+    let engine = UncheckedEngine(engine: engine)
+    _ = try await onThreadOfItsOwn { try engine.engine.push() }
   }
 
-  func pull() throws {
-    try engine.pull()
+  func pull() async throws {
+    let engine = UncheckedEngine(engine: engine)
+    _ = try await onThreadOfItsOwn { try engine.engine.pull() }
     try catchUp()
   }
 
@@ -151,6 +157,12 @@ final class SyncDevice {
   }
 }
 
+/// The device's engine, handed to the thread that runs it while the device waits: one user
+/// at a time, so sending it is safe.
+struct UncheckedEngine: @unchecked Sendable {
+  let engine: SyncEngine
+}
+
 /// What devices and the server must agree on.
 struct SyncedContent: Equatable, CustomStringConvertible {
   struct Note: Equatable {
@@ -194,7 +206,7 @@ struct SyncedContent: Equatable, CustomStringConvertible {
 /// The server starts and stops on a thread of its own, so the main actor is free meanwhile.
 @MainActor
 func withDevices(
-  _ names: [String], _ body: ([SyncDevice], TemporaryPostgres) throws -> Void
+  _ names: [String], _ body: ([SyncDevice], TemporaryPostgres) async throws -> Void
 ) async throws {
   let server = try await TemporaryPostgres.started()
   do {
@@ -205,7 +217,7 @@ func withDevices(
     defer { folder.remove() }
     let devices = try names.map { try SyncDevice(name: $0, folder: folder, serverURL: server.url) }
     defer { for device in devices { device.close() } }
-    try body(devices, server)
+    try await body(devices, server)
   } catch {
     await server.stopped()
     throw error

@@ -18,14 +18,14 @@ struct SyncMergeRuleTests {
 
   /// A and B both hold note “Plan” in notebook “Work”, synced.
   func withSharedNote(
-    _ names: [String] = ["A", "B"], _ test: ([SyncDevice], TemporaryPostgres) throws -> Void
+    _ names: [String] = ["A", "B"], _ test: ([SyncDevice], TemporaryPostgres) async throws -> Void
   ) async throws {
     try await withDevices(names) { devices, server in
       try devices[0].createNotebook("Work")
       try devices[0].createNote("Plan", body: body, in: "Work")
-      for device in devices { try device.sync() }
+      for device in devices { try await device.sync() }
       for device in devices { #expect(device.note(titled: "Plan")?.body == body) }
-      try test(devices, server)
+      try await test(devices, server)
     }
   }
 
@@ -44,7 +44,7 @@ struct SyncMergeRuleTests {
       #expect(b.notebookTitle(of: note) == "Work")
       try expectConverged(devices, server)
       // Nothing is pending once both sides agree, and a further sync moves nothing.
-      let again = try a.sync()
+      let again = try await a.sync()
       #expect(again.pushed == 0 && again.pulled == 0 && again.pending == 0)
     }
   }
@@ -54,10 +54,10 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body = "ONE\ntwo\nthree\nfour\nfive" }
       try b.edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nFIVE" }
-      try a.sync()
-      let merged = try b.sync()
+      try await a.sync()
+      let merged = try await b.sync()
       #expect(merged.conflictCopies == 0)
-      try a.sync()
+      try await a.sync()
       for device in devices {
         #expect(device.note(titled: "Plan")?.body == "ONE\ntwo\nthree\nfour\nFIVE")
       }
@@ -71,10 +71,10 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body = "one\nTWO from A\nthree\nfour\nfive" }
       try b.edit("Plan") { $0.body = "one\nTWO from B\nthree\nfour\nfive" }
-      try a.sync()
-      let report = try b.sync()
+      try await a.sync()
+      let report = try await b.sync()
       #expect(report.conflictCopies == 1)
-      try a.sync()
+      try await a.sync()
       for device in devices {
         // B merged, so B's text stays in the note and A's is the copy, on both devices.
         #expect(device.note(titled: "Plan")?.body == "one\nTWO from B\nthree\nfour\nfive")
@@ -93,9 +93,9 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.title = "Plan A" }
       try b.edit("Plan") { $0.title = "Plan B" }
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices { #expect(device.note(titled: "Plan B") != nil) }
       #expect(
         try b.notices() == [
@@ -109,17 +109,17 @@ struct SyncMergeRuleTests {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try b.createNotebook("Home")
-      try b.sync()
-      try a.sync()
+      try await b.sync()
+      try await a.sync()
       try a.edit("Plan") { $0.isPinned = true }
       let home = try #require(b.notebookID(titled: "Home"))
       try b.edit("Plan") {
         $0.notebookID = home
         $0.title = "Plan at home"
       }
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices {
         let note = try #require(device.note(titled: "Plan at home"))
         #expect(note.isPinned)
@@ -134,9 +134,9 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.delete("Plan")
       try b.edit("Plan") { $0.body += "\nsix" }
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices { #expect(device.note(titled: "Plan")?.body == body + "\nsix") }
       #expect(try b.notices().count == 1)
       try expectConverged(devices, server)
@@ -148,9 +148,9 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
       try b.delete("Plan")
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices { #expect(device.note(titled: "Plan")?.body == body + "\nsix") }
       #expect(
         try b.notices() == [
@@ -164,8 +164,8 @@ struct SyncMergeRuleTests {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.delete("Plan")
-      try a.sync()
-      try b.sync()
+      try await a.sync()
+      try await b.sync()
       #expect(b.note(titled: "Plan") == nil)
       try expectConverged(devices, server)
     }
@@ -178,9 +178,9 @@ struct SyncMergeRuleTests {
       try a.createNote("From A", in: "Ideas")
       try b.createNotebook(" ideas ")
       try b.createNote("From B", in: "ideas")
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices {
         #expect(device.model.state.notebooks.count == 1)
         for title in ["From A", "From B"] {
@@ -199,11 +199,11 @@ struct SyncMergeRuleTests {
       try a.createNote("From A", in: "Ideas")
       try b.createNotebook("Ideas")
       try b.createNote("From B", in: "Ideas")
-      try a.push()
-      try b.push()  // before B saw A's notebook
+      try await a.push()
+      try await b.push()  // before B saw A's notebook
       for _ in 0..<2 {
-        try a.sync()
-        try b.sync()
+        try await a.sync()
+        try await b.sync()
       }
       for device in devices {
         let titles = Set(device.model.state.notebooks.elements.map(\.title))
@@ -222,9 +222,9 @@ struct SyncMergeRuleTests {
         DeleteNotebook(id: work, deletingNotes: true))
       #expect(outcome.isCommitted)
       try b.createNote("Late", in: "Work")
-      try a.sync()
-      try b.sync()
-      try a.sync()
+      try await a.sync()
+      try await b.sync()
+      try await a.sync()
       for device in devices {
         let late = try #require(device.note(titled: "Late"))
         #expect(device.notebookTitle(of: late) == "Work")
@@ -239,9 +239,9 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
       try a.pushLosingTheAcknowledgement()
-      let retry = try a.sync()
+      let retry = try await a.sync()
       #expect(retry.pulled == 0)
-      try b.sync()
+      try await b.sync()
       #expect(b.note(titled: "Plan")?.body == body + "\nsix")
       let changes = try PostgresConnection(url: server.url)
       defer { changes.close() }
@@ -258,8 +258,8 @@ struct SyncMergeRuleTests {
       try a.edit("Plan") { $0.title = "Offline plan" }
       try a.restart()
       #expect(try LibrarySyncStore(path: a.path).pendingCount() == 1)
-      try a.sync()
-      try b.sync()
+      try await a.sync()
+      try await b.sync()
       #expect(b.note(titled: "Offline plan") != nil)
       try expectConverged(devices, server)
     }
@@ -271,7 +271,7 @@ struct SyncMergeRuleTests {
       try devices[1].edit("Plan") { $0.body = "one\ntwo\nthree B\nfour\nfive" }
       try devices[2].edit("Plan") { $0.body = "one\ntwo\nthree\nfour\nfive C" }
       try devices[2].createNote("From C", in: "Work")
-      for _ in 0..<2 { for device in devices { try device.sync() } }
+      for _ in 0..<2 { for device in devices { try await device.sync() } }
       for device in devices {
         #expect(device.note(titled: "Plan")?.body == "one A\ntwo\nthree B\nfour\nfive C")
         #expect(device.note(titled: "From C") != nil)

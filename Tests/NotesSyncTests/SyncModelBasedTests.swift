@@ -83,14 +83,14 @@ struct RandomRun {
   mutating func play(on devices: [SyncDevice], serverURL: String) async throws -> Bool {
     for step in 0..<SyncModelBasedTests.steps {
       let device = devices[Int.random(in: 0..<devices.count, using: &random)]
-      try act(on: device, step: step)
+      try await act(on: device, step: step)
       await Task.yield()
     }
     // The final sync: rounds until a whole round moves nothing.
     for _ in 0..<8 {
       var moved = 0
       for device in devices {
-        let report = try device.sync()
+        let report = try await device.sync()
         moved += report.pushed + report.pulled
       }
       if moved == 0 { break }
@@ -135,7 +135,7 @@ struct RandomRun {
     for line in body.split(separator: "\n") { removed.insert(String(line)) }
   }
 
-  mutating func act(on device: SyncDevice, step: Int) throws {
+  mutating func act(on device: SyncDevice, step: Int) async throws {
     let notes = device.model.state.notes.elements.sorted { $0.id < $1.id }
     let notebooks = device.model.state.notebooks.elements.sorted { $0.id < $1.id }
     let roll = Int.random(in: 0..<100, using: &random)
@@ -205,13 +205,13 @@ struct RandomRun {
         "\(step) \(who): rename notebook \(notebook.title) to \(title): \(outcome.isCommitted)")
     case 61..<80:
       log.append("\(step) \(who): sync")
-      try device.sync()
+      try await device.sync()
     case 80..<87:
       log.append("\(step) \(who): push")
-      try device.push()
+      try await device.push()
     case 87..<94:
       log.append("\(step) \(who): pull")
-      try device.pull()
+      try await device.pull()
     case 94..<97:
       log.append("\(step) \(who): push, acknowledgement lost")
       try device.pushLosingTheAcknowledgement()
