@@ -661,8 +661,9 @@ private func firstSyncFigure(
     var times: [Double] = []
     for _ in 0..<5 {
       let start = monotonicNanoseconds()
-      let notebooks = try reader.pull(.notebook, after: cursor, limit: Int(Int32.max))
-      let notes = try reader.pull(.note, after: cursor, limit: SyncEngine.pageSize)
+      let notebooks = try reader.pull(
+        .notebook, after: cursor, upTo: head, limit: Int(Int32.max))
+      let notes = try reader.pull(.note, after: cursor, upTo: head, limit: SyncEngine.pageSize)
       times.append(Double(monotonicNanoseconds() - start))
       sink.total &+= notebooks.count + notes.count
     }

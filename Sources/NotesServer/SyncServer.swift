@@ -18,6 +18,7 @@
 // - Blocking: every call waits on the network. Run a `SyncServer` on one thread or serial
 //   queue of its own, never on the main actor or the cooperative pool.
 
+internal import Foundation
 public import NotesCore
 
 /// One device's connection to the sync server.
@@ -163,28 +164,89 @@ public final class SyncServer {
     RETURNING seq
     """
 
-  /// The latest version of each entity of `kind` changed after `cursor`, in sequence order.
+  /// The latest version of each entity of `kind` changed after `cursor`, up to `head`, in
+  /// sequence order.
+  ///
+  /// Bounding every query of one page by the same `head` (read once, before) is what
+  /// keeps a page consistent: a push committed between two queries is past `head` and
+  /// comes with the next page, never half of it with this one.
   ///
   /// - Parameters:
   ///   - kind: Notebooks or notes.
   ///   - cursor: The sequence number the device has pulled up to.
+  ///   - head: The largest sequence number to return (``head()``, read before).
   ///   - limit: At most this many.
   /// - Returns: The versions, oldest first.
   /// - Throws: ``PostgresError`` if the server cannot be read.
   public func pull(
-    _ kind: SyncEntityKind, after cursor: Int64, limit: Int
+    _ kind: SyncEntityKind, after cursor: Int64, upTo head: Int64, limit: Int
   ) throws -> [PulledRecord] {
     let rows = try connection.execute(
-      """
-      SELECT e.seq, c.change_id, e.entity_id, e.payload IS NULL, e.payload->>'title',
-        e.payload->>'body', e.payload->>'notebook', e.payload->>'pinned',
-        e.payload->>'created', e.payload->>'modified'
-      FROM notes_entities e JOIN notes_changes c ON c.seq = e.seq
-      WHERE e.entity = $1 AND e.seq > $2::bigint ORDER BY e.seq LIMIT $3::bigint
-      """, [kind.rawValue, String(cursor), String(limit)])
+      Self.selectVersions
+        + """
+         WHERE e.entity = $1 AND e.seq > $2::bigint AND e.seq <= $3::bigint
+          AND c.seq > $2::bigint AND c.seq <= $3::bigint
+        ORDER BY e.seq LIMIT $4::bigint
+        """, [kind.rawValue, String(cursor), String(head), String(limit)])
+    return try Self.records(kind, from: rows)
+  }
+
+  /// The server's current version of each entity of `kind` in `uids` (those it has).
+  ///
+  /// - Parameters:
+  ///   - kind: Notebooks or notes.
+  ///   - uids: The entities.
+  /// - Returns: Their versions, in sequence order.
+  /// - Throws: ``PostgresError`` if the server cannot be read.
+  public func versions(_ kind: SyncEntityKind, of uids: [String]) throws -> [PulledRecord] {
+    guard !uids.isEmpty else { return [] }
+    let rows = try connection.execute(
+      Self.selectVersions + " WHERE e.entity = $1 AND e.entity_id = ANY($2::text[]) ORDER BY e.seq",
+      [kind.rawValue, Self.textArray(uids)])
+    return try Self.records(kind, from: rows)
+  }
+
+  /// The sequence numbers the server gave the changes among `changeIDs` it accepted.
+  ///
+  /// - Parameter changeIDs: Change ids whose outcome a device does not know (a push whose
+  ///   acknowledgement was lost).
+  /// - Returns: The accepted ones, by change id.
+  /// - Throws: ``PostgresError`` if the server cannot be read.
+  public func accepted(_ changeIDs: [String]) throws -> [String: Int64] {
+    guard !changeIDs.isEmpty else { return [:] }
+    let rows = try connection.execute(
+      "SELECT change_id, seq FROM notes_changes WHERE change_id = ANY($1::uuid[])",
+      [Self.textArray(changeIDs)])
+    var accepted: [String: Int64] = [:]
+    for row in rows.rows {
+      if let id = row[0], let seq = row[1].flatMap({ Int64($0) }) { accepted[id] = seq }
+    }
+    return accepted
+  }
+
+  static let selectVersions = """
+    SELECT e.seq, c.change_id, e.entity_id, e.payload IS NULL, e.payload->>'title',
+      e.payload->>'body', e.payload->>'notebook', e.payload->>'pinned',
+      e.payload->>'created', e.payload->>'modified'
+    FROM notes_entities e JOIN notes_changes c ON c.seq = e.seq
+    """
+
+  /// A PostgreSQL array literal of `values`, each quoted.
+  static func textArray(_ values: [String]) -> String {
+    let quoted = values.map {
+      "\""
+        + $0.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    return "{" + quoted.joined(separator: ",") + "}"
+  }
+
+  private static func records(
+    _ kind: SyncEntityKind, from rows: PostgresRows
+  ) throws -> [PulledRecord] {
     var records: [PulledRecord] = []
     records.reserveCapacity(rows.rows.count)
-    for row in rows.rows { records.append(try Self.record(kind, from: row)) }
+    for row in rows.rows { records.append(try record(kind, from: row)) }
     return records
   }
 

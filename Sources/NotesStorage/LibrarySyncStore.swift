@@ -48,6 +48,8 @@ public final class LibrarySyncStore {
             + " \(Migration.latestVersion): open it with notes first")
       }
       try connection.run("PRAGMA foreign_keys = ON")
+      // As the app's connection: a commit survives the app crashing (WAL, no fsync each).
+      try connection.run("PRAGMA synchronous = NORMAL")
       guard let deviceID = try Self.metaText(MetaKey.deviceID, on: connection) else {
         throw .cannotOpen(path: path, reason: "the library has no device id")
       }
@@ -119,16 +121,19 @@ public final class LibrarySyncStore {
     }
   }
 
-  /// Records that a sync finished at `date`.
+  /// Records that a sync finished at `date` (for `notes sync status`; the app's model
+  /// keeps its own sync status, so nothing is logged for it to catch up with).
   public func recordSynced(at date: Date) throws(NotesStorageError) {
-    try connection.transaction { () throws(NotesStorageError) in
-      try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
-        try statement.bind(MetaKey.lastSynced, at: 1)
-        try statement.bind(date.timeIntervalSinceReferenceDate, at: 2)
-        try statement.step()
-      }
-      try ChangeLog.record(.meta, id: 0, kind: "sync", writer: "sync", on: connection)
+    try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
+      try statement.bind(MetaKey.lastSynced, at: 1)
+      try statement.bind(date.timeIntervalSinceReferenceDate, at: 2)
+      try statement.step()
     }
+  }
+
+  /// Every change pushed under an id whose acknowledgement never came.
+  public func unacknowledgedChanges() throws(NotesStorageError) -> [OutgoingChange] {
+    try pendingEntities().compactMap { $0.2 }
   }
 
   /// How many entities have changes the server has not accepted yet.

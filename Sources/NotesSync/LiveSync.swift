@@ -91,7 +91,10 @@ public final class LiveSync {
     }
     retry?.cancel()
     guard let task = startSync() else {
-      another = true
+      // A sync this driver did not start (the user's) is running: ask again shortly.
+      let item = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.request() } }
+      retry = item
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.1, execute: item)
       return
     }
     running = task

@@ -105,6 +105,9 @@ public final class SyncEngine {
   public func sync(progress: (Progress) -> Void = { _ in }) throws -> SyncReport {
     var report = SyncReport()
     var moved = 0
+    // A push whose acknowledgement was lost: its outcome is learnt first, so the pull
+    // merges against what the server really accepted.
+    try resolveUnacknowledged()
     for _ in 0..<Self.maximumRounds {
       // Pull first: a change made here is merged with what is already on the server before
       // it is pushed, so most pushes are accepted the first time.
@@ -153,7 +156,29 @@ public final class SyncEngine {
     }
     try store.acknowledge(accepted)
     try store.discardRefused(refused)
+    if !refused.isEmpty {
+      // Another device pushed in between: merge with the versions that beat these changes
+      // now (the next round pushes the merge), whatever the cursor has seen.
+      var current: [PulledRecord] = []
+      for kind in SyncEntityKind.allCases {
+        let uids = refused.filter { $0.record.kind == kind }.map(\.record.uid)
+        current += try server.versions(kind, of: uids)
+      }
+      _ = try store.apply(current, cursor: try store.cursor())
+    }
     return (accepted.count, refused.count)
+  }
+
+  /// Asks the server about every change pushed before whose acknowledgement never came,
+  /// and records the ones it accepted.
+  ///
+  /// - Throws: A `NotesStorageError` or `PostgresError`.
+  public func resolveUnacknowledged() throws {
+    let waiting = try store.unacknowledgedChanges()
+    guard !waiting.isEmpty else { return }
+    let accepted = try server.accepted(waiting.map(\.changeID))
+    try store.acknowledge(
+      waiting.compactMap { change in accepted[change.changeID].map { (change, seq: $0) } })
   }
 
   /// Pulls, page by page, everything the server has after this library's cursor, and
@@ -165,17 +190,18 @@ public final class SyncEngine {
   @discardableResult
   public func pull(pulled: (Int) -> Void = { _ in }) throws -> SyncApplyReport {
     var report = SyncApplyReport()
+    // Every query is bounded by one head, read first: pushes commit in sequence order, so
+    // everything up to it is there, and nothing committed meanwhile is half seen.
+    let head = try server.head()
     while true {
       let cursor = try store.cursor()
-      let notebooks = try server.pull(.notebook, after: cursor, limit: Int(Int32.max))
-      let notes = try server.pull(.note, after: cursor, limit: Self.pageSize)
-      guard !notebooks.isEmpty || !notes.isEmpty else { break }
+      guard cursor < head else { break }
+      let notebooks = try server.pull(
+        .notebook, after: cursor, upTo: head, limit: Int(Int32.max))
+      let notes = try server.pull(.note, after: cursor, upTo: head, limit: Self.pageSize)
       // Every notebook newer than the cursor comes with each page, so a note never
       // arrives before its notebook; the cursor stops at the page's last note.
-      let newCursor =
-        notes.count == Self.pageSize
-        ? notes[notes.count - 1].seq
-        : max(notebooks.last?.seq ?? cursor, notes.last?.seq ?? cursor)
+      let newCursor = notes.count == Self.pageSize ? notes[notes.count - 1].seq : head
       let applied = try store.apply(notebooks + notes, cursor: newCursor)
       report.received += applied.received
       report.applied += applied.applied

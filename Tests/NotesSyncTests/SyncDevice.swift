@@ -22,16 +22,32 @@ final class SyncDevice {
   private(set) var engine: SyncEngine
   let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
-  init(name: String, folder: TemporaryFolder, serverURL: String) throws {
+  private init(
+    name: String, path: String, serverURL: String, database: NotesDatabase, engine: SyncEngine
+  ) throws {
     self.name = name
-    self.path = folder.file("\(name).notes")
+    self.path = path
     self.serverURL = serverURL
-    database = try NotesDatabase(path: path)
+    self.database = database
     model = Model(try database.loadState(), storage: database)
-    let store = try LibrarySyncStore(path: path)
-    try store.setServer(serverURL)
-    store.close()
-    engine = try SyncEngine(libraryPath: path)
+    self.engine = engine
+  }
+
+  /// A new library set up to sync with `serverURL`; the engine connects on a thread of its
+  /// own.
+  static func make(name: String, folder: TemporaryFolder, serverURL: String) async throws
+    -> SyncDevice
+  {
+    let path = folder.file("\(name).notes")
+    let database = try NotesDatabase(path: path)
+    let engine = try await onThreadOfItsOwn {
+      let store = try LibrarySyncStore(path: path)
+      try store.setServer(serverURL)
+      store.close()
+      return UncheckedEngine(engine: try SyncEngine(libraryPath: path))
+    }
+    return try SyncDevice(
+      name: name, path: path, serverURL: serverURL, database: database, engine: engine.engine)
   }
 
   /// One sync, then the model catches up as the app's watcher would.
@@ -62,21 +78,27 @@ final class SyncDevice {
   }
 
   /// A push whose acknowledgement is lost: the server commits, the device never hears.
-  func pushLosingTheAcknowledgement() throws {
-    let store = try LibrarySyncStore(path: path)
-    defer { store.close() }
-    let server = try SyncServer(url: serverURL)
-    defer { server.close() }
-    _ = try server.push(try store.outgoingChanges(), device: store.deviceID)
+  func pushLosingTheAcknowledgement() async throws {
+    let (path, serverURL) = (path, serverURL)
+    try await onThreadOfItsOwn {
+      let store = try LibrarySyncStore(path: path)
+      defer { store.close() }
+      let server = try SyncServer(url: serverURL)
+      defer { server.close() }
+      _ = try server.push(try store.outgoingChanges(), device: store.deviceID)
+    }
   }
 
   /// The process is killed and started again: everything in memory is gone.
-  func restart() throws {
+  func restart() async throws {
     engine.close()
     database.close()
     database = try NotesDatabase(path: path)
     model = Model(try database.loadState(), storage: database)
-    engine = try SyncEngine(libraryPath: path)
+    let path = path
+    engine = try await onThreadOfItsOwn {
+      UncheckedEngine(engine: try SyncEngine(libraryPath: path))
+    }.engine
   }
 
   func close() {
@@ -130,8 +152,14 @@ final class SyncDevice {
 
   // MARK: Comparing
 
-  /// The library as every device must agree on it: entities by uid.
-  func content() throws -> SyncedContent {
+  /// The library as every device must agree on it: entities by uid (read on a thread of
+  /// its own).
+  func content() async throws -> SyncedContent {
+    let path = path
+    return try await onThreadOfItsOwn { try Self.content(of: path) }
+  }
+
+  nonisolated static func content(of path: String) throws -> SyncedContent {
     let connection = try SQLiteConnection(path: path, create: false)
     defer { connection.close() }
     var content = SyncedContent()
@@ -164,8 +192,8 @@ struct UncheckedEngine: @unchecked Sendable {
 }
 
 /// What devices and the server must agree on.
-struct SyncedContent: Equatable, CustomStringConvertible {
-  struct Note: Equatable {
+struct SyncedContent: Equatable, Sendable, CustomStringConvertible {
+  struct Note: Equatable, Sendable {
     var notebook: String
     var title: String
     var body: String
@@ -174,15 +202,20 @@ struct SyncedContent: Equatable, CustomStringConvertible {
   var notebooks: [String: String] = [:]
   var notes: [String: Note] = [:]
 
-  /// The server's live entities.
-  static func onServer(_ url: String) throws -> SyncedContent {
+  /// The server's live entities (read on a thread of its own).
+  static func onServer(_ url: String) async throws -> SyncedContent {
+    try await onThreadOfItsOwn { try read(url) }
+  }
+
+  private static func read(_ url: String) throws -> SyncedContent {
     let server = try SyncServer(url: url)
     defer { server.close() }
     var content = SyncedContent()
-    for item in try server.pull(.notebook, after: 0, limit: 1_000_000) {
+    let head = try server.head()
+    for item in try server.pull(.notebook, after: 0, upTo: head, limit: 1_000_000) {
       if let fields = item.record.fields { content.notebooks[item.record.uid] = fields.title }
     }
-    for item in try server.pull(.note, after: 0, limit: 1_000_000) {
+    for item in try server.pull(.note, after: 0, upTo: head, limit: 1_000_000) {
       if let fields = item.record.fields {
         content.notes[item.record.uid] = Note(
           notebook: fields.notebook ?? "", title: fields.title, body: fields.body,
@@ -215,7 +248,10 @@ func withDevices(
     connection.close()
     let folder = try TemporaryFolder(prefix: "sync")
     defer { folder.remove() }
-    let devices = try names.map { try SyncDevice(name: $0, folder: folder, serverURL: server.url) }
+    var devices: [SyncDevice] = []
+    for name in names {
+      devices.append(try await SyncDevice.make(name: name, folder: folder, serverURL: server.url))
+    }
     defer { for device in devices { device.close() } }
     try await body(devices, server)
   } catch {

@@ -29,10 +29,10 @@ struct SyncMergeRuleTests {
     }
   }
 
-  func expectConverged(_ devices: [SyncDevice], _ server: TemporaryPostgres) throws {
-    let server = try SyncedContent.onServer(server.url)
+  func expectConverged(_ devices: [SyncDevice], _ server: TemporaryPostgres) async throws {
+    let server = try await SyncedContent.onServer(server.url)
     for device in devices {
-      let content = try device.content()
+      let content = try await device.content()
       #expect(content == server, "\(device.name):\n\(content)\nserver:\n\(server)")
     }
   }
@@ -42,7 +42,7 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       let note = try #require(b.note(titled: "Plan"))
       #expect(b.notebookTitle(of: note) == "Work")
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
       // Nothing is pending once both sides agree, and a further sync moves nothing.
       let again = try await a.sync()
       #expect(again.pushed == 0 && again.pulled == 0 && again.pending == 0)
@@ -62,7 +62,7 @@ struct SyncMergeRuleTests {
         #expect(device.note(titled: "Plan")?.body == "ONE\ntwo\nthree\nfour\nFIVE")
       }
       #expect(try a.notices().isEmpty && b.notices().isEmpty)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -84,7 +84,7 @@ struct SyncMergeRuleTests {
       }
       #expect(try b.notices().count == 1)
       #expect(try b.notices().first?.contains("“Plan (conflict copy)”") == true)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -101,7 +101,7 @@ struct SyncMergeRuleTests {
         try b.notices() == [
           "Another device renamed the note “Plan B” to “Plan A”; the name set here is kept."
         ])
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -125,7 +125,7 @@ struct SyncMergeRuleTests {
         #expect(note.isPinned)
         #expect(device.notebookTitle(of: note) == "Home")
       }
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -139,7 +139,7 @@ struct SyncMergeRuleTests {
       try await a.sync()
       for device in devices { #expect(device.note(titled: "Plan")?.body == body + "\nsix") }
       #expect(try b.notices().count == 1)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -156,7 +156,7 @@ struct SyncMergeRuleTests {
         try b.notices() == [
           "The note “Plan” was deleted here but changed on another device: it is back."
         ])
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -167,7 +167,7 @@ struct SyncMergeRuleTests {
       try await a.sync()
       try await b.sync()
       #expect(b.note(titled: "Plan") == nil)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -188,7 +188,7 @@ struct SyncMergeRuleTests {
           #expect(device.notebookTitle(of: note) == "Ideas")
         }
       }
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -210,7 +210,7 @@ struct SyncMergeRuleTests {
         #expect(titles == ["Ideas", "Ideas 2"])
         #expect(device.note(titled: "From A") != nil && device.note(titled: "From B") != nil)
       }
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -230,7 +230,7 @@ struct SyncMergeRuleTests {
         #expect(device.notebookTitle(of: late) == "Work")
         #expect(device.note(titled: "Plan") == nil)
       }
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -238,7 +238,7 @@ struct SyncMergeRuleTests {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
-      try a.pushLosingTheAcknowledgement()
+      try await a.pushLosingTheAcknowledgement()
       let retry = try await a.sync()
       #expect(retry.pulled == 0)
       try await b.sync()
@@ -248,7 +248,7 @@ struct SyncMergeRuleTests {
       // Created notebook and note, then one edit: three changes, not four.
       #expect(try changes.execute("SELECT count(*) FROM notes_changes").singleValue == "3")
       #expect(try a.notices().isEmpty && b.notices().isEmpty)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -256,12 +256,12 @@ struct SyncMergeRuleTests {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.title = "Offline plan" }
-      try a.restart()
+      try await a.restart()
       #expect(try LibrarySyncStore(path: a.path).pendingCount() == 1)
       try await a.sync()
       try await b.sync()
       #expect(b.note(titled: "Offline plan") != nil)
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 
@@ -276,7 +276,7 @@ struct SyncMergeRuleTests {
         #expect(device.note(titled: "Plan")?.body == "one A\ntwo\nthree B\nfour\nfive C")
         #expect(device.note(titled: "From C") != nil)
       }
-      try expectConverged(devices, server)
+      try await expectConverged(devices, server)
     }
   }
 }

@@ -45,17 +45,25 @@ struct SyncModelBasedTests {
   /// Each step is a short stretch on the main actor; the test yields between steps so
   /// other tests get their turns.
   func runAll(on server: TemporaryPostgres) async throws {
-    let connection = try PostgresConnection(url: server.url)
-    defer { connection.close() }
-    try ServerSchema.prepare(connection)
+    let url = server.url
+    try await onThreadOfItsOwn {
+      let connection = try PostgresConnection(url: url)
+      defer { connection.close() }
+      try ServerSchema.prepare(connection)
+    }
     for seed in 1...UInt64(Self.runs) {
-      try connection.execute(
-        "TRUNCATE notes_entities, notes_changes, notes_devices RESTART IDENTITY CASCADE")
+      try await onThreadOfItsOwn {
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        try connection.execute(
+          "TRUNCATE notes_entities, notes_changes, notes_devices RESTART IDENTITY CASCADE")
+      }
       let folder = try TemporaryFolder(prefix: "sync-run")
       defer { folder.remove() }
       var run = RandomRun(seed: seed)
-      let devices = try ["A", "B", "C"].map {
-        try SyncDevice(name: $0, folder: folder, serverURL: server.url)
+      var devices: [SyncDevice] = []
+      for name in ["A", "B", "C"] {
+        devices.append(try await SyncDevice.make(name: name, folder: folder, serverURL: url))
       }
       defer { for device in devices { device.close() } }
       let ok = try await run.play(on: devices, serverURL: server.url)
@@ -95,10 +103,10 @@ struct RandomRun {
       }
       if moved == 0 { break }
     }
-    let expected = try SyncedContent.onServer(serverURL)
+    let expected = try await SyncedContent.onServer(serverURL)
     var ok = true
     for device in devices {
-      let content = try device.content()
+      let content = try await device.content()
       if content != expected {
         let message =
           "seed \(seed): \(device.name) differs from the server\n\(content)\nserver:\n\(expected)"
@@ -214,10 +222,10 @@ struct RandomRun {
       try await device.pull()
     case 94..<97:
       log.append("\(step) \(who): push, acknowledgement lost")
-      try device.pushLosingTheAcknowledgement()
+      try await device.pushLosingTheAcknowledgement()
     default:
       log.append("\(step) \(who): killed and restarted")
-      try device.restart()
+      try await device.restart()
     }
   }
 
