@@ -10,7 +10,8 @@
 //   merged by `SyncMerge` (see its rules); a conflict copy becomes a new note, pending, so
 //   the next push sends it; notices are kept in `sync_notices` until acknowledged.
 // - Notebooks that exist are written first, then notes, then deleted notebooks; a
-//   notebook deleted elsewhere that still holds a note here is kept (and pushed back).
+//   notebook deleted elsewhere that still holds a note here (one changed here, or moved in
+//   by a third device) is kept, and pushed back.
 // - Two devices creating a notebook with the same title (ignoring case and surrounding
 //   white space): if this device's one has never reached the server (sync pulls before it
 //   pushes, so this is the usual case), its notes move into the server's one and it goes
@@ -214,8 +215,8 @@ extension LibrarySyncStore {
       if holding > 0 {
         let title = try localFields(.notebook, uid: uid)?.fields.title ?? ""
         batch.report.notices.append(
-          "The notebook “\(title)” was deleted on another device but still holds notes changed"
-            + " here: it is kept.")
+          "The notebook “\(title)” was deleted on another device but still holds notes here:"
+            + " it is kept.")
         return
       }
       try connection.withStatement(SQL.deleteNotebook) { statement throws(NotesStorageError) in

@@ -37,6 +37,7 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
   }
 
   private let libraryPath: String
+  private let serverURL: String?
   private let queue = DispatchQueue(label: "notes.sync")
   // Touched only on `queue`.
   private var engine: SyncEngine?
@@ -44,12 +45,14 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
   private var lastReport = SyncReport()
   private var retryAfter: Duration?
 
-  /// Creates the service for the library file at `libraryPath` (its server is the one
-  /// `notes sync setup` stored).
+  /// Creates the service for the library file at `libraryPath`.
   ///
-  /// - Parameter libraryPath: The library file.
-  public init(libraryPath: String) {
+  /// - Parameters:
+  ///   - libraryPath: The library file.
+  ///   - serverURL: The server; by default the one `notes sync setup` stored.
+  public init(libraryPath: String, serverURL: String? = nil) {
     self.libraryPath = libraryPath
+    self.serverURL = serverURL
   }
 
   /// What the last successful sync moved.
@@ -80,7 +83,7 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
   /// Runs the engine; on the queue.
   private func runOnQueue(progress: (Double) -> Void) -> Result<Date, any Error> {
     do {
-      let engine = try self.engine ?? SyncEngine(libraryPath: libraryPath)
+      let engine = try self.engine ?? SyncEngine(libraryPath: libraryPath, serverURL: serverURL)
       self.engine = engine
       lastReport = try engine.sync { progress($0.fraction) }
       failures = 0

@@ -239,8 +239,10 @@ struct SyncMergeRuleTests {
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nsix" }
       try await a.pushLosingTheAcknowledgement()
-      let retry = try await a.sync()
-      #expect(retry.pulled == 0)
+      // The same change again, under the same id: the server acknowledges it with the
+      // number it gave the first time and applies nothing twice.
+      let retry = try a.engine.push()
+      #expect(retry == (accepted: 1, refused: 0))
       try await b.sync()
       #expect(b.note(titled: "Plan")?.body == body + "\nsix")
       let changes = try PostgresConnection(url: server.url)
@@ -252,7 +254,24 @@ struct SyncMergeRuleTests {
     }
   }
 
-  @Test func pendingChangesSurviveARestartAndAnOfflineServer() async throws {
+  @Test func aLostAcknowledgementIsLearntBeforeAnotherDevicesChangeIsMerged() async throws {
+    try await withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.title = "Plan by A" }
+      try await a.pushLosingTheAcknowledgement()
+      // B builds on A's change before A hears back.
+      try await b.sync()
+      try b.edit("Plan by A") { $0.title = "Plan by B, after A" }
+      try await b.sync()
+      try await a.sync()
+      for device in devices { #expect(device.note(titled: "Plan by B, after A") != nil) }
+      // No conflict: A's change was the ancestor of B's.
+      #expect(try a.notices().isEmpty && b.notices().isEmpty)
+      try await expectConverged(devices, server)
+    }
+  }
+
+  @Test func pendingChangesSurviveARestart() async throws {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.title = "Offline plan" }
@@ -261,6 +280,41 @@ struct SyncMergeRuleTests {
       try await a.sync()
       try await b.sync()
       #expect(b.note(titled: "Offline plan") != nil)
+      try await expectConverged(devices, server)
+    }
+  }
+
+  @Test func anUnreachableServerFailsTheSyncAndKeepsEveryChangePending() async throws {
+    try await withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body += "\nwritten offline" }
+      let folder = try TemporaryFolder(prefix: "no-server")
+      defer { folder.remove() }
+      let nowhere = "postgresql:///postgres?host=\(folder.path)&user=postgres"
+      #expect(throws: PostgresError.self) {
+        _ = try SyncEngine(libraryPath: a.path, serverURL: nowhere)
+      }
+      let service = ServerSyncService(libraryPath: a.path, serverURL: nowhere)
+      let store = try LibrarySyncStore(path: a.path)
+      defer { store.close() }
+      do {
+        _ = try await service.sync { _ in }
+        Issue.record("a sync with no server succeeded")
+      } catch let offline as ServerSyncService.Offline {
+        #expect(offline.reason.hasPrefix("cannot connect to the server:"))
+        #expect(offline.retryIn == .seconds(1))
+      }
+      #expect(service.retryDelay == .seconds(1))
+      _ = try? await service.sync { _ in }
+      #expect(service.retryDelay == .seconds(2))
+      #expect(try store.pendingCount() == 1)
+      // Back online: the change arrives.
+      let online = ServerSyncService(libraryPath: a.path)
+      _ = try await online.sync { _ in }
+      #expect(online.retryDelay == nil)
+      #expect(try store.pendingCount() == 0)
+      try await b.sync()
+      #expect(b.note(titled: "Plan")?.body == body + "\nwritten offline")
       try await expectConverged(devices, server)
     }
   }

@@ -14,7 +14,8 @@
 // - Both changed the title, the notebook or the pin: server order decides. The other
 //   device's change is already on the server; this device's is pushed after it, so this
 //   device's value wins — the last change the server accepts is the one that stays, on
-//   every device. The losing value is named in a notice.
+//   every device. A losing title or notebook is named in a notice (a pin, true or false,
+//   needs none).
 // - `modified` becomes the later of the two; `created` never changes.
 // - The merge is a pure function of its three inputs: every device that merges the same
 //   versions gets the same result.
