@@ -29,10 +29,13 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     public let reason: String
     /// How long until the next try.
     public let retryIn: Duration
+    /// How many changes wait for the server.
+    public let pending: Int
 
-    /// "offline: <reason>; retrying in N s".
+    /// "offline: <reason>; N changes pending; retrying in N s".
     public var description: String {
-      "offline: \(reason); retrying in \(retryIn.components.seconds) s"
+      let changes = pending == 1 ? "1 change" : "\(pending) changes"
+      return "offline: \(reason); \(changes) pending; retrying in \(retryIn.components.seconds) s"
     }
   }
 
@@ -98,7 +101,8 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
       failures += 1
       let delay = Duration.seconds(min(60, 1 << min(failures - 1, 6)))
       retryAfter = delay
-      return .failure(Offline(reason: "\(error)", retryIn: delay))
+      let pending = (try? LibrarySyncStore(path: libraryPath).pendingCount()) ?? 0
+      return .failure(Offline(reason: "\(error)", retryIn: delay, pending: pending))
     }
   }
 

@@ -303,6 +303,8 @@ struct SyncMergeRuleTests {
       } catch let offline as ServerSyncService.Offline {
         #expect(offline.reason.hasPrefix("cannot connect to the server:"))
         #expect(offline.retryIn == .seconds(1))
+        #expect(offline.pending == 1)
+        #expect(offline.description.contains("; 1 change pending; retrying in 1 s"))
       }
       #expect(service.retryDelay == .seconds(1))
       _ = try? await service.sync { _ in }
