@@ -32,10 +32,11 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     /// How many changes wait for the server.
     public let pending: Int
 
-    /// "offline: <reason>; N changes pending; retrying in N s".
+    /// "offline, N changes pending, retrying in N s: <reason>" — the short facts first, so
+    /// a narrow status bar still shows them.
     public var description: String {
       let changes = pending == 1 ? "1 change" : "\(pending) changes"
-      return "offline: \(reason); \(changes) pending; retrying in \(retryIn.components.seconds) s"
+      return "offline, \(changes) pending, retrying in \(retryIn.components.seconds) s: \(reason)"
     }
   }
 

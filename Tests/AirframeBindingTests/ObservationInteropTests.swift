@@ -18,7 +18,7 @@ final class CounterModel {
   var unrelated = 0
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct ObservationInteropTests {
   @Test func readingAStateSourceInsideTrackingRegistersIt() {

@@ -28,7 +28,7 @@ final class DebouncedSearch {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct TestSchedulerTests {
   let scheduler = TestScheduler()

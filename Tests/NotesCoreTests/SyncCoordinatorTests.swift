@@ -20,7 +20,7 @@ final class ScriptedSync: SyncService {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct SyncCoordinatorTests {
   func statuses(of model: Model<NotesState>) -> ValueRecorder<SyncStatus> {

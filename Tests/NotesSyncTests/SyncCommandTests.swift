@@ -14,7 +14,7 @@ struct SyncCommandTests {
     defer { home.remove() }
     return try Programs.run(
       program, arguments + ["--database", database],
-      environment: ["HOME=\(home.path)", "LANG=C.UTF-8"], folder: home)
+      environment: Programs.environment(home: home.path), folder: home)
   }
 
   func withServer(_ body: (TemporaryPostgres, TemporaryFolder) throws -> Void) async throws {
@@ -64,7 +64,7 @@ struct SyncCommandTests {
         defer { home.remove() }
         let edit = try Programs.run(
           program, ["edit", "2", "--body", "-", "--database", database],
-          input: Data("\(line)\ntwo".utf8), environment: ["HOME=\(home.path)", "LANG=C.UTF-8"],
+          input: Data("\(line)\ntwo".utf8), environment: Programs.environment(home: home.path),
           folder: home.path)
         #expect(edit.status == 0, "\(edit.errors)")
       }

@@ -304,7 +304,7 @@ struct SyncMergeRuleTests {
         #expect(offline.reason.hasPrefix("cannot connect to the server:"))
         #expect(offline.retryIn == .seconds(1))
         #expect(offline.pending == 1)
-        #expect(offline.description.contains("; 1 change pending; retrying in 1 s"))
+        #expect(offline.description.hasPrefix("offline, 1 change pending, retrying in 1 s: "))
       }
       #expect(service.retryDelay == .seconds(1))
       _ = try? await service.sync { _ in }

@@ -16,7 +16,7 @@ struct SyncEndToEndTests {
     defer { folder.remove() }
     return try Programs.run(
       notes, arguments + ["--database", database],
-      environment: ["HOME=\(folder.path)", "LANG=C.UTF-8"], folder: folder)
+      environment: Programs.environment(home: folder.path), folder: folder)
   }
 
   @Test func typingInOneAppAppearsInTheOtherAppsPanes() async throws {

@@ -38,6 +38,19 @@ public struct ProgramResult: Equatable, Sendable {
 
 /// Finds programs (those the package built, those on the search path) and runs them.
 public enum Programs {
+  /// A child's whole environment: `home` as its home, a UTF-8 locale, and the sanitizer
+  /// settings this test process runs with (so a sanitized program behaves as the tests
+  /// expect, leak checking included).
+  ///
+  /// - Parameter home: The child's `HOME`.
+  /// - Returns: `NAME=value` strings.
+  public static func environment(home: String) -> [String] {
+    ["HOME=\(home)", "LANG=C.UTF-8"]
+      + ["ASAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
+        ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
+      }
+  }
+
   /// The path of a program built next to the test bundle, such as `notes`.
   ///
   /// - Parameter name: The program's name.

@@ -96,7 +96,7 @@ final class CatalogScreen {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct AsyncCatalogTests {
   let scheduler = TestScheduler()

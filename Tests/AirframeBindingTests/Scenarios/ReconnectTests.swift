@@ -5,7 +5,7 @@ import AirframeBinding
 import AirframeTesting
 import Testing
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(1)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct ReconnectTests {
   /// A feature that outlives its screens: content state plus durable confirmations, and
