@@ -41,6 +41,13 @@ extension NotesSession {
   /// The current search text.
   public var search: String { noteList.search }
 
+  /// Waits until every note can be searched at full speed.
+  ///
+  /// The note list writes the search signatures of the notes it starts with on another
+  /// core after the session is created, so the first screen does not wait for them; the
+  /// first search waits if they are not done. Call it to wait at a moment of your choosing.
+  public func waitUntilSearchable() { noteList.waitUntilSearchable() }
+
   /// The list's order after pinned notes.
   public var sort: NoteSort { noteList.sort }
 

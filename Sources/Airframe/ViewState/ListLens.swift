@@ -324,6 +324,29 @@ where Row.ID == Element.ID, Element.ID: Comparable {
     publishReload(revision: shownRevision)
   }
 
+  /// Projects the rows of `ids` again from the model's current state, as a commit that
+  /// updated those entities would, and publishes what changed.
+  ///
+  /// Use it when a row depends on more than its entity and that changed, or to give rows
+  /// fresh storage (the note list moves rows out of sparsely used text storage this way).
+  /// Ids of entities the table does not hold leave the list as a removal would. The update
+  /// carries the revision the rows already reflect; an id that changes nothing listed
+  /// publishes nothing.
+  ///
+  /// - Parameter ids: Entity ids.
+  /// - Complexity: O(*k* log *n*) for *k* ids, as a commit naming them.
+  public func reproject(_ ids: some Sequence<ID>) {
+    guard isObserving else { return }
+    let changes = EntityChanges(updated: Set(ids))
+    guard !changes.isEmpty else { return }
+    forgetRecentLists()
+    var update = applyIncrementally(changes, elements: model.state[keyPath: table])
+    guard update.changedRowCount > 0 else { return }
+    update.revision = appliedRevision
+    shownRevision = appliedRevision
+    publish(update)
+  }
+
   /// Recomputes every row from `state`; publishes nothing.
   @usableFromInline
   func rebuild(from state: State, revision: Int) {

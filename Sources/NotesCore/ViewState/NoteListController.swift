@@ -3,8 +3,9 @@ public import Foundation
 
 /// One note in the list.
 ///
-/// Its texts live in one shared, immutable box, so copying a row (which sorting 100,000
-/// rows does often) retains one reference rather than three strings.
+/// Its texts live in a chunk shared with other rows (see `NoteTextChunk`), so a row holds
+/// one reference to a chunk that many rows share: copying 100,000 rows (which a search key
+/// or a sort does) touches a few hundred chunks rather than 100,000 separate boxes.
 public struct NoteRow: Identifiable, Equatable, Sendable {
   /// The note.
   public let id: NoteID
@@ -17,74 +18,49 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   /// Whether the title and the body are all ASCII, computed once per row and kept in the
   /// row itself, so finding the rows a narrowing search reconsiders reads no other memory.
   let isASCII: Bool
-  /// The title, the body and the sort key.
-  private let texts: Texts
+  /// The slot of `chunk` that holds this row's texts.
+  private let slot: UInt32
+  /// The chunk that holds the title, the body, the sort key and the gram signature.
+  let chunk: NoteTextChunk
 
   /// Its title.
-  public var title: String { texts.title }
+  public var title: String { chunk.entry(Int(slot)).title }
   /// Its text (shared with the model's copy, not duplicated).
-  public var body: String { texts.body }
+  public var body: String { chunk.entry(Int(slot)).body }
   /// The title folded for sorting (lowercased, in canonical composition), computed once
   /// per row; the title order compares its UTF-8 bytes.
-  var sortTitle: TitleOrder { TitleOrder(text: texts.sortTitle) }
+  var sortTitle: TitleOrder { TitleOrder(text: chunk.entry(Int(slot)).sortTitle) }
   /// The first sixteen bytes of `sortTitle`'s UTF-8, most significant first, zero-padded:
   /// the title order's first keys.
   ///
   /// Ordering by these integers first and by `sortTitle` on a tie is exactly ordering by
-  /// `sortTitle`'s bytes, with integer comparisons instead of a string comparison (and
-  /// no reference counting) for most pairs. Kept in the row itself, not with the texts,
-  /// so sorting reads no other memory.
+  /// `sortTitle`'s bytes, with integer comparisons instead of a string comparison for most
+  /// pairs. Kept in the row itself, not with the texts, so sorting reads no other memory.
   let sortPrefix: (high: UInt64, low: UInt64)
 
-  /// The strings of a row.
-  private final class Texts: Sendable {
-    let title: String
-    let body: String
-    let sortTitle: String
-    let isASCII: Bool
+  /// Whether the row's gram signature has every bit of `grams` (see `GramSignature`).
+  func has(_ grams: GramSignature.Requirement) -> Bool { chunk.has(grams, in: Int(slot)) }
 
-    init(title: String, body: String) {
-      self.title = title
-      self.body = body
-      let lowercased = title.lowercased()
-      let sortTitleIsASCII = Self.isASCII(lowercased)
-      // ASCII is its own canonical composition.
-      sortTitle = sortTitleIsASCII ? lowercased : lowercased.precomposedStringWithCanonicalMapping
-      isASCII = sortTitleIsASCII && Self.isASCII(title) && Self.isASCII(body)
-    }
-
-    /// Whether `text` is all ASCII, checked eight bytes at a time.
-    private static func isASCII(_ text: String) -> Bool {
-      var text = text
-      return text.withUTF8 { bytes in
-        guard let start = UnsafeRawPointer(bytes.baseAddress) else { return true }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-          let word = start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          if word & 0x8080_8080_8080_8080 != 0 { return false }
-          offset += 8
-        }
-        while offset < bytes.count {
-          if bytes[offset] >= 0x80 { return false }
-          offset += 1
-        }
-        return true
-      }
-    }
-  }
-
-  /// The row for `note`.
+  /// The row for `note`, with its texts in a chunk of its own.
   ///
   /// - Parameter note: A note.
   public init(_ note: Note) {
+    let chunk = NoteTextChunk(capacity: 1)
+    self.init(note, chunk: chunk, slot: chunk.append(note))
+  }
+
+  /// The row for `note`, whose texts were just written to `slot` of `chunk`.
+  init(_ note: Note, chunk: NoteTextChunk, slot: Int) {
     id = note.id
     notebookID = note.notebookID
     modified = note.modified
     isPinned = note.isPinned
-    texts = Texts(title: note.title, body: note.body)
-    isASCII = texts.isASCII
+    self.chunk = chunk
+    self.slot = UInt32(slot)
+    let entry = chunk.entry(slot)
+    isASCII = entry.isASCII
     var prefix: (high: UInt64, low: UInt64) = (0, 0)
-    for (index, byte) in texts.sortTitle.utf8.prefix(16).enumerated() {
+    for (index, byte) in entry.sortTitle.utf8.prefix(16).enumerated() {
       let shift = UInt64(56 - 8 * (index % 8))
       if index < 8 {
         prefix.high |= UInt64(byte) << shift
@@ -99,7 +75,8 @@ public struct NoteRow: Identifiable, Equatable, Sendable {
   public static func == (lhs: NoteRow, rhs: NoteRow) -> Bool {
     lhs.id == rhs.id && lhs.notebookID == rhs.notebookID && lhs.modified == rhs.modified
       && lhs.isPinned == rhs.isPinned
-      && (lhs.texts === rhs.texts || (lhs.title == rhs.title && lhs.body == rhs.body))
+      && ((lhs.chunk === rhs.chunk && lhs.slot == rhs.slot)
+        || (lhs.title == rhs.title && lhs.body == rhs.body))
   }
 
   /// A sort title, ordered by its UTF-8 bytes (so by Unicode scalar values): "é" written
@@ -156,6 +133,16 @@ public enum NoteSort: String, Sendable, CaseIterable {
 ///   checks only the listed rows, plus every row with non-ASCII text (there, matching that
 ///   ignores case and diacritics can find "kss" in "Kß" but not "ks", so a longer word can
 ///   match where a shorter one did not).
+/// - Rows hold no reference of their own: their texts sit in chunks of 64 shared by many
+///   rows, with each row's search signature (its ASCII letters and digits, alone and in
+///   pairs). A search word of one or two letters or digits is answered from the signatures
+///   of all-ASCII rows without reading their texts; a longer word reads only the rows whose
+///   signature has all its pairs. A row keeps the texts it was made with for as long as it
+///   exists; when edits leave a full chunk at most a quarter current, its current rows are
+///   projected again into fresh slots, so memory for old texts stays proportional to the
+///   notes.
+/// - The signatures of the notes the list starts with are written on another core after it
+///   is created; the first search waits for them if needed (see ``waitUntilSearchable()``).
 @MainActor
 public final class NoteListController: ViewStateController {
   /// The lens that keeps the rows; read rows and updates through it.
@@ -206,6 +193,7 @@ public final class NoteListController: ViewStateController {
         : filter.narrowing(shownKey, reconsidering: Array(nonASCIINotes.ids))
     }
     shownKey = key
+    if !key.words.isEmpty { texts.waitForGrams() }
     lens.filter = filter
   }
 
@@ -223,19 +211,59 @@ public final class NoteListController: ViewStateController {
     self.sort = sort
     let nonASCIINotes = NonASCIINotes()
     self.nonASCIINotes = nonASCIINotes
+    let texts = NoteTextStore()
+    texts.reserveCapacity(model.state.notes.count)
+    texts.deferGrams()
+    self.texts = texts
+    self.model = model
     lens = ListLens(
       model: model, table: \.notes,
       row: { note in
-        let row = NoteRow(note)
+        let (chunk, slot) = texts.append(note)
+        let row = NoteRow(note, chunk: chunk, slot: slot)
         nonASCIINotes.note(row)
         return row
       }, order: Self.order(sort), filter: Self.filter(nil, ""))
+    texts.writeGramsInBackground()
+    // Registered after the lens's, so it runs once the lens has applied each commit.
+    textLifetime = model.observeCommits { [weak self] commit in self?.tidyTexts(after: commit) }
   }
 
-  /// Stops following the model.
-  public func cancel() { lens.cancel() }
+  /// The chunks holding the rows' texts.
+  private let texts: NoteTextStore
+  /// The model, read to know whether the lens is up to date.
+  private let model: Model<NotesState>
+  /// The commit observation that keeps `texts` tidy.
+  private var textLifetime: Lifetime?
 
-  static func order(_ sort: NoteSort) -> ListOrder<NoteRow> {
+  /// Forgets the texts of deleted notes and, once the lens shows the model's latest
+  /// revision, gives the notes whose rows sit in sparsely used chunks fresh rows, so the
+  /// old texts those chunks hold can go: memory for texts stays proportional to the notes.
+  private func tidyTexts(after commit: Commit<NotesState>) {
+    for id in commit.changes.changes(in: \.notes).removed { texts.remove(id) }
+    guard lens.renderedRevision == model.revision else { return }
+    let ids = texts.takeNotesInSparseChunks()
+    if !ids.isEmpty { lens.reproject(ids) }
+  }
+
+  /// Waits until every note listed so far can be searched at full speed.
+  ///
+  /// The list writes the search signatures of the notes it starts with on another core
+  /// after it is created (at 100,000 notes, about a third of building the list), so the
+  /// first screen does not wait for them; the first search does if they are not done yet.
+  /// Call it to wait at a moment of your choosing instead.
+  public func waitUntilSearchable() { texts.waitForGrams() }
+
+  /// Stops following the model.
+  public func cancel() {
+    lens.cancel()
+    textLifetime?.cancel()
+    textLifetime = nil
+  }
+
+  // The order's and the filter's closures are formed outside the main actor (the functions
+  // are nonisolated), so calling them for each of 100,000 rows makes no isolation check.
+  nonisolated static func order(_ sort: NoteSort) -> ListOrder<NoteRow> {
     // Each order starts with an integer key (pinned notes first, then most of the second
     // key) so sorting 100,000 rows compares integers; closures rather than key paths
     // refine ties, because a key path applied per comparison goes through the runtime.
@@ -254,37 +282,52 @@ public final class NoteListController: ViewStateController {
   }
 
   /// The top bit of an order's integer key: clear for pinned notes, so they sort first.
-  private static func pinnedBit(_ row: NoteRow) -> UInt64 { row.isPinned ? 0 : 1 << 63 }
+  private nonisolated static func pinnedBit(_ row: NoteRow) -> UInt64 { row.isPinned ? 0 : 1 << 63 }
 
   /// The bits of `value` as an unsigned integer in the order of the values: a smaller
   /// number gives a smaller integer.
-  private static func orderedBits(_ value: Double) -> UInt64 {
+  private nonisolated static func orderedBits(_ value: Double) -> UInt64 {
     let bits = (value == 0 ? 0 : value).bitPattern  // -0 and 0 are one date
     return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
   }
 
-  static func filter(_ notebook: NotebookID?, _ search: String) -> ListFilter<NoteRow> {
+  nonisolated static func filter(_ notebook: NotebookID?, _ search: String)
+    -> ListFilter<NoteRow>
+  {
     let words = matchedWords(in: search)
     let key = FilterKey(notebook: notebook, words: words)
     let matchers = words.map(WordMatcher.init)
-    switch (notebook, matchers.isEmpty) {
-    case (nil, true): return .all
-    case (let notebook?, true): return ListFilter(key: key) { $0.notebookID == notebook }
-    case (nil, false):
+    switch (notebook, matchers.count) {
+    case (nil, 0): return .all
+    case (let notebook?, 0): return ListFilter(key: key) { $0.notebookID == notebook }
+    // One word (every key of a first word) is matched without walking an array of
+    // matchers, whose elements' references would be retained for every row.
+    case (nil, 1):
+      let matcher = matchers[0]
+      return ListFilter(key: key) { matcher.matches($0) }
+    case (let notebook?, 1):
+      let matcher = matchers[0]
+      return ListFilter(key: key) { $0.notebookID == notebook && matcher.matches($0) }
+    case (nil, _):
+      return ListFilter(key: key) { row in Self.all(matchers, match: row) }
+    case (let notebook?, _):
       return ListFilter(key: key) { row in
-        matchers.allSatisfy { $0.matches(row) }
+        row.notebookID == notebook && Self.all(matchers, match: row)
       }
-    case (let notebook?, false):
-      return ListFilter(key: key) { row in
-        row.notebookID == notebook
-          && matchers.allSatisfy { $0.matches(row) }
-      }
+    }
+  }
+
+  /// Whether every matcher matches `row`, reading the matchers in place.
+  private nonisolated static func all(_ matchers: [WordMatcher], match row: NoteRow) -> Bool {
+    matchers.withUnsafeBufferPointer { matchers in
+      for index in matchers.indices where !matchers[index].matches(row) { return false }
+      return true
     }
   }
 
   /// The words a search looks for: its words, or (for a search with only punctuation or
   /// symbols, such as "%") its trimmed text; none for an empty search.
-  static func matchedWords(in search: String) -> [String] {
+  nonisolated static func matchedWords(in search: String) -> [String] {
     let words = searchWords(in: search)
     guard words.isEmpty else { return words }
     let trimmed = search.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -295,7 +338,7 @@ public final class NoteListController: ViewStateController {
   ///
   /// - Parameter search: The search text.
   /// - Returns: The words, in order.
-  public static func searchWords(in search: String) -> [String] {
+  public nonisolated static func searchWords(in search: String) -> [String] {
     search.split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
 

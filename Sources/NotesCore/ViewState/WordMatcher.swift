@@ -10,6 +10,10 @@
 //   match; no match in an all-ASCII row is no match. Only a row with non-ASCII text in
 //   which the byte search found nothing goes to Foundation (an "é" may still match an "e"
 //   of the word).
+// - Gram signatures first: in an all-ASCII row, a word whose letters and digits (alone and
+//   in adjacent pairs) are not all in the row's signature is not there, and one of one or
+//   two letters or digits is there exactly when they are; only the rows left are read. The
+//   signature lives with the row's texts, in the chunk (see NoteTexts.swift).
 // - A non-ASCII word is folded once (case and diacritics, as Foundation folds them): in an
 //   all-ASCII row it is looked for as that folded form (ASCII, such as "strass" for
 //   "straß"), or found nowhere when the folded form is not ASCII ("三体"); rows with
@@ -28,6 +32,11 @@ struct WordMatcher: Sendable {
   /// diacritic-folded form, lowercased, when that is ASCII and not empty; `[]` when it
   /// can appear in no ASCII text (its folded form is not ASCII); `nil` to ask Foundation.
   private let inASCIIText: [UInt8]?
+  /// The gram signature an all-ASCII row needs to contain the word as it appears there
+  /// (`asciiLowercased` or `inASCIIText`); none (always met) if it cannot appear there.
+  private let grams: GramSignature.Requirement
+  /// Whether `grams` applies.
+  private let hasGrams: Bool
 
   /// Prepares `word`.
   ///
@@ -48,6 +57,9 @@ struct WordMatcher: Sendable {
         inASCIIText = []
       }
     }
+    let inASCII = asciiLowercased ?? inASCIIText ?? []
+    grams = GramSignature.Requirement(word: inASCII)
+    hasGrams = !inASCII.isEmpty
   }
 
   /// Whether the row's title or body contains the word, ignoring case and diacritics.
@@ -57,6 +69,12 @@ struct WordMatcher: Sendable {
   /// - Complexity: O(*n*) byte comparisons for the fast path in practice (a text of *n*
   ///   bytes), O(*n* × *m*) at worst (a word of *m*).
   func matches(_ row: NoteRow) -> Bool {
+    // An all-ASCII row without the word's grams cannot contain it; with them, a word of
+    // one or two letters or digits is there.
+    if hasGrams, row.isASCII {
+      guard row.has(grams) else { return false }
+      if grams.isExact { return true }
+    }
     if let asciiLowercased {
       let found = asciiLowercased.withUnsafeBufferPointer { word in
         Self.contains(word, in: row.title) || Self.contains(word, in: row.body)
