@@ -62,6 +62,9 @@ import Observation
 ///   suppression), then the selection is cleared (and published) if its row left the list.
 /// - A commit the lens already shows (a reload during that commit's delivery read the new
 ///   state) is skipped, so no change is applied twice.
+/// - Re-projection: ``reproject(_:)`` projects the named rows again from the model's
+///   current state exactly as a commit updating those entities would (same cost, same kind
+///   of update), at the revision the lens already shows; nothing else changes.
 /// - Lifetime: the lens's commit observation ends when `cancel()` is called or the lens is
 ///   released; the model does not keep the lens alive.
 /// - Revisions: ``revision`` is the revision of the latest published update, so it moves

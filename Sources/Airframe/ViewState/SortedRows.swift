@@ -62,7 +62,8 @@ struct SortedRows<Row> {
   ///
   /// A large list is sorted as positions, then gathered: the sort moves integers. With
   /// `leadingKeys` (the integer keys `compare` starts with) each row's keys are computed
-  /// once and rows are compared only where all of them tie. Sorting the rows themselves
+  /// once, the positions are radix-sorted by them (`KeyOrder`), and rows are compared only
+  /// where all of them tie. Sorting the rows themselves
   /// copied a row (a retain and a release of every reference it holds) for every
   /// comparison, which made sorting 100,000 note rows most of a sort toggle's time.
   @inlinable
@@ -89,63 +90,67 @@ struct SortedRows<Row> {
     let sign = descending ? -1 : 1
     let positions = rows.withUnsafeBufferPointer { rows in
       keys.withUnsafeBufferPointer { keys in
-        var positions = Array(rows.indices)
-        positions.sort { first, second in
-          let result = compareKeys(keys, width, first, second)
-          return sign * (result != 0 ? result : compare(rows[first], rows[second])) < 0
+        guard width == 0 else {
+          return KeyOrder.positions(
+            keys: keys, width: width, count: rows.count, descending: descending
+          ) { compare(rows[$0], rows[$1]) }
         }
+        var positions = Array(rows.indices)
+        positions.sort { sign * compare(rows[$0], rows[$1]) < 0 }
         return positions
       }
     }
     rows = positions.map { rows[$0] }
   }
 
-  /// Compares the `width` keys of rows `first` and `second` in a flat key table.
-  @inlinable @inline(__always)
-  static func compareKeys(
-    _ keys: UnsafeBufferPointer<UInt64>, _ width: Int, _ first: Int, _ second: Int
-  ) -> Int {
-    var index = 0
-    while index < width {
-      let (left, right) = (keys[first * width + index], keys[second * width + index])
-      if left != right { return left < right ? -1 : 1 }
-      index += 1
-    }
-    return 0
-  }
-
-  /// The rows `isIncluded` keeps, in order, copied straight into new chunks.
+  /// The rows `isIncluded` keeps, in order.
+  ///
+  /// A chunk whose every row is kept is shared with this storage (copy on write), not
+  /// copied: a filter that keeps most rows (the first letter of a search) copies only the
+  /// chunks it thins. Other kept rows are copied into new chunks.
   @inlinable
   func filtered(_ isIncluded: (Row) -> Bool) -> SortedRows {
     var kept = SortedRows(sorted: [], chunkCapacity: chunkCapacity, compare: compare)
     let fill = chunkCapacity * 3 / 4
     var chunk: [Row] = []
     var total = 0
+    func close() {
+      guard !chunk.isEmpty else { return }
+      total += chunk.count
+      kept.chunks.append(chunk)
+      kept.ends.append(total)
+      chunk = []
+    }
+    var keptOffsets: [Int] = []
+    keptOffsets.reserveCapacity(chunkCapacity + 1)
     for source in chunks {
+      keptOffsets.removeAll(keepingCapacity: true)
       source.withUnsafeBufferPointer { rows in
-        for index in rows.indices where isIncluded(rows[index]) {
+        for index in rows.indices where isIncluded(rows[index]) { keptOffsets.append(index) }
+      }
+      if keptOffsets.count == source.count {
+        close()
+        total += source.count
+        kept.chunks.append(source)
+        kept.ends.append(total)
+        continue
+      }
+      source.withUnsafeBufferPointer { rows in
+        for index in keptOffsets {
           if chunk.isEmpty { chunk.reserveCapacity(chunkCapacity + 1) }
           chunk.append(rows[index])
-          if chunk.count == fill {
-            total += fill
-            kept.chunks.append(chunk)
-            kept.ends.append(total)
-            chunk = []
-          }
+          if chunk.count == fill { close() }
         }
       }
     }
-    if !chunk.isEmpty {
-      kept.chunks.append(chunk)
-      kept.ends.append(total + chunk.count)
-    }
+    close()
     return kept
   }
 
   /// The same rows in the order of `compare`, each row copied once.
   ///
-  /// Sorts positions (with each row's `leadingKeys` computed once) and gathers the rows
-  /// into new chunks: one retain and, when the old storage goes, one release per row,
+  /// Sorts positions (with each row's `leadingKeys` computed once, radix-sorted by them)
+  /// and gathers the rows into new chunks: one retain and, when the old storage goes, one release per row,
   /// which for 100,000 rows scattered in memory is most of the cost.
   @inlinable
   func resorted(
@@ -166,20 +171,25 @@ struct SortedRows<Row> {
         }
       }
     }
-    var order = Array(locations.indices)
-    chunks.withUnsafeBufferPointer { chunks in
+    let order = chunks.withUnsafeBufferPointer { chunks in
       locations.withUnsafeBufferPointer { locations in
         keys.withUnsafeBufferPointer { keys in
-          order.sort { first, second in
-            let result = Self.compareKeys(keys, width, first, second)
-            if result != 0 { return result < 0 }
+          func compareRows(_ first: Int, _ second: Int) -> Int {
             let (left, right) = (locations[first], locations[second])
             return chunks[left >> 32].withUnsafeBufferPointer { leftRows in
               chunks[right >> 32].withUnsafeBufferPointer { rightRows in
-                compare(leftRows[left & 0xFFFF_FFFF], rightRows[right & 0xFFFF_FFFF]) < 0
+                compare(leftRows[left & 0xFFFF_FFFF], rightRows[right & 0xFFFF_FFFF])
               }
             }
           }
+          guard width == 0 else {
+            return KeyOrder.positions(
+              keys: keys, width: width, count: locations.count, descending: false,
+              tie: compareRows)
+          }
+          var order = Array(locations.indices)
+          order.sort { compareRows($0, $1) < 0 }
+          return order
         }
       }
     }
