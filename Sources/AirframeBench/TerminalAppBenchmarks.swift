@@ -7,7 +7,9 @@
 //   rendered (each key of a 3- to 5-letter word, and backspaces, timed one by one; each run
 //   types a different word, so the first keys never reuse rows kept from an earlier run,
 //   and the target must hold for every key);
-// - sort toggle: `o` → the list re-sorted → rendered;
+// - sort toggle: `o` → the list re-sorted → rendered; and the same on the library in memory
+//   with every note modified at one moment (notes imported together), where only the ids
+//   order the notes by date;
 // - paste: a 5,000-character bracketed paste into the editor, as the terminal's bytes →
 //   `InputDecoder` → one batch → one edit and one save to SQLite → rendered;
 // - `notes search` and `notes show` run in-process (`NotesCommandLine.execute`), from
@@ -58,6 +60,13 @@ func terminalAppFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
       + "\(formatted(searchable / 1e6, digits: 0)) ms after the app was built")
   subjects.append(("search-key", "search, per key typed", try searchKeys(app, runs), 16e6, true))
   subjects.append(("sort-toggle", "sort toggle (o)", try sortToggles(app, runs), 50e6, false))
+  let oneDate = oneDateApp(fixture)
+  subjects.append(
+    (
+      "sort-toggle-one-date", "sort toggle, every note modified at one moment",
+      try sortToggles(oneDate, runs), 50e6, false
+    ))
+  oneDate.shutdown()
   subjects.append(
     ("paste-5000", "paste 5,000 characters into the editor", try pastes(app, runs), 16e6, false))
   let id = fixture.library.notes[notes / 2].id
@@ -102,6 +111,22 @@ private func openApp(_ path: String) throws -> (NotesDatabase, NotesApplication)
   let app = NotesApplication(
     model: model, syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
   return (database, app)
+}
+
+/// An app over the figures' library in memory, with every note modified at the same
+/// moment, as notes imported together are: the date decides no pair of notes.
+@MainActor
+private func oneDateApp(_ fixture: NotesFixture) -> NotesApplication {
+  var state = fixture.library.state
+  let moment = Date(timeIntervalSince1970: NotesLibrary.epoch)
+  state.notes = EntityTable(
+    state.notes.elements.map { note in
+      var note = note
+      note.modified = moment
+      return note
+    })
+  return NotesApplication(
+    model: Model(state), syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
 }
 
 /// Nanoseconds from opening the file to the first rendered screen, per run.

@@ -50,4 +50,36 @@ struct NoteListOrderTests {
     #expect(list.lens.rows.map(\.id) == edited.map(\.id))
     list.cancel()
   }
+
+  /// The modification order is pinned notes first, then newest first, then by id, also
+  /// when thousands of notes share one date (as notes imported together do) and when dates
+  /// differ only in their last bit; a toggle there and back keeps it.
+  @Test func theModificationOrderIsPinnedNewestThenIdWhateverTheDatesShare() throws {
+    var random = SeededGenerator(seed: 19)
+    let moment = t0.timeIntervalSinceReferenceDate
+    let lastBit = Date(timeIntervalSinceReferenceDate: Double(bitPattern: moment.bitPattern ^ 1))
+    let dates = [t0, lastBit, t0.addingTimeInterval(1), t0.addingTimeInterval(-86_400)]
+    let notes = (1...3_000).map { index in
+      Note(
+        id: NoteID(rawValue: Int64(10 + index) * 7 % 100_003), notebookID: work,
+        title: "n", body: "", created: t0,
+        modified: Int.random(in: 0..<10, using: &random) < 8
+          ? t0 : dates.randomElement(using: &random)!,
+        isPinned: Int.random(in: 0..<20, using: &random) == 0)
+    }
+    var state = sampleState()
+    state.notes = EntityTable(notes)
+    let model = Model(state)
+    let list = NoteListController(model: model, sort: .modified)
+    let expected = notes.sorted { first, second in
+      if first.isPinned != second.isPinned { return first.isPinned }
+      if first.modified != second.modified { return first.modified > second.modified }
+      return first.id < second.id
+    }
+    #expect(list.lens.rows.map(\.id) == expected.map(\.id))
+    list.sort = .title
+    list.sort = .modified
+    #expect(list.lens.rows.map(\.id) == expected.map(\.id))
+    list.cancel()
+  }
 }

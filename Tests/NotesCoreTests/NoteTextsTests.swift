@@ -108,6 +108,7 @@ struct NoteTextsTests {
       })
     let model = Model(state)
     let list = NoteListController(model: model)
+    list.waitUntilSearchable()  // the thread writing the loaded rows' grams lets them go
     weak let firstChunk = list.lens.row(for: NoteID(rawValue: 101))?.chunk
     #expect(firstChunk != nil)
     for index in 1...180 {

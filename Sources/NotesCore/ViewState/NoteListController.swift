@@ -269,16 +269,25 @@ public final class NoteListController: ViewStateController {
     // refine ties, because a key path applied per comparison goes through the runtime.
     switch sort {
     case .modified:
-      .by(integerKey: {
-        pinnedBit($0) | ~orderedBits($0.modified.timeIntervalSinceReferenceDate) >> 1
-      })
-      .then({ $0.modified }, .descending)
+      // 1 + 63 bits: the pinned bit, then the date (newest first) but for its last bit;
+      // then that bit and the id, so the integer keys decide every pair. Notes imported
+      // together share their date: had the date and the id been compared through closures,
+      // sorting 100,000 of them would have compared most pairs that way (0.4 s a toggle).
+      .by(integerKey: { pinnedBit($0) | newestFirstBits($0) >> 1 })
+        .then(integerKey: {
+          newestFirstBits($0) << 63 | UInt64(bitPattern: $0.id.rawValue) & ~(1 << 63)
+        })
     case .title:
       // 1 + 127 bits: the pinned bit, then the title's first 16 bytes but for the last bit.
       .by(integerKey: { pinnedBit($0) | $0.sortPrefix.high >> 1 })
         .then(integerKey: { $0.sortPrefix.high << 63 | $0.sortPrefix.low >> 1 })
         .then({ $0.sortTitle })
     }
+  }
+
+  /// The bits of a row's modification date, in the order newest first.
+  private nonisolated static func newestFirstBits(_ row: NoteRow) -> UInt64 {
+    ~orderedBits(row.modified.timeIntervalSinceReferenceDate)
   }
 
   /// The top bit of an order's integer key: clear for pinned notes, so they sort first.

@@ -216,6 +216,21 @@ enum GramSignature {
   }
 }
 
+/// The chunks whose grams a background thread writes, let go as soon as they are written
+/// (not when the dispatched block is freed, which may be after the group is left): once
+/// ``NoteTextStore/waitForGrams()`` returns, the thread keeps no chunk alive.
+private final class GramWork: @unchecked Sendable {
+  /// Touched only by the thread that runs `run()`, after creation.
+  private var chunks: [NoteTextChunk]
+
+  init(_ chunks: [NoteTextChunk]) { self.chunks = chunks }
+
+  func run() {
+    for chunk in chunks { chunk.writeGrams(upTo: chunk.count) }
+    chunks = []
+  }
+}
+
 /// Fills chunks with the note list's row texts and keeps track of which slots hold each
 /// note's current row.
 @MainActor
@@ -252,9 +267,8 @@ final class NoteTextStore {
     let full = chunks.filter { $0 !== filling }
     guard !full.isEmpty else { return }
     let group = DispatchGroup()
-    DispatchQueue.global(qos: .userInitiated).async(group: group) {
-      for chunk in full { chunk.writeGrams(upTo: chunk.count) }
-    }
+    let work = GramWork(full)
+    DispatchQueue.global(qos: .userInitiated).async(group: group) { work.run() }
     gramWriting = group
   }
 
