@@ -122,17 +122,10 @@ enum KeyOrder {
         swap(&source, &target)
       }
     }
-    var start = 0
-    while start < count {
-      let key = source[start].key
-      var end = start + 1
-      while end < count, source[end].key == key { end += 1 }
-      for index in start..<end { run[index] = source[index].position }
-      start = end
-    }
+    for index in 0..<count { run[index] = source[index].position }
     // Each run of equal keys is ordered by the next column (the scratch space is free
     // again: the positions are back in `run`).
-    start = 0
+    var start = 0
     while start < count {
       let key = keys[run[start] * width + column]
       var end = start + 1

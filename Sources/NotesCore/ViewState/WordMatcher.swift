@@ -32,11 +32,10 @@ struct WordMatcher: Sendable {
   /// diacritic-folded form, lowercased, when that is ASCII and not empty; `[]` when it
   /// can appear in no ASCII text (its folded form is not ASCII); `nil` to ask Foundation.
   private let inASCIIText: [UInt8]?
-  /// The gram signature an all-ASCII row needs to contain the word as it appears there
-  /// (`asciiLowercased` or `inASCIIText`); none (always met) if it cannot appear there.
+  /// The grams an all-ASCII row needs to contain the word as it appears there
+  /// (`asciiLowercased` or `inASCIIText`); none (always met) if it has no letter or digit
+  /// there.
   private let grams: GramSignature.Requirement
-  /// Whether `grams` applies.
-  private let hasGrams: Bool
 
   /// Prepares `word`.
   ///
@@ -57,9 +56,7 @@ struct WordMatcher: Sendable {
         inASCIIText = []
       }
     }
-    let inASCII = asciiLowercased ?? inASCIIText ?? []
-    grams = GramSignature.Requirement(word: inASCII)
-    hasGrams = !inASCII.isEmpty
+    grams = GramSignature.Requirement(word: asciiLowercased ?? inASCIIText ?? [])
   }
 
   /// Whether the row's title or body contains the word, ignoring case and diacritics.
@@ -71,7 +68,7 @@ struct WordMatcher: Sendable {
   func matches(_ row: NoteRow) -> Bool {
     // An all-ASCII row without the word's grams cannot contain it; with them, a word of
     // one or two letters or digits is there.
-    if hasGrams, row.isASCII {
+    if row.isASCII, !grams.grams.isEmpty {
       guard row.has(grams) else { return false }
       if grams.isExact { return true }
     }
