@@ -100,7 +100,54 @@ struct NoteTextsTests {
 
   /// Deleting most notes leaves chunks a quarter current: their last rows move and the
   /// chunks go.
+  ///
+  /// Which notes share a chunk follows the table's order, which changes from run to run
+  /// (hashing is seeded per process), so the chunks checked are worked out from the rows:
+  /// every chunk full at the start that keeps at most a quarter of its notes must go.
   @Test func deletedNotesAreForgottenAndTheirChunksGo() throws {
+    let (model, list) = Self.listOf200Notes()
+    let kept = Set((181...200).map { NoteID(rawValue: Int64(100 + $0)) })
+    let sparse = Self.fullChunks(of: list, keeping: kept).filter {
+      $0.kept * 4 <= NoteTextChunk.listCapacity
+    }
+    #expect(sparse.count >= 2)
+    for index in 1...180 {
+      try model.write { try $0.remove(NoteID(rawValue: Int64(100 + index)), from: \.notes) }
+    }
+    #expect(list.lens.count == 20)
+    for entry in sparse {
+      #expect(entry.chunk.value == nil, "a chunk keeping \(entry.kept) of its notes")
+    }
+    #expect(Set(list.lens.rows.map(\.title)) == Set((181...200).map { "N\($0)" }))
+    list.cancel()
+  }
+
+  /// A chunk whose last current rows were moved goes with the commit that moved them, not
+  /// at the next one.
+  @Test func aChunkWhoseRowsMovedGoesAtOnce() throws {
+    let (model, list) = Self.listOf200Notes()
+    let (chunk, notes) = try #require(Self.notesOfAFullChunk(of: list))
+    // Three quarters of its notes deleted, the last deletion leaves it a quarter current:
+    // that commit moves the other quarter.
+    let deleted = notes.prefix(notes.count * 3 / 4)
+    for id in deleted { try model.write { try $0.remove(id, from: \.notes) } }
+    #expect(chunk.value == nil)
+    #expect(list.lens.count == 200 - deleted.count)
+    list.cancel()
+  }
+
+  /// A full chunk holding listed rows, weakly, with the ids of its rows' notes.
+  static func notesOfAFullChunk(of list: NoteListController)
+    -> (chunk: Weak<NoteTextChunk>, notes: [NoteID])?
+  {
+    guard let first = list.lens.rows.first(where: { $0.chunk.isFull }) else { return nil }
+    let notes = list.lens.rows.filter { $0.chunk === first.chunk }.map(\.id)
+    return (Weak(first.chunk), notes)
+  }
+
+  /// A list of notes 101–300 ("N1"–"N200") whose loaded rows' grams are written (the thread
+  /// writing them has let them go).
+  static func listOf200Notes() -> (Model<NotesState>, NoteListController) {
     var state = sampleState()
     state.notes = EntityTable(
       (1...200).map {
@@ -108,16 +155,30 @@ struct NoteTextsTests {
       })
     let model = Model(state)
     let list = NoteListController(model: model)
-    list.waitUntilSearchable()  // the thread writing the loaded rows' grams lets them go
-    weak let firstChunk = list.lens.row(for: NoteID(rawValue: 101))?.chunk
-    #expect(firstChunk != nil)
-    for index in 1...180 {
-      try model.write { try $0.remove(NoteID(rawValue: Int64(100 + index)), from: \.notes) }
+    list.waitUntilSearchable()
+    return (model, list)
+  }
+
+  /// Each full chunk holding listed rows, weakly, with how many of its rows' notes are in
+  /// `kept`.
+  ///
+  /// A function of its own, so no row it reads outlives it (a debug build keeps a loop's
+  /// last element until the end of the enclosing function).
+  static func fullChunks(of list: NoteListController, keeping kept: Set<NoteID>)
+    -> [(chunk: Weak<NoteTextChunk>, kept: Int)]
+  {
+    var full: [ObjectIdentifier: (chunk: Weak<NoteTextChunk>, kept: Int)] = [:]
+    for row in list.lens.rows where row.chunk.isFull {
+      full[ObjectIdentifier(row.chunk), default: (Weak(row.chunk), 0)].kept +=
+        kept.contains(row.id) ? 1 : 0
     }
-    #expect(list.lens.count == 20)
-    #expect(firstChunk == nil)
-    #expect(Set(list.lens.rows.map(\.title)) == Set((181...200).map { "N\($0)" }))
-    list.cancel()
+    return Array(full.values)
+  }
+
+  /// A reference that does not keep its object.
+  struct Weak<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
   }
 
   /// The signatures of the notes a list starts with are written on another thread; a search

@@ -239,7 +239,7 @@ final class NoteTextStore {
   private var filling = NoteTextChunk(capacity: NoteTextChunk.listCapacity)
   /// The chunk holding each note's current row.
   private var currentChunk: [NoteID: NoteTextChunk] = [:]
-  /// Full chunks at most a quarter of whose slots are current.
+  /// Full chunks with at least one current slot but at most a quarter of them current.
   private var sparse: [ObjectIdentifier: NoteTextChunk] = [:]
   /// While set, slots are written without their grams and full chunks are collected here.
   private var gramless: [NoteTextChunk]?
@@ -299,7 +299,12 @@ final class NoteTextStore {
 
   private func supersede(_ chunk: NoteTextChunk) {
     chunk.current -= 1
-    if chunk.isFull, chunk.current * 4 <= chunk.capacity {
+    guard chunk.isFull, chunk.current * 4 <= chunk.capacity else { return }
+    // A chunk with no current slot has nothing to move; forgetting it here (and not at the
+    // next commit) lets it go as soon as the last row pointing at it does.
+    if chunk.current == 0 {
+      sparse.removeValue(forKey: ObjectIdentifier(chunk))
+    } else {
       sparse[ObjectIdentifier(chunk)] = chunk
     }
   }
