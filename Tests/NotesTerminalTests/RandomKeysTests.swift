@@ -251,7 +251,7 @@ struct RandomKeysTests {
   ///   be read, or `CancellationError`.
   static func backToBrowsing(_ notes: NotesSession, _ context: String) async throws -> Settled? {
     let pid = try #require(notes.pid)
-    let help = "Keys (any key closes)"
+    let help = "Keys ("  // "(any key closes)", or "(↑↓ scroll, Esc closes)" in a small window
     for _ in 0..<20 {
       guard NotesSession.isRunning(pid) else {
         return .ended(try await notes.waitForExit() ?? -1)

@@ -76,7 +76,7 @@ extension NotesApplication {
     case .browsing: handleBrowsing(key)
     case .prompt(let prompt): handlePrompt(key, prompt)
     case .palette(let selected): handlePalette(key, selected: selected)
-    case .help: interaction = .browsing
+    case .help: handleHelp(key)
     case .confirmation(let confirmation): handleConfirmation(key, confirmation)
     case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
     }

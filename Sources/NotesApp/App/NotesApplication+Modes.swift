@@ -9,6 +9,8 @@
 // - The palette runs the highlighted command only if it is available, else reports why.
 // - A confirmation is acknowledged exactly once, by yes or no; the notebook is deleted
 //   only on yes.
+// - The help screen closes on any key when it fits; when it does not, ↑ ↓ j k PgUp PgDn
+//   Space Home End scroll it and every other key closes it.
 
 import Airframe
 import NotesCore
@@ -108,6 +110,27 @@ extension NotesApplication {
       outcome = session.notebookRenamed(to: prompt.text)
     }
     if outcome.isCommitted || outcome == .unchanged { interaction = .browsing }
+  }
+
+  // MARK: - Help
+
+  func handleHelp(_ key: Key) {
+    let help = HelpScreen(width: lastSize.width, height: lastSize.height)
+    guard help.scrolls else {
+      interaction = .browsing
+      return
+    }
+    let page = max(1, help.visible - 1)
+    switch key {
+    case .up, .character("k"): overlayScroll -= 1
+    case .down, .character("j"): overlayScroll += 1
+    case .pageUp: overlayScroll -= page
+    case .pageDown, .character(" "): overlayScroll += page
+    case .home: overlayScroll = 0
+    case .end: overlayScroll = help.maximumScroll
+    default: interaction = .browsing
+    }
+    overlayScroll = max(0, min(overlayScroll, help.maximumScroll))
   }
 
   // MARK: - Palette

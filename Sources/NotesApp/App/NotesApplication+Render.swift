@@ -98,7 +98,7 @@ extension NotesApplication {
     case .browsing, .prompt: return
     case .palette(let selected):
       drawPalette(session.menu.value, selected: selected, scroll: &overlayScroll, into: &screen)
-    case .help: drawHelp(into: &screen)
+    case .help: drawHelp(scroll: &overlayScroll, into: &screen)
     case .confirmation(let confirmation): drawConfirmation(confirmation, into: &screen)
     case .moving(let note, let selected):
       drawMovePicker(

@@ -102,11 +102,57 @@ func drawPalette(
     scroll: &scroll, into: &screen)
 }
 
-/// Draws the help screen.
-func drawHelp(into screen: inout ScreenBuffer) {
-  let lines = KeyBindings.all.map { (padded($0.keys, to: 22) + $0.action, CellStyle()) }
-  var scroll = 0
-  drawBox(title: "Keys (any key closes)", lines: lines, width: 76, scroll: &scroll, into: &screen)
+/// The help screen laid out for a screen size: its lines, and how far it can scroll.
+///
+/// Keys sit in a column with their actions beside them, an action too long for its column
+/// wrapped at words onto lines of its own below; when the action column would be too narrow
+/// to read (under 20 columns), each binding's keys take a line and its action, indented,
+/// the lines below. When the lines do not all fit, the title says how to scroll and the
+/// scroll keys move them instead of closing the box.
+struct HelpScreen {
+  /// The widest box the help screen takes.
+  static let boxWidth = 76
+  /// The narrowest action column keys and actions are laid out side by side with.
+  static let narrowestActionColumn = 20
+
+  let lines: [(String, CellStyle)]
+  /// How many lines the box shows.
+  let visible: Int
+
+  init(width: Int, height: Int) {
+    let text = min(width - 2, Self.boxWidth) - 4  // inside the borders and margins
+    let keysColumn = (KeyBindings.all.map(\.keys.displayWidth).max() ?? 0) + 2
+    let actionColumn = text - keysColumn
+    if actionColumn >= Self.narrowestActionColumn {
+      lines = KeyBindings.all.flatMap { binding in
+        wrappedAtWords(binding.action, actionColumn).enumerated().map { index, line in
+          (padded(index == 0 ? binding.keys : "", to: keysColumn) + line, CellStyle())
+        }
+      }
+    } else {
+      lines = KeyBindings.all.flatMap { binding in
+        [(binding.keys, CellStyle.bold)]
+          + wrappedAtWords(binding.action, text - 2).map { ("  " + $0, CellStyle()) }
+      }
+    }
+    visible = max(0, min(height - 2, lines.count + 2) - 2)
+  }
+
+  /// Whether some lines are hidden, so the box scrolls.
+  var scrolls: Bool { lines.count > visible }
+
+  /// The last first line a scroll can show.
+  var maximumScroll: Int { max(0, lines.count - visible) }
+
+  var title: String { scrolls ? "Keys (↑↓ scroll, Esc closes)" : "Keys (any key closes)" }
+}
+
+/// Draws the help screen, starting at line `scroll` (adjusted to the lines there are).
+func drawHelp(scroll: inout Int, into screen: inout ScreenBuffer) {
+  let help = HelpScreen(width: screen.width, height: screen.height)
+  drawBox(
+    title: help.title, lines: help.lines, width: HelpScreen.boxWidth, scroll: &scroll,
+    into: &screen)
 }
 
 /// Draws a yes/no question.

@@ -17,6 +17,10 @@ func drawHeader(_ text: String, focused: Bool, frame: Frame, into screen: inout 
 }
 
 /// Draws a text left-aligned and a label right-aligned on one row of a frame.
+///
+/// With a label, a text too long for the room left of it is cut with "…" and a blank
+/// column is kept between them, so the two never read as one word ("Notebo4973").
+/// Without one, the text is clipped at the frame's edge.
 func drawRow(
   _ text: some StringProtocol, trailing: String = "", row: Int, frame: Frame, style: CellStyle,
   into screen: inout ScreenBuffer
@@ -25,15 +29,28 @@ func drawRow(
   if !style.isEmpty {
     screen.fill(row: row, columns: frame.column..<(frame.column + frame.width), style: style)
   }
-  let trailingWidth = trailing.isEmpty ? 0 : trailing.displayWidth + 1
-  screen.write(
-    text, row: row, column: frame.column + 1, limit: frame.width - 1 - trailingWidth,
-    style: style)
-  if !trailing.isEmpty {
-    screen.write(
-      trailing, row: row, column: frame.column + frame.width - trailingWidth,
-      limit: trailingWidth, style: style)
+  guard !trailing.isEmpty else {
+    screen.write(text, row: row, column: frame.column + 1, limit: frame.width - 1, style: style)
+    return
   }
+  // One column of margin on each side, and one between the text and the label.
+  let trailingWidth = trailing.displayWidth
+  let room = frame.width - 3 - trailingWidth
+  screen.write(
+    fittedWithEllipsis(String(text), room), row: row, column: frame.column + 1,
+    limit: max(0, room), style: style)
+  screen.write(
+    trailing, row: row, column: frame.column + frame.width - 1 - trailingWidth,
+    limit: trailingWidth, style: style)
+}
+
+/// `text` cut to `width` columns with "…" where it was cut (anywhere, even inside a word;
+/// spaces before the "…" are dropped).
+func fittedWithEllipsis(_ text: String, _ width: Int) -> String {
+  guard text.displayWidth > width, width > 1 else { return text }
+  var kept = Substring(fittedPrefix(text, width - 1))
+  while kept.last == " " { kept.removeLast() }
+  return kept + "…"
 }
 
 /// `text` cut to `width` columns at a word boundary, with "…" where it was cut.

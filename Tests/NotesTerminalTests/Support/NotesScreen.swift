@@ -20,13 +20,10 @@ struct NotesScreen: CustomStringConvertible {
   struct SidebarEntry: Equatable {
     /// The row's text after the pane's first column, trailing spaces removed.
     var text: String
-    /// The title as shown (a long one is cut at the pane's edge).
+    /// The title as shown (a long one is cut before the count, ending in "…").
     var title: String
     /// The count shown at the right.
     var count: Int
-    /// Whether a space separates the title from the count; when it does not (a title long
-    /// enough to reach the count and ending in digits), `title` and `count` are a guess.
-    var isCertain: Bool
     /// Whether the row is highlighted.
     var isSelected: Bool
   }
@@ -146,14 +143,14 @@ struct NotesScreen: CustomStringConvertible {
       guard digits > 0 else {
         throw Unreadable(description: "a sidebar row without a count: \(text)")
       }
-      let before = text.dropLast(digits)
-      let isCertain = before.last == " "
-      // Without a space, the count is taken to be the last digit only.
-      let countDigits = isCertain ? digits : 1
+      // The app keeps a blank column between a title and its count.
+      guard text.dropLast(digits).last == " " else {
+        throw Unreadable(description: "a sidebar row whose title touches its count: \(text)")
+      }
       sidebar.append(
         SidebarEntry(
-          text: text, title: String(text.dropLast(countDigits)).trimmingTrailingSpaces,
-          count: Int(text.suffix(countDigits)) ?? 0, isCertain: isCertain,
+          text: text, title: String(text.dropLast(digits)).trimmingTrailingSpaces,
+          count: Int(text.suffix(digits)) ?? 0,
           isSelected: row.firstStyle.isHighlighted))
     }
     self.sidebar = sidebar
