@@ -93,8 +93,12 @@ enum TerminalText {
   private static func replacingControls(
     in text: String, keeping allowed: Set<Unicode.Scalar>
   ) -> String {
+    // Printable ASCII, most titles, needs no look at its scalars.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+    // The control characters (general category Cc) are exactly U+0000–U+001F and
+    // U+007F–U+009F.
     let isUnsafe = { (scalar: Unicode.Scalar) in
-      scalar.properties.generalCategory == .control && !allowed.contains(scalar)
+      (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) && !allowed.contains(scalar)
     }
     guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
     var scalars = String.UnicodeScalarView()

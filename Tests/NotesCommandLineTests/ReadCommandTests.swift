@@ -26,6 +26,39 @@ struct ReadCommandTests {
     #expect(library.run(["list"]) == CommandResult(status: 0, output: sampleList, errors: ""))
   }
 
+  /// The order `list` promises, over notes with many ties (shared dates, pins, notebook
+  /// titles that sort apart from their ids), against a plain comparison of the notes.
+  @Test func listsByNotebookTitleThenPinThenDateThenID() throws {
+    let library = try TestLibrary(samples: false)
+    defer { library.remove() }
+    var random = SeededRandomNumberGenerator(seed: 7)
+    let start = TestLibrary.sampleDate
+    let notebooks = ["work", "Archive", "home", "Zebra"].enumerated().map {
+      Notebook(id: NotebookID(rawValue: Int64($0.offset + 1)), title: $0.element, created: start)
+    }
+    let notes = (1...300).map { index in
+      let modified = start.addingTimeInterval(Double(Int.random(in: 0..<4, using: &random)))
+      return Note(
+        id: NoteID(rawValue: Int64(100 + index)),
+        notebookID: notebooks.randomElement(using: &random)!.id, title: "Note \(index)",
+        created: start, modified: modified, isPinned: Bool.random(using: &random))
+    }
+    try library.store(NotesState(notebooks: notebooks, notes: notes))
+    let title = Dictionary(uniqueKeysWithValues: notebooks.map { ($0.id, $0.title) })
+    let expected = notes.sorted { left, right in
+      let (leftBook, rightBook) = (title[left.notebookID]!, title[right.notebookID]!)
+      if leftBook.lowercased() != rightBook.lowercased() {
+        return leftBook.lowercased() < rightBook.lowercased()
+      }
+      if left.isPinned != right.isPinned { return left.isPinned }
+      if left.modified != right.modified { return left.modified > right.modified }
+      return left.id < right.id
+    }
+    #expect(
+      library.output("list")
+        == expected.map { "\($0.id)\t\(title[$0.notebookID]!)\t\($0.title)\n" }.joined())
+  }
+
   @Test func listsOneNotebookMatchedIgnoringCase() throws {
     let library = try TestLibrary()
     defer { library.remove() }
@@ -142,9 +175,15 @@ struct ReadCommandTests {
         notes: [
           Note(
             id: NoteID(rawValue: 2), notebookID: NotebookID(rawValue: 1),
-            title: "\u{1B}[2Jwiped\nline", body: "ok\tkept\n\u{7}bell", created: date)
+            title: "\u{1B}[2Jwiped\nline", body: "ok\tkept\n\u{7}bell", created: date),
+          // DEL and a C1 control (NEL) are control characters too; é and 三 are not.
+          Note(
+            id: NoteID(rawValue: 3), notebookID: NotebookID(rawValue: 1),
+            title: "d\u{7F}e\u{85}l é 三", created: date),
         ]))
-    #expect(library.output("list") == "2\tA\u{FFFD}B\t\u{FFFD}[2Jwiped\u{FFFD}line\n")
+    #expect(
+      library.output("list")
+        == "2\tA\u{FFFD}B\t\u{FFFD}[2Jwiped\u{FFFD}line\n3\tA\u{FFFD}B\td\u{FFFD}e\u{FFFD}l é 三\n")
     #expect(library.output("show", "2").hasSuffix("\n\nok\tkept\n\u{FFFD}bell\n"))
     #expect(library.output("list", "--json").contains("\\u001b[2Jwiped\\nline"))
   }
