@@ -13,7 +13,7 @@
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 2
+  public static let version = 3
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -72,6 +72,14 @@ public enum ServerSchema {
     if existing < 2 {
       // Version 2: pulls read entities by sequence number.
       try connection.execute("CREATE INDEX notes_entities_by_seq ON notes_entities (seq)")
+    }
+    if existing < 3 {
+      // Version 3: a pull's page (one kind, after a sequence number, in order, a limit) is
+      // one range of this index. Without it, on tables the server had not analysed yet (a
+      // first push of 100,000 notes), the planner sorted every version after the cursor
+      // for each page: 300 ms a page instead of 3 ms.
+      try connection.execute(
+        "CREATE INDEX notes_entities_by_entity_seq ON notes_entities (entity, seq)")
     }
   }
 

@@ -48,8 +48,10 @@ public final class LibrarySyncStore {
             + " \(Migration.latestVersion): open it with notes first")
       }
       try connection.run("PRAGMA foreign_keys = ON")
-      // As the app's connection: a commit survives the app crashing (WAL, no fsync each).
+      // As the app's connection: a commit survives the app crashing (WAL, no fsync each),
+      // and statement journals stay in memory.
       try connection.run("PRAGMA synchronous = NORMAL")
+      try connection.run("PRAGMA temp_store = MEMORY")
       guard let deviceID = try Self.metaText(MetaKey.deviceID, on: connection) else {
         throw .cannotOpen(path: path, reason: "the library has no device id")
       }

@@ -34,49 +34,55 @@ extension NotesDatabase: ModelStorage {
     let syncChanged = commit.changes.changed(\.sync)
     let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
     var newCursor = cursor
-    try connection.transaction { () throws(NotesStorageError) in
-      // Checked against the file under the write lock: a process that has not read what
-      // another one committed must not write over it (the model catches up and retries).
-      let head = keepsChangeLog ? try ChangeLog.head(on: connection) : cursor
-      guard head == cursor else { throw .changedElsewhere }
-      for id in notebooks.inserted {
-        try insert(Self.notebook(id, in: state), into: connection)
-      }
-      for id in notebooks.updated {
-        try update(Self.notebook(id, in: state), in: connection)
-      }
-      for id in notes.inserted {
-        try insert(Self.note(id, in: state), into: connection)
-      }
-      for id in notes.updated {
-        try update(Self.note(id, in: state), in: connection)
-      }
-      for id in notes.removed {
-        try delete(id.rawValue, sql: SQL.deleteNote, table: "notes", in: connection)
-      }
-      for id in notebooks.removed {
-        try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
-      }
-      if syncChanged {
-        try setMeta(MetaKey.lastSynced, in: connection) { statement throws(NotesStorageError) in
-          try statement.bind(state.sync.lastSynced.map(dates.value), at: 2)
+    let rows =
+      notebooks.inserted.count + notebooks.updated.count + notebooks.removed.count
+      + notes.inserted.count + notes.updated.count + notes.removed.count
+    let pageCache = rows >= Self.bulkRows ? Self.bulkPageCacheKiB : nil
+    try connection.withPageCache(kibibytes: pageCache) { () throws(NotesStorageError) in
+      try connection.transaction { () throws(NotesStorageError) in
+        // Checked against the file under the write lock: a process that has not read what
+        // another one committed must not write over it (the model catches up and retries).
+        let head = keepsChangeLog ? try ChangeLog.head(on: connection) : cursor
+        guard head == cursor else { throw .changedElsewhere }
+        for id in notebooks.inserted {
+          try insert(Self.notebook(id, in: state), into: connection)
         }
-      }
-      if lastAssignedIDChanged {
-        try setMeta(MetaKey.lastAssignedID, in: connection) {
-          statement throws(NotesStorageError) in
-          try statement.bind(state.lastAssignedID, at: 2)
+        for id in notebooks.updated {
+          try update(Self.notebook(id, in: state), in: connection)
         }
-      }
-      if keepsChangeLog {
-        // Entries are numbered one after another under the write lock (AUTOINCREMENT), so
-        // the new head follows from the count; no second read of the head.
-        newCursor =
-          head
-          + (try recordInChangeLog(
-            notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
-            on: connection))
-        try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
+        for id in notes.inserted {
+          try insert(Self.note(id, in: state), into: connection)
+        }
+        for id in notes.updated {
+          try update(Self.note(id, in: state), in: connection)
+        }
+        for id in notes.removed {
+          try delete(id.rawValue, sql: SQL.deleteNote, table: "notes", in: connection)
+        }
+        for id in notebooks.removed {
+          try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
+        }
+        if syncChanged {
+          try setMeta(MetaKey.lastSynced, in: connection) { statement throws(NotesStorageError) in
+            try statement.bind(state.sync.lastSynced.map(dates.value), at: 2)
+          }
+        }
+        if lastAssignedIDChanged {
+          try setMeta(MetaKey.lastAssignedID, in: connection) {
+            statement throws(NotesStorageError) in
+            try statement.bind(state.lastAssignedID, at: 2)
+          }
+        }
+        if keepsChangeLog {
+          // Entries are numbered one after another under the write lock (AUTOINCREMENT), so
+          // the new head follows from the count; no second read of the head.
+          newCursor =
+            head
+            + (try recordInChangeLog(
+              notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
+              on: connection))
+          try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
+        }
       }
     }
     cursor = newCursor

@@ -161,6 +161,9 @@ public final class NotesDatabase {
     }
     try connection.run(durability.pragma)
     try connection.run("PRAGMA foreign_keys = ON")
+    // Statement journals (an INSERT that fires triggers keeps one) stay in memory, not in
+    // a temporary file written page by page: 1.6 million writes importing 100,000 notes.
+    try connection.run("PRAGMA temp_store = MEMORY")
     try Migration.migrate(connection, to: schemaVersion, fullTextSearch: fullTextSearch)
     if fullTextSearch, schemaVersion >= Migration.addFullTextIndex.rawValue,
       try !FullTextIndex.isInstalled(on: connection)
@@ -201,10 +204,20 @@ public final class NotesDatabase {
     guard recordsIndexChanges, try FullTextIndex.hasRecordedChanges(on: connection) else {
       return
     }
-    try connection.transaction { () throws(NotesStorageError) in
-      try FullTextIndex.update(on: connection)
+    try connection.withPageCache(kibibytes: Self.bulkPageCacheKiB) { () throws(NotesStorageError) in
+      try connection.transaction { () throws(NotesStorageError) in
+        try FullTextIndex.update(on: connection)
+      }
     }
   }
+
+  /// The fewest rows a commit writes for its transaction to get a large page cache.
+  static let bulkRows = 1_000
+  /// The page cache a bulk write may grow (256 MiB); given back when it ends.
+  ///
+  /// Importing 100,000 notes: 9–10 s with SQLite's default of 2 MiB, about 7 s with this
+  /// (peak memory 137 → 203 MiB, measured 2026-12-02).
+  static let bulkPageCacheKiB = 256 * 1_024
 
   /// The open connection, or ``NotesStorageError/closed``.
   func openConnection() throws(NotesStorageError) -> SQLiteConnection {

@@ -163,6 +163,22 @@ final class SQLiteConnection {
 
   // MARK: Transactions
 
+  /// Runs `body` with SQLite's page cache allowed to grow to `kibibytes` (with `nil`, as
+  /// it is), then puts the previous limit back, which frees the pages over it.
+  ///
+  /// For a transaction that writes many rows: with the default cache (2 MiB) it spills
+  /// dirty pages to the WAL and reads and writes them again.
+  func withPageCache<Result>(
+    kibibytes: Int?, _ body: () throws(NotesStorageError) -> Result
+  ) throws(NotesStorageError) -> Result {
+    guard let kibibytes else { return try body() }
+    let previous = try int64("PRAGMA cache_size") ?? -2_000
+    try run("PRAGMA cache_size = -\(kibibytes)")
+    // Failing to shrink the cache again leaves it large, which costs memory, not data.
+    defer { try? run("PRAGMA cache_size = \(previous)") }
+    return try body()
+  }
+
   /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back if anything throws.
   ///
   /// - Parameter body: The transaction's work.

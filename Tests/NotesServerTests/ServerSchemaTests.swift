@@ -63,7 +63,7 @@ struct ServerSchemaTests {
       #expect(
         tables.rows.map { $0[0] ?? "" }
           == ["notes_changes", "notes_devices", "notes_entities", "notes_schema"])
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "2")
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
       #expect(try ServerSchema.prepare(connection) == .current)
       #expect(try connection.execute("SELECT count(*) FROM notes_schema").singleValue == "1")
     }
@@ -91,22 +91,46 @@ struct ServerSchemaTests {
       try ServerSchema.prepare(connection)
       // Back to version 1's layout, with one change on record.
       try connection.execute("DROP INDEX notes_entities_by_seq")
+      try connection.execute("DROP INDEX notes_entities_by_entity_seq")
       try connection.execute("UPDATE notes_schema SET version = 1")
-      let device = "00000000-0000-4000-8000-000000000001"
-      try connection.execute("INSERT INTO notes_devices (device_id) VALUES ($1::uuid)", [device])
-      try connection.execute(
-        "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
-          + " VALUES ($1::uuid, $2::uuid, 'note', 'n1', '{}')",
-        ["00000000-0000-4000-8000-000000000002", device])
+      try Self.recordOneChange(on: connection)
       #expect(try ServerSchema.prepare(connection) == .upgraded(from: 1))
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "2")
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
       #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
       #expect(
         try connection.execute(
-          "SELECT count(*) FROM pg_indexes WHERE indexname = 'notes_entities_by_seq'"
-        ).singleValue == "1")
+          "SELECT count(*) FROM pg_indexes WHERE indexname IN"
+            + " ('notes_entities_by_seq', 'notes_entities_by_entity_seq')"
+        ).singleValue == "2")
       #expect(try ServerSchema.prepare(connection) == .current)
     }
+  }
+
+  @Test func aVersion2ServerGainsThePullIndexWithNothingLost() async throws {
+    try await withServer { _, connection in
+      try ServerSchema.prepare(connection)
+      try connection.execute("DROP INDEX notes_entities_by_entity_seq")
+      try connection.execute("UPDATE notes_schema SET version = 2")
+      try Self.recordOneChange(on: connection)
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 2))
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
+      #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
+      #expect(
+        try connection.execute(
+          "SELECT indexdef FROM pg_indexes WHERE indexname = 'notes_entities_by_entity_seq'"
+        ).singleValue?.hasSuffix("(entity, seq)") == true)
+      #expect(try ServerSchema.prepare(connection) == .current)
+    }
+  }
+
+  /// Records one device and one change of a note, as a push would.
+  static func recordOneChange(on connection: PostgresConnection) throws {
+    let device = "00000000-0000-4000-8000-000000000001"
+    try connection.execute("INSERT INTO notes_devices (device_id) VALUES ($1::uuid)", [device])
+    try connection.execute(
+      "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
+        + " VALUES ($1::uuid, $2::uuid, 'note', 'n1', '{}')",
+      ["00000000-0000-4000-8000-000000000002", device])
   }
 
   @Test func aNewerServerSchemaIsRefusedAndLeftAsItIs() async throws {
@@ -117,7 +141,7 @@ struct ServerSchemaTests {
         try ServerSchema.prepare(connection)
       } throws: { error in
         (error as? PostgresError)?.message
-          == "the server's schema is version 99, newer than this program's (2): update notes"
+          == "the server's schema is version 99, newer than this program's (3): update notes"
           + " before syncing with it"
       }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "99")
@@ -135,15 +159,17 @@ struct ServerSchemaTests {
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "created the sync server's tables (schema 2)\n", errors: ""))
+            status: 0, output: "created the sync server's tables (schema 3)\n", errors: ""))
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "the sync server's tables are up to date (schema 2)\n", errors: ""))
-      try connection.execute("UPDATE notes_schema SET version = 3")
+            status: 0, output: "the sync server's tables are up to date (schema 3)\n", errors: ""))
+      let newer = ServerSchema.version + 1
+      try connection.execute("UPDATE notes_schema SET version = \(newer)")
       let refused = try initialize()
       #expect(refused.status == 1)
-      #expect(refused.errors.hasPrefix("notes: the server's schema is version 3, newer than"))
+      #expect(
+        refused.errors.hasPrefix("notes: the server's schema is version \(newer), newer than"))
       let unreachable = try Programs.run(
         program, ["server", "init", "postgresql:///postgres?host=/nonexistent&user=postgres"],
         environment: ["HOME=\(server.folder)"], folder: server.folder)

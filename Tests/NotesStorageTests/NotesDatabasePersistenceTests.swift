@@ -19,6 +19,37 @@ struct NotesDatabasePersistenceTests {
     return state
   }
 
+  /// A commit of many rows writes with a large page cache and gives it back: the
+  /// connection's limit is SQLite's again afterwards, whether the commit landed or failed,
+  /// and the rows are all there.
+  @Test func aBulkCommitGivesItsLargePageCacheBack() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let database = try NotesDatabase(path: folder.file("notes.sqlite"))
+    defer { database.close() }
+    let connection = try database.openConnection()
+    let normal = try connection.int64("PRAGMA cache_size")
+    let model = Model(try database.loadState(), storage: database)
+    try model.write { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      for id in 2...(NotesDatabase.bulkRows + 1) {
+        try transaction.insert(F.note(Int64(id), in: 1, "Note \(id)", "body"), into: \.notes)
+      }
+    }
+    #expect(try connection.int64("PRAGMA cache_size") == normal)
+    #expect(try database.loadState().notes.count == NotesDatabase.bulkRows)
+    // A bulk commit the database refuses (a note in a notebook that is not there).
+    #expect(throws: (any Error).self) {
+      try model.write { transaction in
+        for id in 5_000..<(5_000 + NotesDatabase.bulkRows) {
+          try transaction.insert(F.note(Int64(id), in: 99, "Orphan", ""), into: \.notes)
+        }
+      }
+    }
+    #expect(try connection.int64("PRAGMA cache_size") == normal)
+    #expect(try database.loadState().notes.count == NotesDatabase.bulkRows)
+  }
+
   @Test func commitsRoundTripThroughAReopenedFile() throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }

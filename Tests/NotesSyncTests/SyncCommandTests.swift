@@ -44,7 +44,7 @@ struct SyncCommandTests {
         of: "postgresql://", with: "postgresql://postgres:secret@")
       let setup = try notes(["sync", "setup", url], database: a)
       #expect(setup.status == 0, "\(setup.errors)")
-      #expect(setup.output.hasPrefix("created the sync server's tables (schema 2)\n"))
+      #expect(setup.output.hasPrefix("created the sync server's tables (schema 3)\n"))
       #expect(setup.output.contains("postgres:***@"))
       #expect(!setup.output.contains("secret"))
       #expect(try notes(["sync", "status"], database: a).output.contains("pending: 2 changes\n"))
