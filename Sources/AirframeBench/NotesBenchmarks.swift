@@ -118,7 +118,7 @@ struct NotesLibrary {
     let database = try NotesDatabase(path: path)
     defer { database.close() }
     let model = Model(NotesState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("benchmark fixture")) { transaction in
       for notebook in notebooks { try transaction.insert(notebook, into: \.notebooks) }
       for note in notes { try transaction.insert(note, into: \.notes) }
       transaction.set(\.lastAssignedID, to: Int64(Self.notebookCount + notes.count))
@@ -639,8 +639,10 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
   // the requirement alone (the action validates the title when triggered).
   let newNote = ActionController<NotesState, String>(
     dispatcher: dispatcher,
-    requires: { $0.notebooks.count > 0 ? .enabled : .disabled("Create a notebook first.") },
-    makeAction: { CreateNote(notebookID: NotebookID(rawValue: 1), title: $0, now: Date()) })
+    requires: { $0.notebooks.count > 0 ? .met(()) : .unmet("Create a notebook first.") },
+    makeAction: { _, title in
+      CreateNote(notebookID: NotebookID(rawValue: 1), title: title, now: Date())
+    })
   // Availability: DeleteNote's own validation of the selected note.
   let deleteNote = ActionController<NotesState, Void>(dispatcher: dispatcher) {
     DeleteNote(id: selected)

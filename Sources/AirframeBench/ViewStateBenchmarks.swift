@@ -134,7 +134,7 @@ func viewStateFigure(number: Int, quick: Bool, sink: Sink) -> Figure {
 
   /// One update of note `id`: even steps change a sort key, odd steps a plain field.
   func write(_ model: Model<BenchLibrary>, id: Int, modified: Int, step: Int) {
-    try! model.write { transaction in
+    try! model.write(origin: .background("benchmark fixture")) { transaction in
       try transaction.update(id, in: \.notes) { note in
         if step.isMultiple(of: 2) { note.modified = modified } else { note.wordCount += 1 }
       }

@@ -28,7 +28,7 @@ func run() -> Int32 {
     let database = try NotesDatabase(path: arguments[1])
     let model = Model(try database.loadState(), storage: database)
     if model.state.notebooks.count == 0 {
-      try model.write { transaction in
+      try model.write(origin: .background("crash writer")) { transaction in
         let id = NotebookID(rawValue: transaction.state.lastAssignedID + 1)
         transaction.set(\.lastAssignedID, to: id.rawValue)
         try transaction.insert(

@@ -82,52 +82,48 @@ final class CommandControllers {
     self.context = context
     newNote = ActionController(dispatcher: dispatcher, name: "New Note", reading: context) {
       [unowned session] context, state in
-      session.notebookForNewNote(context, in: state) == nil
-        ? .disabled("Create a notebook first (N).") : .enabled
-    } makeAction: { [unowned session] context, title in
-      CreateNote(
-        notebookID: session.notebookForNewNote(context, in: model.state)!, title: title,
-        now: now())
+      Requirement(
+        session.notebookForNewNote(context, in: state), otherwise: "Create a notebook first (N).")
+    } makeAction: { notebook, title in
+      CreateNote(notebookID: notebook, title: title, now: now())
     }
     newNotebook = ActionController(dispatcher: dispatcher, name: "New Notebook") {
       CreateNotebook(title: $0, now: now())
     }
     renameNote = ActionController(
       dispatcher: dispatcher, name: "Rename Note", reading: context,
-      requires: Self.noteIsSelected
-    ) { context, input in
-      RenameNote(id: context.note!, title: input.title, now: now(), expectedTitle: input.basedOn)
+      requires: Self.selectedNote
+    ) { note, input in
+      RenameNote(id: note, title: input.title, now: now(), expectedTitle: input.basedOn)
     }
     renameNotebook = ActionController(
       dispatcher: dispatcher, name: "Rename Notebook", reading: context,
-      requires: Self.notebookIsSelected
-    ) { context, title in
-      RenameNotebook(id: context.notebook!, title: title)
+      requires: Self.selectedNotebook
+    ) { notebook, title in
+      RenameNotebook(id: notebook, title: title)
     }
     moveNote = ActionController(dispatcher: dispatcher, name: "Move Note", reading: context) {
       context, state in
-      let selected = Self.noteIsSelected(context, in: state)
-      guard selected.isEnabled else { return selected }
-      return state.notebooks.count < 2 ? .disabled("There is no other notebook.") : .enabled
-    } makeAction: { context, notebook in
+      Self.selectedNote(context, in: state).then { note in
+        state.notebooks.count < 2 ? .unmet("There is no other notebook.") : .met(note)
+      }
+    } makeAction: { note, notebook in
       // Based on where the note is as this process knows it: if another process moved it
       // meanwhile (found when the write catches up), the move is refused with a reason.
       MoveNote(
-        id: context.note!, to: notebook, now: now(),
-        expectedNotebook: model.state.notes[context.note!]?.notebookID)
+        id: note, to: notebook, now: now(), expectedNotebook: model.state.notes[note]?.notebookID)
     }
     togglePin = ActionController(
       dispatcher: dispatcher, name: "Pin or Unpin Note", reading: context,
-      requires: Self.noteIsSelected
-    ) { context in
-      let id = context.note!
-      return SetNotePinned(id: id, isPinned: !(model.state.notes[id]?.isPinned ?? false))
+      requires: Self.selectedNote
+    ) { note in
+      SetNotePinned(id: note, isPinned: !(model.state.notes[note]?.isPinned ?? false))
     }
     deleteNote = ActionController(
       dispatcher: dispatcher, name: "Delete Note", reading: context,
-      requires: Self.noteIsSelected
-    ) { context in
-      DeleteNote(id: context.note!)
+      requires: Self.selectedNote
+    ) { note in
+      DeleteNote(id: note)
     }
     session.sidebar.selection.observe { notebook in
       context.update { $0.notebook = notebook }
@@ -169,7 +165,8 @@ final class CommandControllers {
   }
 
   func refreshOwnAvailability() {
-    deleteNotebookAvailability.set(Self.notebookIsSelected(context.value, in: session.model.state))
+    deleteNotebookAvailability.set(
+      Self.selectedNotebook(context.value, in: session.model.state).availability)
     syncAvailability.set(
       session.syncCoordinator.isSyncing ? .disabled("A sync is running.") : .enabled)
   }
@@ -194,20 +191,17 @@ struct CommandContext: Equatable {
 }
 
 extension CommandControllers {
-  static func noteIsSelected(_ context: CommandContext, in state: NotesState) -> Availability {
-    guard let note = context.note, state.notes[note] != nil else {
-      return .disabled("Select a note first.")
-    }
-    return .enabled
+  /// The selected note, if it exists.
+  static func selectedNote(_ context: CommandContext, in state: NotesState) -> Requirement<NoteID> {
+    Requirement(context.note.flatMap { state.notes[$0]?.id }, otherwise: "Select a note first.")
   }
 
-  static func notebookIsSelected(_ context: CommandContext, in state: NotesState)
-    -> Availability
+  /// The selected notebook, if it exists.
+  static func selectedNotebook(_ context: CommandContext, in state: NotesState)
+    -> Requirement<NotebookID>
   {
-    guard let notebook = context.notebook, state.notebooks[notebook] != nil else {
-      return .disabled("Select a notebook first.")
-    }
-    return .enabled
+    Requirement(
+      context.notebook.flatMap { state.notebooks[$0]?.id }, otherwise: "Select a notebook first.")
   }
 }
 

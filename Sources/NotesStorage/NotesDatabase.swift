@@ -38,7 +38,9 @@ internal import Foundation
 /// ```swift
 /// let database = try NotesDatabase(location: .resolve())
 /// let model = Model(try database.loadState(), storage: database)
-/// try model.write { try $0.update(id, in: \.notes) { $0.title = "Groceries" } }
+/// try model.write(origin: .background("import")) {
+///   try $0.update(id, in: \.notes) { $0.title = "Groceries" }
+/// }
 /// // the new title is on disk before `write` returns
 /// let hits = try database.search("grocer")
 /// ```

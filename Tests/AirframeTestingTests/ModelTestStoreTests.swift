@@ -16,7 +16,7 @@ struct AddCard: Action {
   let card: Card
   var name: String { "Add Card" }
   func validate(in state: Deck) -> ValidationResult {
-    Airframe.validate(card.text, using: [AnyValidator(NonEmptyText(field: "text"))])
+    ValidatorList { NonEmptyText(field: "text") }.validate(card.text)
   }
   func perform(in transaction: inout Transaction<Deck>) throws -> any Action<Deck> {
     try transaction.insert(card, into: \.cards)

@@ -12,10 +12,10 @@ struct ActionControllerTests {
     let rename = ActionController<Library, String>(
       dispatcher: dispatcher, name: "Rename", reading: selection
     ) { selected, state in
-      guard let id = selected else { return .disabled("Select a note to rename.") }
-      return state.notes.contains(id) ? .enabled : .disabled("The selected note is gone.")
-    } makeAction: { selected, title in
-      RenameNote(id: selected!, title: title)
+      guard let id = selected else { return .unmet("Select a note to rename.") }
+      return state.notes.contains(id) ? .met(id) : .unmet("The selected note is gone.")
+    } makeAction: { id, title in
+      RenameNote(id: id, title: title)
     }
     let menu = ValueRecorder(rename.availability)
     let toolbar = ValueRecorder(rename.availability)

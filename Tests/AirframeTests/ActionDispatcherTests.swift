@@ -111,7 +111,7 @@ struct ActionDispatcherTests {
     let dispatcher = makeDispatcher(notes: [Note(id: 1, title: "a")])
     dispatcher.dispatch(RenameNote(id: 1, title: "b"))
     // Something outside the undo history (a sync, say) deletes the note.
-    try dispatcher.model.write { try $0.remove(1, from: \.notes) }
+    try dispatcher.model.write(origin: .background("test")) { try $0.remove(1, from: \.notes) }
     let outcome = dispatcher.undo()
     #expect(outcome.description == "There is no note with id 1.")
     #expect(dispatcher.model.state.notes.count == 0)

@@ -23,12 +23,14 @@ struct CommitOriginTests {
     try dispatcher.model.write(origin: .external("sync server")) {
       try $0.update(2, in: \.notes) { $0.title = "from the server" }
     }
-    try dispatcher.model.write { $0.set(\.syncStatus, to: "syncing") }
+    try dispatcher.model.write(origin: .background("sync status")) {
+      $0.set(\.syncStatus, to: "syncing")
+    }
     dispatcher.dispatch(RenameNote(id: 2, title: "y"), origin: .background("import"))
     #expect(
       origins.values == [
         .user("Rename Note"), .user("Undo Rename Note"), .user("Redo Rename Note"),
-        .external("sync server"), .background("unnamed write"), .background("import"),
+        .external("sync server"), .background("sync status"), .background("import"),
       ])
     #expect(dispatcher.log.entries.last?.origin == .background("import"))
     origins.cancel()

@@ -30,7 +30,9 @@ final class RecordingStorage: ModelStorage {
     if let model {
       stateSeenWhilePersisting.append(model.state)
       revisionSeenWhilePersisting.append(model.revision)
-      do { try model.write { $0.set(\.syncStatus, to: "nested") } } catch {
+      do {
+        try model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "nested") }
+      } catch {
         writeAttemptWhilePersisting = error
       }
     }
@@ -45,7 +47,7 @@ struct ModelTests {
   @Test func aCommitChangesStateAndPostsOneNotificationWithItsChanges() throws {
     let model = Model(Library())
     let commits = ValueRecorder(subscribe: model.observeCommits)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(Note(id: 1, title: "Groceries"), into: \.notes)
       try transaction.insert(Note(id: 2, title: "Books"), into: \.notes)
       transaction.set(\.syncStatus, to: "dirty")
@@ -65,7 +67,9 @@ struct ModelTests {
     var order: [String] = []
     let first = model.observeCommits { _ in order.append("list") }
     let second = model.observeCommits { _ in order.append("editor (the writer)") }
-    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+    }
     order.append("write returned")
     #expect(order == ["list", "editor (the writer)", "write returned"])
     first.cancel()
@@ -76,7 +80,7 @@ struct ModelTests {
     let storage = RecordingStorage()
     let model = Model(Library(notes: EntityTable([Note(id: 1, title: "a")])), storage: storage)
     let commits = ValueRecorder(subscribe: model.observeCommits)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.update(1, in: \.notes) { $0.title = "a" }
       transaction.set(\.syncStatus, to: "idle")
     }
@@ -90,7 +94,7 @@ struct ModelTests {
     let model = Model(Library(), storage: storage)
     let commits = ValueRecorder(subscribe: model.observeCommits)
     #expect(throws: ModelError.duplicateID(table: "notes", id: "1")) {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.insert(Note(id: 1, title: "a"), into: \.notes)
         try transaction.insert(Note(id: 1, title: "again"), into: \.notes)
       }
@@ -104,12 +108,16 @@ struct ModelTests {
   @Test func aStorageFailureLeavesTheStateExactlyAsBefore() throws {
     let storage = RecordingStorage()
     let model = Model(Library(), storage: storage)
-    try model.write { try $0.insert(Note(id: 1, title: "kept"), into: \.notes) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(Note(id: 1, title: "kept"), into: \.notes)
+    }
     let before = model.state
     let commits = ValueRecorder(subscribe: model.observeCommits)
     storage.fails = true
     #expect(throws: ModelError.storageFailed("disk full")) {
-      try model.write { try $0.update(1, in: \.notes) { $0.title = "lost" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(1, in: \.notes) { $0.title = "lost" }
+      }
     }
     #expect(model.state == before)
     #expect(model.revision == 1)
@@ -125,7 +133,9 @@ struct ModelTests {
     let observer = model.observeCommits { _ in
       postedWhilePersisting = storage.persisted.isEmpty
     }
-    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+    }
     // Inside the funnel the state reads its own writes; the revision and the notification
     // come only after storage succeeded.
     #expect(storage.stateSeenWhilePersisting == [model.state])
@@ -145,7 +155,7 @@ struct ModelTests {
     let model = Model(start, storage: storage)
     storage.fails = true
     #expect(throws: ModelError.storageFailed("disk full")) {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(1, in: \.notes) { $0.title = "changed" }
         try transaction.remove(2, from: \.notes)
         try transaction.insert(Note(id: 3, title: "three"), into: \.notes)
@@ -157,7 +167,9 @@ struct ModelTests {
     #expect(model.state == start)
     #expect(model.revision == 0)
     storage.fails = false
-    try model.write { try $0.update(1, in: \.notes) { $0.title = "after" } }
+    try model.write(origin: .background("test")) {
+      try $0.update(1, in: \.notes) { $0.title = "after" }
+    }
     #expect(model.state.notes[1]?.title == "after")
     #expect(model.state.notes.count == 2)
   }
@@ -166,11 +178,15 @@ struct ModelTests {
     let model = Model(Library())
     var rejection: (any Error)?
     let observer = model.observeCommits { _ in
-      do { try model.write { $0.set(\.syncStatus, to: "from observer") } } catch {
+      do {
+        try model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "from observer") }
+      } catch {
         rejection = error
       }
     }
-    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+    }
     #expect(rejection as? ModelError == .reentrantWrite)
     #expect(model.state.syncStatus == "idle")
     #expect(model.revision == 1)
@@ -180,8 +196,10 @@ struct ModelTests {
   @Test func aWriteInsideAWriteIsRejected() throws {
     let model = Model(Library())
     var inner: (any Error)?
-    try model.write { transaction in
-      do { try model.write { $0.set(\.syncStatus, to: "inner") } } catch { inner = error }
+    try model.write(origin: .background("test")) { transaction in
+      do {
+        try model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "inner") }
+      } catch { inner = error }
       transaction.set(\.syncStatus, to: "outer")
     }
     #expect(inner as? ModelError == .reentrantWrite)
@@ -195,11 +213,15 @@ struct ModelTests {
     let observer = model.observeCommits { commit in
       guard commit.changes.changes(in: \.notes).inserted.contains(1) else { return }
       #expect(throws: ModelError.reentrantWrite) {
-        try model.write { $0.set(\.syncStatus, to: "x") }
+        try model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "x") }
       }
-      scheduler.schedule { try? model.write { $0.set(\.syncStatus, to: "dirty") } }
+      scheduler.schedule {
+        try? model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "dirty") }
+      }
     }
-    try model.write { try $0.insert(Note(id: 1, title: "a"), into: \.notes) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(Note(id: 1, title: "a"), into: \.notes)
+    }
     #expect(model.revision == 1)
     #expect(scheduler.drain() == 1)
     #expect(model.revision == 2)
@@ -227,10 +249,12 @@ struct ModelTests {
   @Test func missingIdsAreRejected() {
     let model = Model(Library())
     #expect(throws: ModelError.missingID(table: "notes", id: "4")) {
-      try model.write { try $0.update(4, in: \.notes) { $0.title = "x" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(4, in: \.notes) { $0.title = "x" }
+      }
     }
     #expect(throws: ModelError.missingID(table: "notes", id: "4")) {
-      try model.write { try $0.remove(4, from: \.notes) }
+      try model.write(origin: .background("test")) { try $0.remove(4, from: \.notes) }
     }
     #expect(
       ModelError.missingID(table: "notes", id: "4").description == "notes has no item with id 4.")
@@ -247,7 +271,7 @@ struct ChangeSetTests {
     let model = Model(Library(notes: EntityTable(notes)))
     var captured = EntityChanges<Int>()
     let observer = model.observeCommits { captured = $0.changes.changes(in: \.notes) }
-    try model.write(body)
+    try model.write(origin: .background("test"), body)
     observer.cancel()
     return captured
   }
@@ -262,7 +286,7 @@ struct ChangeSetTests {
 
   @Test func insertThenRemoveIsNothing() throws {
     let model = Model(Library())
-    try model.write {
+    try model.write(origin: .background("test")) {
       try $0.insert(Note(id: 1, title: "a"), into: \.notes)
       try $0.remove(1, from: \.notes)
     }
@@ -289,7 +313,7 @@ struct ChangeSetTests {
     let model = Model(Library())
     var touched: [AnyKeyPath] = []
     let observer = model.observeCommits { touched = $0.changes.changedTables }
-    try model.write { $0.set(\.syncStatus, to: "syncing") }
+    try model.write(origin: .background("test")) { $0.set(\.syncStatus, to: "syncing") }
     #expect(touched.isEmpty)
     observer.cancel()
   }

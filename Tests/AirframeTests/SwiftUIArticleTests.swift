@@ -1,15 +1,18 @@
 import Airframe
 import AirframeTesting
+import Foundation
 import Observation
 import Testing
 
 // The code of the DocC article "Using Airframe from SwiftUI"
 // (Sources/Airframe/Airframe.docc/SwiftUI.md), run here through
-// `withObservationTracking`, which is how SwiftUI tracks what a body reads. Keep the two
-// in step: `LibraryScreen` is the article's, and `body(of:)` reads exactly what the
-// article's `LibraryView.body` reads.
+// `withObservationTracking`, which is how SwiftUI tracks what a body reads. The article
+// cannot drift from this code: `theArticleShowsTheCodeThatRuns` reads the article and
+// fails unless its `LibraryScreen` block is the one between the markers below, line for
+// line, and every expression its `LibraryView.body` reads from the screen is read by
+// `body(of:)`.
 
-/// The controllers one screen of the app reads and sends intents to.
+// article: LibraryScreen
 @MainActor
 final class LibraryScreen {
   let notes: ListLens<Library, Note, Note>
@@ -24,18 +27,20 @@ final class LibraryScreen {
     }
     deleteNote = ActionController(dispatcher: dispatcher, reading: notes.selection) {
       selected, _ in
-      selected == nil ? .disabled("Select a note to delete.") : .enabled
+      Requirement(selected, otherwise: "Select a note to delete.")
     } makeAction: { selected in
-      DeleteNote(id: selected!)
+      DeleteNote(id: selected)
     }
   }
 
+  /// Ends the screen's connections to the model when the screen goes away.
   func cancel() {
     notes.cancel()
     addNote.cancel()
     deleteNote.cancel()
   }
 }
+// article: end
 
 /// What `LibraryView.body` shows: the rows, and each button's state.
 struct LibraryBody: Equatable {
@@ -47,10 +52,12 @@ struct LibraryBody: Equatable {
 /// The article's `LibraryView.body`, as values.
 @MainActor
 func body(of screen: LibraryScreen) -> LibraryBody {
+  // article: body
   LibraryBody(
     titles: screen.notes.rows.map(\.title),
     canAdd: screen.addNote.availability.value.isEnabled,
     deleteHelp: screen.deleteNote.availability.value.reason)
+  // article: end
 }
 
 @Suite(.noLiveBindings)
@@ -98,5 +105,81 @@ struct SwiftUIArticleTests {
       render(screen, invalidations: invalidations)
         == LibraryBody(titles: [], canAdd: true, deleteHelp: "Select a note to delete."))
     screen.cancel()
+  }
+
+  @Test func theArticleShowsTheCodeThatRuns() throws {
+    let here = URL(fileURLWithPath: #filePath)
+    let root = here.deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let article = try String(
+      contentsOf: root.appendingPathComponent("Sources/Airframe/Airframe.docc/SwiftUI.md"),
+      encoding: .utf8)
+    let test = try String(contentsOf: here, encoding: .utf8)
+    let blocks = ArticleCode.swiftBlocks(in: article)
+    let screenBlock = try #require(blocks.first { $0.contains("final class LibraryScreen") })
+    let viewBlock = try #require(blocks.first { $0.contains("struct LibraryView") })
+    let shownScreen = screenBlock.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+      .trimmingCharacters(in: .newlines)
+    let compiledScreen = try #require(ArticleCode.marked("LibraryScreen", in: test))
+    #expect(shownScreen == compiledScreen)
+    let compiledBody = try #require(ArticleCode.marked("body", in: test))
+    let reads = ArticleCode.screenReads(in: viewBlock).filter { !$0.hasSuffix(".trigger") }
+    #expect(!reads.isEmpty)
+    for read in reads {
+      #expect(compiledBody.contains(read), "body(of:) does not read \(read)")
+    }
+  }
+}
+
+/// Reads code out of the article and out of this file.
+enum ArticleCode {
+  /// The contents of every fenced `swift` block, in order.
+  static func swiftBlocks(in markdown: String) -> [String] {
+    var blocks: [String] = []
+    var current: [Substring]?
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line == "```swift" {
+        current = []
+      } else if current != nil, line == "```" {
+        blocks.append(current!.joined(separator: "\n"))
+        current = nil
+      } else {
+        current?.append(line)
+      }
+    }
+    return blocks
+  }
+
+  /// The lines between `// article: NAME` and the next `// article: end`, without
+  /// their common indentation.
+  static func marked(_ name: String, in source: String) -> String? {
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    guard
+      let start = lines.firstIndex(where: {
+        $0.trimmingCharacters(in: .whitespaces) == "// article: \(name)"
+      }),
+      let end = lines[(start + 1)...].firstIndex(where: {
+        $0.trimmingCharacters(in: .whitespaces) == "// article: end"
+      })
+    else { return nil }
+    let body = lines[(start + 1)..<end]
+    let indent =
+      body.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+    return body.map { $0.isEmpty ? "" : String($0.dropFirst(indent)) }.joined(separator: "\n")
+      .trimmingCharacters(in: .newlines)
+  }
+
+  /// Every `screen.…` member chain the view's code reads, such as
+  /// `screen.notes.rows`, without a trailing call or closure.
+  static func screenReads(in code: String) -> Set<String> {
+    var reads: Set<String> = []
+    var rest = Substring(code)
+    while let range = rest.range(of: "screen.") {
+      let chain = rest[range.lowerBound...].prefix { $0.isLetter || $0.isNumber || $0 == "." }
+      reads.insert(String(chain.hasSuffix(".") ? chain.dropLast() : chain))
+      rest = rest[range.upperBound...]
+    }
+    return reads
   }
 }

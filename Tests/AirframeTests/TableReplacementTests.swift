@@ -12,7 +12,7 @@ struct TableReplacementTests {
     var commits: [Commit<Library>] = []
     let observer = model.observeCommits { commits.append($0) }
     let replacement = EntityTable([Note(id: 2, title: "B"), Note(id: 3, title: "c")])
-    try model.write { $0.set(\.notes, to: replacement) }
+    try model.write(origin: .background("test")) { $0.set(\.notes, to: replacement) }
     #expect(model.state.notes == replacement)
     let changes = try #require(commits.last).changes
     #expect(
@@ -26,7 +26,7 @@ struct TableReplacementTests {
     let model = Model(
       Library(notes: EntityTable([Note(id: 1, title: "a"), Note(id: 2, title: "b")])))
     let lens = ListLens(model: model, table: \.notes, order: .by(\.title))
-    try model.write {
+    try model.write(origin: .background("test")) {
       $0.set(\.notes, to: EntityTable([Note(id: 2, title: "0"), Note(id: 3, title: "c")]))
     }
     #expect(lens.rows.map(\.id) == [2, 3])
@@ -39,7 +39,7 @@ struct TableReplacementTests {
     let model = Model(Library(notes: original))
     struct Stop: Error {}
     #expect(throws: Stop.self) {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         transaction.set(\.notes, to: EntityTable([Note(id: 5, title: "x")]))
         throw Stop()
       }

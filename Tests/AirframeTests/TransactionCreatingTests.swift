@@ -9,7 +9,7 @@ import Testing
 struct TransactionCreatingTests {
   @Test func itNamesOnlyWhatItsBodyInsertedAndTheWriteStillHolds() throws {
     let model = Model(Library(notes: EntityTable([Note(id: 1, title: "a")])))
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(Note(id: 2, title: "before"), into: \.notes)
       let created = try transaction.creating { transaction throws(ModelError) in
         try transaction.insert(Note(id: 3, title: "kept"), into: \.notes)

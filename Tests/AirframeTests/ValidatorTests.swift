@@ -65,12 +65,12 @@ struct ValidatorTests {
   }
 
   @Test func aListOfValidatorsCollectsEveryFailureInOrder() {
-    let validators = [
-      AnyValidator(NonEmptyText(field: "title")),
-      AnyValidator(MaximumLength(field: "title", limit: 2)),
-      AnyValidator(NoControlCharacters(field: "title")),
-    ]
-    let result = validate("a\u{1B}c", using: validators)
+    let validators = ValidatorList<String> {
+      NonEmptyText(field: "title")
+      MaximumLength(field: "title", limit: 2)
+      NoControlCharacters(field: "title")
+    }
+    let result = validators.validate("a\u{1B}c")
     #expect(!result.isValid)
     #expect(
       result.issues.map(\.message) == [
@@ -78,7 +78,35 @@ struct ValidatorTests {
         "The title must not contain control characters.",
       ])
     #expect(result.summary == "The title must be at most 2 characters.")
-    #expect(validate("ok", using: validators).isValid)
+    #expect(validators.validate("ok").isValid)
+  }
+
+  @Test func aListChoosesRulesWithIfElseAndForAndNests() {
+    func rules(strict: Bool, limits: [Int]) -> ValidatorList<String> {
+      ValidatorList {
+        if strict { NonEmptyText(field: "strict") }
+        if limits.isEmpty {
+          NoControlCharacters(field: "plain")
+        } else {
+          NoInvisibleCharacters(field: "fancy")
+        }
+        for limit in limits { MaximumLength(field: "limit \(limit)", limit: limit) }
+        ValidatorList { NonEmptyText(field: "nested") }
+      }
+    }
+    #expect(rules(strict: true, limits: []).issues(in: "").map(\.field) == ["strict", "nested"])
+    #expect(rules(strict: false, limits: []).issues(in: "\u{7}").map(\.field) == ["plain"])
+    #expect(
+      rules(strict: false, limits: [1, 2]).issues(in: "abc").map(\.field) == ["limit 1", "limit 2"])
+  }
+
+  @Test func aRuleAppliedToAPartJudgesThatPart() {
+    let withoutSpaces = MaximumLength(field: "title", limit: 2).applied(to: { (text: String) in
+      String(text.filter { $0 != " " })
+    })
+    #expect(withoutSpaces.issues(in: " a b ").isEmpty)
+    #expect(!MaximumLength(field: "title", limit: 2).issues(in: " a b ").isEmpty)
+    #expect(withoutSpaces.issues(in: "abc").map(\.field) == ["title"])
   }
 
   @Test func noInvisibleCharactersGivesEachClassItsOwnReason() {

@@ -12,9 +12,9 @@ struct CommandMenuControllerTests {
     let selection = StateSource<NoteID?>(nil)
     let deleteNote = ActionController(dispatcher: app.dispatcher, reading: selection) {
       selected, _ in
-      selected == nil ? .disabled("Select a note to delete.") : .enabled
-    } makeAction: { (selected: NoteID?) in
-      DeleteNote(id: selected!)
+      Requirement(selected, otherwise: "Select a note to delete.")
+    } makeAction: { (selected: NoteID) in
+      DeleteNote(id: selected)
     }
     let newNotebook = ActionController<NotesState, String>(dispatcher: app.dispatcher) {
       CreateNotebook(title: $0, now: t1)

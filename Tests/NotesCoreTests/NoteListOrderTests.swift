@@ -40,7 +40,9 @@ struct NoteListOrderTests {
     // Edits keep it: each moves one row through the same comparisons.
     for note in notes.prefix(40) {
       let title = pieces.randomElement(using: &random)! + note.title
-      try model.write { try $0.update(note.id, in: \.notes) { $0.title = title } }
+      try model.write(origin: .background("test")) {
+        try $0.update(note.id, in: \.notes) { $0.title = title }
+      }
     }
     let edited = model.state.notes.elements.sorted { first, second in
       if first.isPinned != second.isPinned { return first.isPinned }

@@ -78,7 +78,9 @@ struct NoteTextsTests {
     let firstRow = try #require(list.lens.row(for: edited))
     weak let firstChunk = firstRow.chunk
     for step in 1...300 {
-      try model.write { try $0.update(edited, in: \.notes) { $0.title = "Edit \(step)" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(edited, in: \.notes) { $0.title = "Edit \(step)" }
+      }
     }
     // The rows taken before the edits still read what they were made with.
     #expect(firstRow.title == "Note 1" && neighbour.title == "Note 2")
@@ -112,7 +114,9 @@ struct NoteTextsTests {
     }
     #expect(sparse.count >= 2)
     for index in 1...180 {
-      try model.write { try $0.remove(NoteID(rawValue: Int64(100 + index)), from: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.remove(NoteID(rawValue: Int64(100 + index)), from: \.notes)
+      }
     }
     #expect(list.lens.count == 20)
     for entry in sparse {
@@ -130,7 +134,9 @@ struct NoteTextsTests {
     // Three quarters of its notes deleted, the last deletion leaves it a quarter current:
     // that commit moves the other quarter.
     let deleted = notes.prefix(notes.count * 3 / 4)
-    for id in deleted { try model.write { try $0.remove(id, from: \.notes) } }
+    for id in deleted {
+      try model.write(origin: .background("test")) { try $0.remove(id, from: \.notes) }
+    }
     #expect(chunk.value == nil)
     #expect(list.lens.count == 200 - deleted.count)
     list.cancel()

@@ -188,7 +188,7 @@ struct NoteActionTests {
           id: plan, notebookID: work, title: "Roadmap", body: "Ship it", created: t0, modified: t1)
       ])
     }
-    try store.model.write { try $0.remove(plan, from: \.notes) }
+    try store.model.write(origin: .background("test")) { try $0.remove(plan, from: \.notes) }
     #expect(store.undo().description == "There is no note with id 3.")
   }
 

@@ -132,8 +132,12 @@ struct NotesViewStateTests {
     app.title.note = plan
     app.title.hasUnsavedEdits = true
     app.dispatcher.dispatch(RenameNotebook(id: work, title: "Office"))
-    try? app.model.write { $0.set(\.sync, to: .syncing(progress: 0.4, lastSynced: nil)) }
-    try? app.model.write { $0.set(\.sync, to: .failed(message: "offline", lastSynced: nil)) }
+    try? app.model.write(origin: .background("test")) {
+      $0.set(\.sync, to: .syncing(progress: 0.4, lastSynced: nil))
+    }
+    try? app.model.write(origin: .background("test")) {
+      $0.set(\.sync, to: .failed(message: "offline", lastSynced: nil))
+    }
     #expect(
       titles.values == [
         "Notes", "Work — Plan", "• Work — Plan", "• Office — Plan", "• Office — Plan — Syncing 40%",

@@ -170,7 +170,9 @@ struct SearchMatchingTests {
       case 8:
         let id = notes.randomElement(using: &random)!.id
         let body = text(0...12)
-        try model.write { try $0.update(id, in: \.notes) { $0.body = body } }
+        try model.write(origin: .background("test")) {
+          try $0.update(id, in: \.notes) { $0.body = body }
+        }
       default:
         list.notebook = [nil, work, home].randomElement(using: &random)!
       }

@@ -89,7 +89,7 @@ struct CrashSafetyTests {
     try await MainActor.run {
       let database = try NotesDatabase(path: path)
       let model = Model(try database.loadState(), storage: database)
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.insert(Fixtures.notebook(1, "Home"), into: \.notebooks)
         for id in 2...301 {
           try transaction.insert(Fixtures.note(Int64(id), in: 1, "n", "x"), into: \.notes)

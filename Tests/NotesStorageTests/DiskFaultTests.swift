@@ -160,7 +160,7 @@ struct DiskFaultTests {
 
     // Once the fault is gone, the next write works.
     #expect(throws: Never.self, "\(context): the next write fails") {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 3), in: \.notes) { $0.title = "Garden, later" }
       }
     }
@@ -197,7 +197,7 @@ struct DiskFaultTests {
   ) throws {
     switch operation {
     case .commit:
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.insert(F.note(8, in: 1, "Plants", "water the fern"), into: \.notes)
         try transaction.update(NoteID(rawValue: 2), in: \.notes) {
           $0.body = "milk, eggs, bread and a long line " + String(repeating: "of text ", count: 400)
@@ -231,7 +231,7 @@ struct DiskFaultTests {
       schemaVersion: NotesDatabase.supportedSchemaVersion, vfs: AIRFRAME_FAULT_VFS_NAME)
     defer { database.close() }
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.notebook(5, "Work"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk, eggs"), into: \.notes)
@@ -242,7 +242,7 @@ struct DiskFaultTests {
     }
     // The index reflects the notes; the operation's own changes are what it updates.
     _ = try database.search("milk")
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "milk and bread" }
     }
     return try body(database, model)

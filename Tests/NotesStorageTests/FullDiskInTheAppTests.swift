@@ -28,7 +28,7 @@ struct FullDiskInTheAppTests {
     let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
     let samples = SampleLibrary.state(now: now)
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       for notebook in samples.notebooks.elements {
         try transaction.insert(notebook, into: \.notebooks)
       }

@@ -23,7 +23,9 @@ struct FullTextIndexTests {
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
     let model = Model(try database.loadState(), storage: database)
-    try model.write { try $0.insert(F.notebook(1, "Home"), into: \.notebooks) }
+    try model.write(origin: .background("test")) {
+      try $0.insert(F.notebook(1, "Home"), into: \.notebooks)
+    }
     try body(database, model, path)
     database.close()
     #expect(try RawDatabase.recordedChangeCount(path) == 0)
@@ -41,14 +43,14 @@ struct FullTextIndexTests {
 
   @Test func aBodyEditRecordsTheOldTextAndLeavesTheIndexAlone() throws {
     try withDatabase { database, model, _ throws in
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.insert(F.note(2, in: 1, "Groceries", "milk and bread"), into: \.notes)
       }
       #expect(try database.search("milk") == F.noteIDs(2))
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "cheese and honey" }
       }
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "olives" }
       }
       // The commits tokenized nothing: the index still holds the first text, and the
@@ -70,12 +72,12 @@ struct FullTextIndexTests {
 
   @Test func aPinOrMoveRecordsNothing() throws {
     try withDatabase { database, model, _ throws in
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.insert(F.notebook(3, "Work"), into: \.notebooks)
         try $0.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
       }
       try database.updateFullTextIndex()
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) {
           $0.isPinned = true
           $0.notebookID = NotebookID(rawValue: 3)
@@ -89,11 +91,17 @@ struct FullTextIndexTests {
 
   @Test func aNoteDeletedAndInsertedAgainBeforeASearchIsIndexedOnce() throws {
     try withDatabase { database, model, _ throws in
-      try model.write { try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes)
+      }
       #expect(try database.search("apple") == F.noteIDs(2))
-      try model.write { try $0.remove(NoteID(rawValue: 2), from: \.notes) }
-      try model.write { try $0.insert(F.note(2, in: 1, "Beta", "banana"), into: \.notes) }
-      try model.write {
+      try model.write(origin: .background("test")) {
+        try $0.remove(NoteID(rawValue: 2), from: \.notes)
+      }
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(2, in: 1, "Beta", "banana"), into: \.notes)
+      }
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Gamma" }
       }
       #expect(try Self.recorded(in: database) == [Recorded(id: 2, title: "Alpha", body: "apple")])
@@ -104,11 +112,15 @@ struct FullTextIndexTests {
       try Self.checkIndexMatchesNotes(database)
 
       // Inserted and deleted between two searches: never indexed, nothing to remove.
-      try model.write { try $0.insert(F.note(3, in: 1, "Ghost", "boo"), into: \.notes) }
-      try model.write {
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(3, in: 1, "Ghost", "boo"), into: \.notes)
+      }
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 3), in: \.notes) { $0.body = "still boo" }
       }
-      try model.write { try $0.remove(NoteID(rawValue: 3), from: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.remove(NoteID(rawValue: 3), from: \.notes)
+      }
       #expect(try Self.recorded(in: database) == [Recorded(id: 3, title: nil, body: nil)])
       #expect(try database.search("boo").isEmpty)
       try Self.checkIndexMatchesNotes(database)
@@ -117,12 +129,14 @@ struct FullTextIndexTests {
 
   @Test func aCommitThatFailsRecordsNothing() throws {
     try withDatabase { database, model, _ throws in
-      try model.write { try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes)
+      }
       try database.updateFullTextIndex()
       // A note in a missing notebook fails at COMMIT (the foreign key), after the
       // triggers ran for both notes.
       #expect(throws: ModelError.self) {
-        try model.write { transaction in
+        try model.write(origin: .background("test")) { transaction in
           try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "pear" }
           try transaction.insert(F.note(3, in: 9, "Orphan", "lost"), into: \.notes)
         }
@@ -135,7 +149,7 @@ struct FullTextIndexTests {
 
   @Test func changesMadeOutsideTheFunnelAreRecordedToo() throws {
     try withDatabase { database, model, path throws in
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes)
         try $0.insert(F.note(3, in: 1, "Beta", "banana"), into: \.notes)
       }
@@ -155,10 +169,12 @@ struct FullTextIndexTests {
 
   @Test func aSearchSeesCommitsOfAnotherConnection() throws {
     try withDatabase { database, model, path throws in
-      try model.write { try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(2, in: 1, "Alpha", "apple"), into: \.notes)
+      }
       let other = try NotesDatabase(path: path)
       let otherModel = Model(try other.loadState(), storage: other)
-      try otherModel.write {
+      try otherModel.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "apricot" }
         try $0.insert(F.note(3, in: 1, "Beta", "apricot jam"), into: \.notes)
       }
@@ -174,7 +190,7 @@ struct FullTextIndexTests {
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       for id in 2...200 {
         try transaction.insert(F.note(Int64(id), in: 1, "Note \(id)", "body \(id)"), into: \.notes)
@@ -236,7 +252,7 @@ struct FullTextIndexTests {
           try Self.checkIndexMatchesNotes(database)
         } else {
           let changes = roll < 85 ? 1 : Int.random(in: 2...4, using: &random)
-          try model.write { transaction in
+          try model.write(origin: .background("test")) { transaction in
             for _ in 0..<changes {
               let id = NoteID(rawValue: ids.randomElement(using: &random)!)
               try Self.randomChange(of: id, in: &transaction, using: &random)

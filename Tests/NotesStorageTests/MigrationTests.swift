@@ -26,7 +26,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
     }
@@ -43,7 +43,7 @@ struct MigrationTests {
     let old = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 1)
     let model = Model(NotesState(), storage: old)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk and honey"), into: \.notes)
       try transaction.insert(
@@ -75,7 +75,7 @@ struct MigrationTests {
       path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 2)
     // Whole seconds since 1970 convert to the 2001 epoch exactly.
     let model = Model(NotesState(), storage: old)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
       transaction.set(\.lastAssignedID, to: 2)
@@ -97,7 +97,7 @@ struct MigrationTests {
     let plain = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: 2)
     let model = Model(NotesState(), storage: plain)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk 100% fresh"), into: \.notes)
     }
@@ -127,12 +127,12 @@ struct MigrationTests {
     let old = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 3)
     let model = Model(NotesState(), storage: old)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
       try transaction.insert(F.note(3, in: 1, "Plants", "water the fern"), into: \.notes)
     }
-    try model.write {
+    try model.write(origin: .background("test")) {
       try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "milk and honey" }
     }
     #expect(!old.recordsIndexChanges)
@@ -149,7 +149,7 @@ struct MigrationTests {
     #expect(try database.search("honey") == F.noteIDs(2))
 
     let current = Model(try database.loadState(), storage: database)
-    try current.write {
+    try current.write(origin: .background("test")) {
       try $0.update(NoteID(rawValue: 3), in: \.notes) { $0.body = "repot the cactus" }
     }
     #expect(try RawDatabase.recordedChangeCount(path) == 1)
@@ -168,11 +168,11 @@ struct MigrationTests {
     let plain = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: false, schemaVersion: latest)
     let model = Model(NotesState(), storage: plain)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
     }
-    try model.write {
+    try model.write(origin: .background("test")) {
       try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "fresh milk" }
     }
     // Migration 4 left the file alone: no index, no record, no triggers.
@@ -191,7 +191,7 @@ struct MigrationTests {
     try RawDatabase.checkIndexMatchesNotes(path)
     #expect(try indexed.search("fresh") == F.noteIDs(2))
     let current = Model(try indexed.loadState(), storage: indexed)
-    try current.write {
+    try current.write(origin: .background("test")) {
       try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "oat milk" }
     }
     #expect(try indexed.search("fresh").isEmpty)
@@ -225,7 +225,7 @@ struct MigrationTests {
     let old = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 4)
     let model = Model(NotesState(), storage: old)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
       transaction.set(\.lastAssignedID, to: 2)
@@ -241,7 +241,7 @@ struct MigrationTests {
     #expect(try database.loadState() == before)
     // Commits are logged from now on, one entry per row and one for the metadata.
     let current = Model(try database.loadState(), storage: database)
-    try current.write { transaction in
+    try current.write(origin: .background("test")) { transaction in
       try transaction.insert(F.note(3, in: 1, "Plants", ""), into: \.notes)
       transaction.set(\.lastAssignedID, to: 3)
     }
@@ -256,7 +256,7 @@ struct MigrationTests {
     let old = try NotesDatabase(
       path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 5)
     let model = Model(NotesState(), storage: old)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.notebook(2, "Work"), into: \.notebooks)
       for id in Int64(3)...12 {
@@ -288,7 +288,7 @@ struct MigrationTests {
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_base") == 0)
     // A note created now gets a time-ordered (version 7) uid and is pending too.
     let current = Model(try database.loadState(), storage: database)
-    try current.write { transaction in
+    try current.write(origin: .background("test")) { transaction in
       try transaction.insert(F.note(13, in: 1, "New", ""), into: \.notes)
       transaction.set(\.lastAssignedID, to: 13)
     }

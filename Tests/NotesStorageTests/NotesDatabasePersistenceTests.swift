@@ -30,7 +30,7 @@ struct NotesDatabasePersistenceTests {
     let connection = try database.openConnection()
     let normal = try connection.int64("PRAGMA cache_size")
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       for id in 2...(NotesDatabase.bulkRows + 1) {
         try transaction.insert(F.note(Int64(id), in: 1, "Note \(id)", "body"), into: \.notes)
@@ -40,7 +40,7 @@ struct NotesDatabasePersistenceTests {
     #expect(try database.loadState().notes.count == NotesDatabase.bulkRows)
     // A bulk commit the database refuses (a note in a notebook that is not there).
     #expect(throws: (any Error).self) {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         for id in 5_000..<(5_000 + NotesDatabase.bulkRows) {
           try transaction.insert(F.note(Int64(id), in: 99, "Orphan", ""), into: \.notes)
         }
@@ -58,7 +58,7 @@ struct NotesDatabasePersistenceTests {
     let model = Model(try database.loadState(), storage: database)
     #expect(model.state == NotesState())
 
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.notebook(2, "Work"), into: \.notebooks)
       try transaction.insert(F.note(3, in: 1, "Groceries", "milk, eggs"), into: \.notes)
@@ -69,7 +69,7 @@ struct NotesDatabasePersistenceTests {
     }
     #expect(try database.loadState() == stored(model.state))
 
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.update(NoteID(rawValue: 3), in: \.notes) {
         $0.title = "Groceries (weekend)"
         $0.body = "milk, eggs, bread"
@@ -85,7 +85,7 @@ struct NotesDatabasePersistenceTests {
     }
     #expect(try database.loadState() == stored(model.state))
 
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.remove(NoteID(rawValue: 3), from: \.notes)
       try transaction.remove(NotebookID(rawValue: 1), from: \.notebooks)
       try transaction.insert(F.notebook(7, "Ideas"), into: \.notebooks)
@@ -112,7 +112,7 @@ struct NotesDatabasePersistenceTests {
     let database = try NotesDatabase(path: path)
     defer { database.close() }
     let model = Model(NotesState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
     }
@@ -122,7 +122,7 @@ struct NotesDatabasePersistenceTests {
     // The orphaned note violates the notebook foreign key, checked at COMMIT, after the
     // other rows of the commit were already written inside the transaction.
     #expect(throws: ModelError.self) {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" }
         try transaction.insert(F.notebook(3, "Work"), into: \.notebooks)
         try transaction.insert(F.note(4, in: 99, "Orphan", "lost"), into: \.notes)
@@ -137,7 +137,9 @@ struct NotesDatabasePersistenceTests {
     #expect(try database.search("groceries") == F.noteIDs(2))
 
     // The connection is usable afterwards: the transaction was rolled back, not left open.
-    try model.write { try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" } }
+    try model.write(origin: .background("test")) {
+      try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" }
+    }
     #expect(try database.search("shopping") == F.noteIDs(2))
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
@@ -148,7 +150,7 @@ struct NotesDatabasePersistenceTests {
     let path = folder.file("notes.sqlite")
     let database = try NotesDatabase(path: path)
     let model = Model(NotesState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries"), into: \.notes)
       try transaction.insert(F.note(3, in: 1, "Plants"), into: \.notes)
@@ -160,7 +162,7 @@ struct NotesDatabasePersistenceTests {
     let lifetime = model.observeCommits { commit = $0 }
     defer { lifetime.cancel() }
     do {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Changed" }
         try transaction.update(NoteID(rawValue: 3), in: \.notes) { $0.title = "Gone" }
       }
@@ -177,7 +179,9 @@ struct NotesDatabasePersistenceTests {
     #expect(throws: NotesStorageError.closed) { try database.loadState() }
     #expect(throws: NotesStorageError.closed) { try database.search("x") }
     #expect(throws: ModelError.storageFailed(NotesStorageError.closed.description)) {
-      try model.write { try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Late" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Late" }
+      }
     }
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
@@ -192,7 +196,7 @@ struct NotesDatabasePersistenceTests {
     let modified = Date(timeIntervalSinceReferenceDate: 816_000_000.987_654_321)
     let synced = Date(timeIntervalSinceReferenceDate: 0.000_000_1)
     let model = Model(NotesState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(
         Notebook(id: NotebookID(rawValue: 1), title: "Home", created: created), into: \.notebooks)
       try transaction.insert(

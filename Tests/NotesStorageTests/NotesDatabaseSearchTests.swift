@@ -25,7 +25,7 @@ struct NotesDatabaseSearchTests {
       path: path, durability: .survivesAppCrash, fullTextSearch: fullTextSearch,
       schemaVersion: schemaVersion)
     let model = Model(NotesState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       try transaction.insert(F.note(2, in: 1, "Groceries", "milk, eggs and bread"), into: \.notes)
       try transaction.insert(F.note(3, in: 1, "Garden", "buy milk for the cat"), into: \.notes)
@@ -56,7 +56,9 @@ struct NotesDatabaseSearchTests {
 
   @Test func ranksTitleMatchesFirst() throws {
     try withLibrary { database, model throws in
-      try model.write { try $0.insert(F.note(6, in: 1, "Milk", "dairy"), into: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.insert(F.note(6, in: 1, "Milk", "dairy"), into: \.notes)
+      }
       #expect(try database.search("milk").first == NoteID(rawValue: 6))
     }
   }
@@ -65,14 +67,18 @@ struct NotesDatabaseSearchTests {
   @Test(arguments: [Migration.addFullTextIndex.rawValue, Migration.latestVersion])
   func followsEveryCommit(schemaVersion: Int32) throws {
     try withLibrary(schemaVersion: schemaVersion) { database, model throws in
-      try model.write {
+      try model.write(origin: .background("test")) {
         try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.title = "Shopping" }
       }
       #expect(try database.search("groceries").isEmpty)
       #expect(try database.search("shopping") == F.noteIDs(2))
-      try model.write { try $0.remove(NoteID(rawValue: 3), from: \.notes) }
+      try model.write(origin: .background("test")) {
+        try $0.remove(NoteID(rawValue: 3), from: \.notes)
+      }
       #expect(try database.search("milk") == F.noteIDs(2))
-      try model.write { try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.isPinned = true } }
+      try model.write(origin: .background("test")) {
+        try $0.update(NoteID(rawValue: 2), in: \.notes) { $0.isPinned = true }
+      }
       #expect(try database.search("shopping") == F.noteIDs(2))
     }
   }
@@ -131,7 +137,7 @@ struct NotesDatabaseSearchTests {
       .count.isMultiple(of: 2))
     #expect(NotesDatabase.likePattern("50%\u{0301}") == "%50\\%\u{0301}%")
     try withLibrary { database, model throws in
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = query }
       }
       #expect(try database.search(query).contains(NoteID(rawValue: 2)))
@@ -146,7 +152,7 @@ struct NotesDatabaseSearchTests {
   @Test func aWordTheTokenizerFindsNoTokenInIsIgnoredByFullText() throws {
     try withLibrary { database, model throws in
       #expect(try database.searchedWords(in: "\u{0820} milk ; --") == ["milk"])
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "\u{0820}" }
       }
       #expect(try database.search("\u{0820}").isEmpty)
@@ -154,7 +160,7 @@ struct NotesDatabaseSearchTests {
     }
     try withLibrary(fullTextSearch: false) { database, model throws in
       #expect(try database.searchedWords(in: "\u{0820} milk ; --") == ["\u{0820}", "milk"])
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(NoteID(rawValue: 2), in: \.notes) { $0.body = "\u{0820}" }
       }
       #expect(try database.search("\u{0820}") == F.noteIDs(2))

@@ -31,7 +31,7 @@ struct PrivateFilesTests {
   /// Commits one note through a model on `database`.
   private func commitNote(_ id: Int64, to database: NotesDatabase) throws {
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       if transaction.state.notebooks.count == 0 {
         try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
       }

@@ -8,7 +8,7 @@
 ///   var name: String { "Rename Note" }
 ///
 ///   func validate(in state: Library) -> ValidationResult {
-///     Airframe.validate(title, using: [AnyValidator(NonEmptyText(field: "title"))])
+///     ValidatorList { NonEmptyText(field: "title") }.validate(title)
 ///   }
 ///
 ///   func perform(in transaction: inout Transaction<Library>) throws -> any Action<Library> {

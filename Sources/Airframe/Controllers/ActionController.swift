@@ -8,9 +8,9 @@
 /// ```swift
 /// let selection = StateSource<Note.ID?>(nil)
 /// let delete = ActionController(dispatcher: dispatcher, reading: selection) { id, _ in
-///   id == nil ? .disabled("Select a note to delete.") : .enabled
+///   Requirement(id, otherwise: "Select a note to delete.")
 /// } makeAction: { id in
-///   DeleteNote(id: id!)
+///   DeleteNote(id: id)   // the id the requirement checked, not an optional
 /// }
 /// delete.availability.observe { menuItem.isEnabled = $0.isEnabled }
 /// selection.set(1)    // availability: DeleteNote(id: 1).validate(in: state)
@@ -24,8 +24,10 @@
 ///   validated against the current state. A command whose input is known only at the
 ///   gesture (a typed title) cannot be validated before it; its availability is the
 ///   `requires` rule alone, and validation judges the input at ``trigger(_:)``. A
-///   `requires` rule (false when nothing is selected, say) is checked first, and the
-///   action is built only when it passes.
+///   `requires` rule (unmet when nothing is selected, say) is checked first, and the
+///   action is built only when it is met, from the value the rule checked: the rule
+///   turns a context that may be empty into the value the action needs, so no call
+///   site unwraps what the rule already checked.
 /// - Availability is recomputed after every model commit and every value the context
 ///   projection delivers; the app never recomputes it by hand. Equal availabilities are
 ///   not delivered again, and ``availability`` and ``isExecuting`` are read-only: only the
@@ -46,32 +48,44 @@ public final class ActionController<State, Input> {
   private let executingSource = StateSource(false)
   private let dispatcher: ActionDispatcher<State>
   private let name: String
-  /// The requirement's verdict; `nil` when it holds.
-  private let refusal: () -> Availability?
-  /// The availability of the action the context names, for a command without input.
-  private let validation: (() -> Availability)?
-  private let build: (Input) -> any Action<State>
+  /// The availability now: the requirement's verdict, then (for a command without input)
+  /// the validation of the action it would build.
+  private let currentAvailability: () -> Availability
+  /// The action for a gesture's input, or why the requirement refuses it.
+  private let prepare: (Input) -> Prepared
   private var observations: [Lifetime] = []
 
-  private init<Context>(
+  /// An action ready to dispatch, or the reason there is none.
+  private enum Prepared {
+    case action(any Action<State>)
+    case refused(Availability)
+  }
+
+  private init<Context, Checked>(
     dispatcher: ActionDispatcher<State>,
     name: String?,
     context: some StateProjection<Context>,
-    requirement: @escaping (Context, State) -> Availability,
+    requirement: @escaping (Context, State) -> Requirement<Checked>,
     probe: Input?,
-    makeAction: @escaping (Context, Input) -> any Action<State>
+    makeAction: @escaping (Checked, Input) -> any Action<State>
   ) {
     self.dispatcher = dispatcher
     self.name = name ?? "Command"
     let model = dispatcher.model
-    refusal = {
-      let verdict = requirement(context.value, model.state)
-      return verdict.isEnabled ? nil : verdict
+    currentAvailability = {
+      switch requirement(context.value, model.state).verdict {
+      case .unmet(let refusal): refusal
+      case .met(let checked):
+        probe.map { Availability(makeAction(checked, $0).validate(in: model.state)) }
+          ?? .enabled
+      }
     }
-    validation = probe.map { probe in
-      { Availability(makeAction(context.value, probe).validate(in: model.state)) }
+    prepare = { input in
+      switch requirement(context.value, model.state).verdict {
+      case .unmet(let refusal): .refused(refusal)
+      case .met(let checked): .action(makeAction(checked, input))
+      }
     }
-    build = { makeAction(context.value, $0) }
     availabilitySource = StateSource(.enabled)
     recompute()
     observations = [
@@ -80,46 +94,84 @@ public final class ActionController<State, Input> {
     ]
   }
 
-  /// Creates a controller that reads the view state `context`.
+  /// Creates a controller that reads the view state `context` and has no requirement of
+  /// its own.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the actions.
+  ///   - name: The command's name in the action log when it refuses a gesture.
+  ///   - context: The view state the command acts on.
+  ///   - makeAction: Builds the action from the context and the gesture's input.
+  public convenience init<Context>(
+    dispatcher: ActionDispatcher<State>,
+    name: String? = nil,
+    reading context: some StateProjection<Context>,
+    makeAction: @escaping (Context, Input) -> any Action<State>
+  ) {
+    self.init(
+      dispatcher: dispatcher, name: name, context: context,
+      requirement: { context, _ in .met(context) }, probe: nil, makeAction: makeAction)
+  }
+
+  /// Creates a controller that reads the view state `context`, with a requirement that
+  /// hands the checked value to the action.
   ///
   /// - Parameters:
   ///   - dispatcher: Runs the actions.
   ///   - name: The command's name in the action log when it refuses a gesture.
   ///   - context: The view state the command acts on, such as the selection.
-  ///   - requires: What the command needs beyond its action's validation; always met by
-  ///     default.
-  ///   - makeAction: Builds the action from the context and the gesture's input; called
-  ///     only when `requires` is met.
-  public convenience init<Context>(
+  ///   - requires: What the command needs beyond its action's validation: met with the
+  ///     value the action is built from (the selected id, unwrapped), or unmet with the
+  ///     reason.
+  ///   - makeAction: Builds the action from the checked value and the gesture's input;
+  ///     called only when `requires` is met.
+  public convenience init<Context, Checked>(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
     reading context: some StateProjection<Context>,
-    requires: @escaping (Context, State) -> Availability = { _, _ in .enabled },
-    makeAction: @escaping (Context, Input) -> any Action<State>
+    requires: @escaping (Context, State) -> Requirement<Checked>,
+    makeAction: @escaping (Checked, Input) -> any Action<State>
   ) {
     self.init(
       dispatcher: dispatcher, name: name, context: context, requirement: requires, probe: nil,
       makeAction: makeAction)
   }
 
-  /// Creates a controller that reads only the model.
+  /// Creates a controller that reads only the model and has no requirement of its own.
   ///
   /// - Parameters:
   ///   - dispatcher: Runs the actions.
   ///   - name: The command's name in the action log when it refuses a gesture.
-  ///   - requires: What the command needs beyond its action's validation; always met by
-  ///     default.
-  ///   - makeAction: Builds the action for a gesture's input; called only when `requires`
-  ///     is met.
+  ///   - makeAction: Builds the action for a gesture's input.
   public convenience init(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
-    requires: @escaping (State) -> Availability = { _ in .enabled },
     makeAction: @escaping (Input) -> any Action<State>
   ) {
     self.init(
       dispatcher: dispatcher, name: name, context: StateSource(()),
-      requirement: { requires($1) }, probe: nil, makeAction: { makeAction($1) })
+      requirement: { _, _ in .met(()) }, probe: nil, makeAction: { makeAction($1) })
+  }
+
+  /// Creates a controller that reads only the model, with a requirement that hands the
+  /// checked value to the action.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the actions.
+  ///   - name: The command's name in the action log when it refuses a gesture.
+  ///   - requires: What the command needs beyond its action's validation: met with the
+  ///     value the action is built from, or unmet with the reason.
+  ///   - makeAction: Builds the action from the checked value and the gesture's input;
+  ///     called only when `requires` is met.
+  public convenience init<Checked>(
+    dispatcher: ActionDispatcher<State>,
+    name: String? = nil,
+    requires: @escaping (State) -> Requirement<Checked>,
+    makeAction: @escaping (Checked, Input) -> any Action<State>
+  ) {
+    self.init(
+      dispatcher: dispatcher, name: name, context: StateSource(()),
+      requirement: { requires($1) }, probe: nil, makeAction: makeAction)
   }
 
   /// Builds the action for `input` and dispatches it, if the command's requirement holds.
@@ -128,15 +180,17 @@ public final class ActionController<State, Input> {
   /// - Returns: What happened.
   @discardableResult
   public func trigger(_ input: Input) -> ActionOutcome {
-    if let refused = refusal() {
+    switch prepare(input) {
+    case .refused(let refused):
       availabilitySource.set(refused)
       let outcome = ActionOutcome.invalid(ValidationResult(refused.issues))
       dispatcher.logRefusal(name: name, outcome: outcome)
       return outcome
+    case .action(let action):
+      executingSource.set(true)
+      defer { executingSource.set(false) }
+      return dispatcher.dispatch(action)
     }
-    executingSource.set(true)
-    defer { executingSource.set(false) }
-    return dispatcher.dispatch(build(input))
   }
 
   /// Stops following model commits and the context; the controller keeps its last
@@ -146,7 +200,7 @@ public final class ActionController<State, Input> {
   }
 
   private func recompute() {
-    availabilitySource.set(refusal() ?? validation?() ?? .enabled)
+    availabilitySource.set(currentAvailability())
   }
 }
 
@@ -157,21 +211,42 @@ extension ActionController where Input == Void {
   /// - Parameters:
   ///   - dispatcher: Runs the actions.
   ///   - name: The command's name in the action log when it refuses a gesture.
-  ///   - context: The view state the command acts on, such as the selection.
-  ///   - requires: What the command needs before its action can be built; always met by
-  ///     default.
-  ///   - makeAction: Builds the action from the context; called only when `requires` is
-  ///     met.
+  ///   - context: The view state the command acts on.
+  ///   - makeAction: Builds the action from the context.
   public convenience init<Context>(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
     reading context: some StateProjection<Context>,
-    requires: @escaping (Context, State) -> Availability = { _, _ in .enabled },
     makeAction: @escaping (Context) -> any Action<State>
   ) {
     self.init(
-      dispatcher: dispatcher, name: name, context: context, requirement: requires, probe: (),
+      dispatcher: dispatcher, name: name, context: context,
+      requirement: { context, _ in .met(context) }, probe: (),
       makeAction: { context, _ in makeAction(context) })
+  }
+
+  /// Creates a controller of a command without input whose availability is its
+  /// requirement, then the validation of the action built from the checked value.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the actions.
+  ///   - name: The command's name in the action log when it refuses a gesture.
+  ///   - context: The view state the command acts on, such as the selection.
+  ///   - requires: What the command needs before its action can be built: met with the
+  ///     value the action is built from (the selected id, unwrapped), or unmet with the
+  ///     reason.
+  ///   - makeAction: Builds the action from the checked value; called only when
+  ///     `requires` is met.
+  public convenience init<Context, Checked>(
+    dispatcher: ActionDispatcher<State>,
+    name: String? = nil,
+    reading context: some StateProjection<Context>,
+    requires: @escaping (Context, State) -> Requirement<Checked>,
+    makeAction: @escaping (Checked) -> any Action<State>
+  ) {
+    self.init(
+      dispatcher: dispatcher, name: name, context: context, requirement: requires, probe: (),
+      makeAction: { checked, _ in makeAction(checked) })
   }
 
   /// Creates a controller of a command without input that reads only the model; its
@@ -180,18 +255,36 @@ extension ActionController where Input == Void {
   /// - Parameters:
   ///   - dispatcher: Runs the actions.
   ///   - name: The command's name in the action log when it refuses a gesture.
-  ///   - requires: What the command needs before its action can be built; always met by
-  ///     default.
-  ///   - makeAction: Builds the action; called only when `requires` is met.
+  ///   - makeAction: Builds the action.
   public convenience init(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
-    requires: @escaping (State) -> Availability = { _ in .enabled },
     makeAction: @escaping () -> any Action<State>
   ) {
     self.init(
       dispatcher: dispatcher, name: name, context: StateSource(()),
-      requirement: { requires($1) }, probe: (), makeAction: { _, _ in makeAction() })
+      requirement: { _, _ in .met(()) }, probe: (), makeAction: { _, _ in makeAction() })
+  }
+
+  /// Creates a controller of a command without input that reads only the model, with a
+  /// requirement that hands the checked value to the action.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the actions.
+  ///   - name: The command's name in the action log when it refuses a gesture.
+  ///   - requires: What the command needs before its action can be built: met with the
+  ///     value the action is built from, or unmet with the reason.
+  ///   - makeAction: Builds the action from the checked value; called only when
+  ///     `requires` is met.
+  public convenience init<Checked>(
+    dispatcher: ActionDispatcher<State>,
+    name: String? = nil,
+    requires: @escaping (State) -> Requirement<Checked>,
+    makeAction: @escaping (Checked) -> any Action<State>
+  ) {
+    self.init(
+      dispatcher: dispatcher, name: name, context: StateSource(()),
+      requirement: { requires($1) }, probe: (), makeAction: { checked, _ in makeAction(checked) })
   }
 
   /// Dispatches the command's action, if the command is available.

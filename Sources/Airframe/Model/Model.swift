@@ -56,7 +56,9 @@ extension ModelStorage {
 /// let lifetime = model.observeCommits { commit in
 ///   print(commit.revision, commit.changes.changes(in: \.notes).inserted)
 /// }
-/// try model.write { try $0.insert(Note(id: 1, title: "Groceries"), into: \.notes) }
+/// try model.write(origin: .background("import")) {
+///   try $0.insert(Note(id: 1, title: "Groceries"), into: \.notes)
+/// }
 /// // prints: 1 [1]
 /// ```
 ///
@@ -76,7 +78,7 @@ extension ModelStorage {
 ///   including the one whose gesture caused the write.
 /// - Every commit carries the ``CommitOrigin`` its write named: the user's action (an
 ///   ``ActionDispatcher`` writes those), a background task, or an external source such as
-///   another process or a sync server. A write that names none is a background write.
+///   another process or a sync server. Every write names its origin.
 /// - Other writers (several processes on one storage): a storage that another writer changed
 ///   since it last caught up refuses the write with a ``StorageBehindError``. The model
 ///   then rolls back, applies the other writers' changes as one external commit
@@ -132,8 +134,11 @@ public final class Model<State> {
   /// Changes the state through one transaction, persists it, then notifies observers once.
   ///
   /// - Parameters:
-  ///   - origin: Where the change comes from; the commit carries it. A write that does not
-  ///     say is a background write; an ``ActionDispatcher`` writes the user's actions.
+  ///   - origin: Who is writing: ``CommitOrigin/user(_:)`` for a change the user made here
+  ///     (an ``ActionDispatcher`` writes those, and only those become undo steps),
+  ///     ``CommitOrigin/background(_:)`` for a task of the app,
+  ///     ``CommitOrigin/external(_:)`` for another writer. Every call names it, so no write
+  ///     is silently unnamed in the log or left out of undo.
   ///   - body: Makes the changes; throwing discards all of them.
   /// - Returns: What `body` returns.
   /// - Throws: ``ModelError/reentrantWrite`` if another write or a notification is running;
@@ -141,7 +146,7 @@ public final class Model<State> {
   ///   every case the state is unchanged.
   @discardableResult
   public func write<Result>(
-    origin: CommitOrigin = .background("unnamed write"),
+    origin: CommitOrigin,
     _ body: (inout Transaction<State>) throws -> Result
   ) throws -> Result {
     var attempt = 1
@@ -198,6 +203,7 @@ public final class Model<State> {
     let commit: Commit<State>
     do {
       result = try body(&transaction)
+      if let refusal = inFlight.refusal { throw refusal }
       if inFlight.changes.isEmpty {
         inFlight.rollBack()
         finishWrite(inFlight)

@@ -1,7 +1,7 @@
 /// The changes of one write, made to a copy of the state and committed all at once.
 ///
 /// ```swift
-/// try model.write { transaction in
+/// try model.write(origin: .background("import")) { transaction in
 ///   try transaction.insert(note, into: \.notes)
 ///   try transaction.update(note.notebookID, in: \.notebooks) { $0.noteCount += 1 }
 /// }
@@ -101,6 +101,15 @@ public struct Transaction<State> {
   /// the table sees each row. That costs O(*n*) in the rows of both tables; prefer
   /// ``insert(_:into:)``, ``update(_:in:_:)`` and ``remove(_:from:)`` for a few rows.
   ///
+  /// A value that *contains* an entity table at any depth (a struct holding a table, an
+  /// optional or enum case carrying one, the whole state through `\.self`) cannot be set:
+  /// its rows would change without the change set naming them, so list lenses and
+  /// storage that persists rows would silently keep the old ones. Such a set changes
+  /// nothing and makes the whole write fail with ``ModelError/tableInsideValue(path:)``
+  /// when its body returns; set each table, or change its rows, instead. Checking a value
+  /// costs O(its size, not counting tables); plain scalars (numbers, strings, dates) are
+  /// not walked at all.
+  ///
   /// - Parameters:
   ///   - keyPath: The value's key path in the state.
   ///   - value: The new value; an equal value records nothing.
@@ -113,6 +122,12 @@ public struct Transaction<State> {
     }
     let old = storage.state[keyPath: keyPath]
     guard old != value else { return }
+    guard !TableSearch.finds(in: value), !TableSearch.finds(in: old) else {
+      if storage.refusal == nil {
+        storage.refusal = .tableInsideValue(path: Self.name(of: keyPath))
+      }
+      return
+    }
     storage.state[keyPath: keyPath] = value
     storage.changes.recordValue(keyPath)
     storage.undoLog.append { $0[keyPath: keyPath] = old }
@@ -156,6 +171,8 @@ final class TransactionStorage<State> {
   /// Every insert, oldest first, so ``Transaction/creating(_:)`` can name what one part of
   /// a write inserted without reading the whole change set.
   var insertions: [(table: AnyKeyPath, id: AnyHashable)] = []
+  /// Why the write must fail even if its body returns: a set the transaction refused.
+  var refusal: ModelError?
 
   init(state: State) { self.state = state }
 

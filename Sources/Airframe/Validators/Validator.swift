@@ -1,15 +1,16 @@
 /// A rule that checks a value and returns the reasons it is not acceptable.
 ///
 /// Conformers are small values: ``NonEmptyText``, ``MaximumLength``,
-/// ``NoControlCharacters``, ``UniqueWithin`` and ``ExistingID``. Run several with
-/// ``validate(_:using:)``:
+/// ``NoControlCharacters``, ``UniqueWithin`` and ``ExistingID``. A list of them is a
+/// ``ValidatorList``, written as the list of rules it is:
 ///
 /// ```swift
-/// let result = validate(title, using: [
-///   AnyValidator(NonEmptyText(field: "title")),
-///   AnyValidator(MaximumLength(field: "title", limit: 200)),
-/// ])
-/// result.summary   // "The title must not be empty." or nil
+/// let titleRules = ValidatorList<String> {
+///   NonEmptyText(field: "title").applied(to: { $0.trimmingCharacters(in: .whitespaces) })
+///   MaximumLength(field: "title", limit: 200)
+///   NoControlCharacters(field: "title")
+/// }
+/// titleRules.validate(title).summary   // "The title must not be empty." or nil
 /// ```
 ///
 /// A conformer must return no issue for a valid value and at least one issue, each with a
@@ -18,8 +19,8 @@
 /// ## Guarantees
 ///
 /// - A validator never changes anything; it only reports issues.
-/// - `validate(_:using:)` runs every validator in the list, in order, and collects every
-///   issue; it does not stop at the first failure.
+/// - A ``ValidatorList`` runs every validator in it, in order, and collects every issue;
+///   it does not stop at the first failure.
 public protocol Validator<Value>: Sendable {
   /// The type of value checked.
   associatedtype Value
@@ -31,7 +32,10 @@ public protocol Validator<Value>: Sendable {
   func issues(in value: Value) -> [ValidationIssue]
 }
 
-/// A type-erased validator, so validators of different types can share a list.
+/// A type-erased validator, for storing validators of different types together.
+///
+/// A ``ValidatorList`` erases its rules itself; call sites need this type only to keep a
+/// validator of an unknown type in a property.
 public struct AnyValidator<Value>: Validator {
   private let check: @Sendable (Value) -> [ValidationIssue]
 
@@ -47,17 +51,4 @@ public struct AnyValidator<Value>: Validator {
   /// - Parameter value: The value to check.
   /// - Returns: Every issue found.
   public func issues(in value: Value) -> [ValidationIssue] { check(value) }
-}
-
-/// Runs every validator on `value` and collects all their issues.
-///
-/// - Parameters:
-///   - value: The value to check.
-///   - validators: The rules, run in order; none is skipped after a failure.
-/// - Returns: The collected result.
-public func validate<Value>(
-  _ value: Value,
-  using validators: [AnyValidator<Value>]
-) -> ValidationResult {
-  ValidationResult(validators.flatMap { $0.issues(in: value) })
 }

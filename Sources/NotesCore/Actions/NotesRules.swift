@@ -37,18 +37,23 @@ public enum NotesRules {
   ///   - field: The field name for messages, such as `"note title"`.
   /// - Returns: Every issue.
   public static func titleIssues(_ title: String, field: String) -> [ValidationIssue] {
-    // Emptiness and length are judged on the title as it would be stored (trimmed), so a
-    // title that trims to nothing, such as a lone U+200B, is refused rather than stored
-    // empty; control characters are judged on what the user typed.
-    let stored = normalizedTitle(title)
-    return Airframe.validate(
-      stored,
-      using: [
-        AnyValidator(NonEmptyText(field: field)),
-        AnyValidator(MaximumLength(field: field, limit: titleLimit)),
-      ]
-    ).issues + NoControlCharacters(field: field).issues(in: title)
-      + NoInvisibleCharacters(field: field).issues(in: title)
+    titleRules(field: field).issues(in: title)
+  }
+
+  /// The rules of a title.
+  ///
+  /// Emptiness and length are judged on the title as it would be stored (trimmed), so a title that trims to nothing, such as a lone U+200B, is refused
+  /// rather than stored empty; control and invisible characters on what the user typed.
+  ///
+  /// - Parameter field: The field name for messages, such as `"note title"`.
+  /// - Returns: The rules, in the order their issues are reported.
+  public static func titleRules(field: String) -> ValidatorList<String> {
+    ValidatorList {
+      NonEmptyText(field: field).applied(to: normalizedTitle)
+      MaximumLength(field: field, limit: titleLimit).applied(to: normalizedTitle)
+      NoControlCharacters(field: field)
+      NoInvisibleCharacters(field: field)
+    }
   }
 
   /// The issues of a notebook title, including uniqueness among the other notebooks.

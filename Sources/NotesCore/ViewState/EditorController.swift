@@ -159,6 +159,29 @@ public final class EditorController: ViewStateController {
   /// Stops following the model.
   public func cancel() { lifetime?.cancel() }
 
+  /// How the editor's published state disagrees with the model, or `nil` when it agrees
+  /// (see ``ViewStateController``).
+  ///
+  /// The open note must exist unless the editor says it was deleted, and a draft without
+  /// unsaved edits or a conflict must be the stored title and body.
+  ///
+  /// - Returns: The first disagreement.
+  public func differenceFromModel() -> String? {
+    let shown = stateSource.value
+    guard shown == machine.state else { return "the published state is not the editor's" }
+    guard let id = shown.noteID else { return nil }
+    guard let stored = dispatcher.model.state.notes[id] else {
+      return shown.isDeleted ? nil : "note \(id) is open but the model has no such note"
+    }
+    if shown.isDeleted { return "note \(id) is shown as deleted but exists" }
+    guard !shown.isDirty, shown.conflict == nil else { return nil }
+    if shown.title != stored.title {
+      return "the title is \"\(shown.title)\"; stored \"\(stored.title)\""
+    }
+    if shown.body != stored.body { return "the body differs from the stored body" }
+    return nil
+  }
+
   /// The coalescing key of a typing run.
   private struct TypingRun: Hashable {
     let number: Int

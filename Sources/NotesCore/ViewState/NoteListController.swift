@@ -151,6 +151,12 @@ public final class NoteListController: ViewStateController {
   /// The latest model revision the rows reflect (the lens's).
   public var renderedRevision: Int { lens.renderedRevision }
 
+  /// How the listed rows differ from the rows recomputed from the model with the shown
+  /// notebook, search and order, or `nil` when they agree (see ``ViewStateController``).
+  ///
+  /// - Returns: The first difference.
+  public func differenceFromModel() -> String? { lens.differenceFromModel() }
+
   /// The notebook whose notes are listed; `nil` lists every note.
   public var notebook: NotebookID? {
     didSet { if notebook != oldValue { showFilter() } }

@@ -37,6 +37,7 @@ public final class SidebarController: ViewStateController {
   /// The index of each notebook's row in `currentRows`.
   private var rowIndex: [NotebookID: Int] = [:]
   private var lifetime: Lifetime?
+  private let model: Model<NotesState>
   /// The model revision the rows reflect.
   public private(set) var renderedRevision: Int
 
@@ -44,6 +45,7 @@ public final class SidebarController: ViewStateController {
   ///
   /// - Parameter model: The Notes model.
   public init(model: Model<NotesState>) {
+    self.model = model
     let state = model.state
     for note in state.notes.elements {
       counts[note.notebookID, default: 0] += 1
@@ -70,6 +72,20 @@ public final class SidebarController: ViewStateController {
     guard id == nil || rowIndex[id!] != nil else { return false }
     selectionSource.set(id)
     return true
+  }
+
+  /// How the rows differ from rows recomputed from the model's notebooks and notes, or
+  /// `nil` when they agree (see ``ViewStateController``).
+  ///
+  /// - Returns: The first difference.
+  public func differenceFromModel() -> String? {
+    let expected = Self.recomputedRows(for: model.state)
+    guard currentRows != expected else { return nil }
+    guard currentRows.count == expected.count else {
+      return "\(currentRows.count) notebooks; the model has \(expected.count)"
+    }
+    let index = currentRows.indices.first { currentRows[$0] != expected[$0] } ?? 0
+    return "row \(index) is \(currentRows[index]); the model gives \(expected[index])"
   }
 
   /// Stops following the model.

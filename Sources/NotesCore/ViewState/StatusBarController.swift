@@ -30,6 +30,7 @@ public final class StatusBarController: ViewStateController {
   private let statusSource: StateSource<StatusBar>
   private var lifetime: Lifetime?
   private var message: String?
+  private let model: Model<NotesState>
   /// The model revision the status reflects.
   public private(set) var renderedRevision: Int
 
@@ -37,6 +38,7 @@ public final class StatusBarController: ViewStateController {
   ///
   /// - Parameter model: The Notes model.
   public init(model: Model<NotesState>) {
+    self.model = model
     renderedRevision = model.revision
     statusSource = StateSource(Self.status(for: model.state, message: nil))
     lifetime = model.observeCommits { [weak self] commit in
@@ -76,6 +78,16 @@ public final class StatusBarController: ViewStateController {
     guard message != nil else { return }
     message = nil
     statusSource.update { $0.message = nil }
+  }
+
+  /// How the status differs from the status computed from the model now (with the current
+  /// message), or `nil` when they agree (see ``ViewStateController``).
+  ///
+  /// - Returns: Both statuses, when they differ.
+  public func differenceFromModel() -> String? {
+    let expected = Self.status(for: model.state, message: message)
+    let shown = statusSource.value
+    return shown == expected ? nil : "shows \"\(shown.text)\"; the model gives \"\(expected.text)\""
   }
 
   /// Stops following the model.

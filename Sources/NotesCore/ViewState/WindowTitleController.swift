@@ -48,6 +48,17 @@ public final class WindowTitleController: ViewStateController {
   /// The window title.
   public var title: some StateProjection<String> { titleSource }
 
+  /// How the title differs from the title computed from the model now, or `nil` when
+  /// they agree (see ``ViewStateController``).
+  ///
+  /// - Returns: Both titles, when they differ.
+  public func differenceFromModel() -> String? {
+    let expected = Self.title(
+      for: model.state, note: note, notebook: notebook, hasUnsavedEdits: hasUnsavedEdits)
+    let shown = titleSource.value
+    return shown == expected ? nil : "shows \"\(shown)\"; the model gives \"\(expected)\""
+  }
+
   /// Stops following the model.
   public func cancel() { lifetime?.cancel() }
 

@@ -7,13 +7,11 @@ struct AddNote: Action {
   var name: String { "Add Note" }
 
   func validate(in state: Library) -> ValidationResult {
-    Airframe.validate(
-      note.title,
-      using: [
-        AnyValidator(NonEmptyText(field: "title")),
-        AnyValidator(MaximumLength(field: "title", limit: 100)),
-        AnyValidator(NoControlCharacters(field: "title")),
-      ])
+    ValidatorList {
+      NonEmptyText(field: "title")
+      MaximumLength(field: "title", limit: 100)
+      NoControlCharacters(field: "title")
+    }.validate(note.title)
   }
 
   func perform(in transaction: inout Transaction<Library>) throws -> any Action<Library> {
@@ -28,11 +26,12 @@ struct RenameNote: Action {
   var name: String { "Rename Note" }
 
   func validate(in state: Library) -> ValidationResult {
-    let exists = AnyValidator(ExistingID(field: "note", ids: state.notes.byID.keys))
-    let text = [
-      AnyValidator(NonEmptyText(field: "title")), AnyValidator(NoControlCharacters(field: "title")),
-    ]
-    return ValidationResult(exists.issues(in: id) + Airframe.validate(title, using: text).issues)
+    let text = ValidatorList {
+      NonEmptyText(field: "title")
+      NoControlCharacters(field: "title")
+    }
+    return ValidationResult(
+      ExistingID(field: "note", ids: state.notes.byID.keys).issues(in: id) + text.issues(in: title))
   }
 
   func perform(in transaction: inout Transaction<Library>) throws -> any Action<Library> {

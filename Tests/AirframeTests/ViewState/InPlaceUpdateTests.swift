@@ -20,7 +20,9 @@ extension ViewStateTests {
       let observation = lens.updates.observe { last = $0 }
       for id in stride(from: 0, to: 500, by: 37) {
         let index = try #require(lens.index(of: id))
-        try model.write { try $0.update(id, in: \.memos) { $0.modified += 1 } }
+        try model.write(origin: .background("test")) {
+          try $0.update(id, in: \.memos) { $0.modified += 1 }
+        }
         let update = try #require(last)
         #expect(update.revision == model.revision)
         #expect(update.kind == .changed && update.count == 500)

@@ -31,7 +31,9 @@ extension ViewStateTests {
       #expect(lens.rows.map(\.id) == [1, 2])
       // A commit to the table ends the reuse: "a" is checked again and sees the new row.
       lens.filter = titleFilter("b")
-      try model.write { try $0.insert(memo(3, "gamma"), into: \.memos) }
+      try model.write(origin: .background("test")) {
+        try $0.insert(memo(3, "gamma"), into: \.memos)
+      }
       calls = 0
       lens.filter = ListFilter(key: "a") {
         calls += 1
@@ -79,7 +81,9 @@ extension ViewStateTests {
         return $0.title.contains("a")
       }
       // A commit while the filter is shown, so the kept rows are out of date at the toggle.
-      try model.write { try $0.update(3, in: \.memos) { $0.title = "xa" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(3, in: \.memos) { $0.title = "xa" }
+      }
       calls = 0
       lens.order = .by({ $0.title })
       #expect(calls == 0)

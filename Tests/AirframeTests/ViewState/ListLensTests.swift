@@ -19,7 +19,7 @@ extension ViewStateTests {
     func randomBatch(
       _ model: Model<Desk>, nextID: inout Int, size: Int, using generator: inout SplitMix64
     ) throws {
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         for _ in 0..<size {
           let ids = Array(transaction.state.memos.byID.keys)
           let choice = Int.random(in: 0..<10, using: &generator)
@@ -96,7 +96,7 @@ extension ViewStateTests {
       for step in 0..<200 {
         let id = Int.random(in: 0..<100_000, using: &generator)
         let before = lens.index(of: id)!
-        try model.write { transaction in
+        try model.write(origin: .background("test")) { transaction in
           try transaction.update(id, in: \.memos) { memo in
             if step.isMultiple(of: 2) {
               memo.modified = (memo.modified + Int.random(in: 1..<1_000, using: &generator)) % 1_000
@@ -127,7 +127,7 @@ extension ViewStateTests {
       let model = Model(Desk())
       let lens = ListLens(model: model, table: \.memos, order: MemoOrder.title.order)
       var generator = SplitMix64(seed: 3)
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         for id in 0..<5_000 {
           try transaction.insert(randomMemo(id: id, using: &generator), into: \.memos)
         }
@@ -172,9 +172,11 @@ extension ViewStateTests {
       let observation = lens.selection.observe { selections.append($0) }
       #expect(lens.select(4))
       #expect(!lens.select(99))
-      try model.write { try $0.update(7, in: \.memos) { $0.title = "zzz" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(7, in: \.memos) { $0.title = "zzz" }
+      }
       #expect(lens.selection.value == 4)
-      try model.write { try $0.remove(4, from: \.memos) }
+      try model.write(origin: .background("test")) { try $0.remove(4, from: \.memos) }
       #expect(lens.selection.value == nil)
       #expect(selections == [nil, 4, nil])
       observation.cancel()
@@ -186,7 +188,9 @@ extension ViewStateTests {
         model: model, table: \.memos, order: MemoOrder.title.order,
         filter: ListFilter { $0.notebook != 9 })
       #expect(lens.select(3))
-      try model.write { try $0.update(3, in: \.memos) { $0.notebook = 9 } }
+      try model.write(origin: .background("test")) {
+        try $0.update(3, in: \.memos) { $0.notebook = 9 }
+      }
       #expect(lens.selection.value == nil)
       #expect(lens.index(of: 3) == nil)
 
@@ -221,8 +225,8 @@ extension ViewStateTests {
       var published = 0
       let observation = lens.updates.observe { _ in published += 1 }
       let hidden = model.state.memos.elements.first { $0.notebook != 0 }!.id
-      try model.write { $0.set(\.status, to: "syncing") }
-      try model.write {
+      try model.write(origin: .background("test")) { $0.set(\.status, to: "syncing") }
+      try model.write(origin: .background("test")) {
         try $0.update(hidden, in: \.memos) { $0.notebook = $0.notebook == 1 ? 2 : 1 }
       }
       #expect(published == 1)
@@ -237,7 +241,7 @@ extension ViewStateTests {
       let lens = ListLens(
         model: model, table: \.memos, row: { $0 }, order: MemoOrder.notebookThenTitle.order,
         filter: filter, chunkCapacity: 32)
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         for id in stride(from: 0, to: 3_000, by: 7) {
           try transaction.update(id, in: \.memos) { $0.modified += 1 }
         }
@@ -263,7 +267,7 @@ extension ViewStateTests {
       lens.cancel()
       #expect(!lens.isObserving)
       #expect(ledger.liveCount == baseline)
-      try model.write { try $0.remove(0, from: \.memos) }
+      try model.write(origin: .background("test")) { try $0.remove(0, from: \.memos) }
       #expect(lens.count == 10)
 
       weak var released: ListLens<Desk, Memo, Memo>?
@@ -274,7 +278,7 @@ extension ViewStateTests {
       }
       #expect(released == nil)
       #expect(ledger.liveCount == baseline)
-      try model.write { try $0.remove(1, from: \.memos) }
+      try model.write(origin: .background("test")) { try $0.remove(1, from: \.memos) }
     }
 
     @Test func observationTrackingFiresOnEveryPublishedUpdate() throws {
@@ -289,7 +293,9 @@ extension ViewStateTests {
         }
       }
       track()
-      try model.write { try $0.update(3, in: \.memos) { $0.title = "AAA" } }
+      try model.write(origin: .background("test")) {
+        try $0.update(3, in: \.memos) { $0.title = "AAA" }
+      }
       #expect(fired.value == 1)
       #expect(lens.row(at: 0).id == 3)
       track()
@@ -303,7 +309,7 @@ extension ViewStateTests {
       }
       let model = Model(Desk(memos: EntityTable(memos)))
       let lens = ListLens(model: model, table: \.memos, order: .by(\.title))
-      try model.write { transaction in
+      try model.write(origin: .background("test")) { transaction in
         try transaction.update(0, in: \.memos) { $0.title = "t9" }  // moves to the end
         try transaction.update(2, in: \.memos) { $0.notebook = 1 }  // changes in place
         try transaction.remove(3, from: \.memos)

@@ -77,7 +77,7 @@ struct TestLibrary {
     let database = try NotesDatabase(path: path)
     defer { database.close() }
     let model = Model(try database.loadState(), storage: database)
-    try model.write { transaction in
+    try model.write(origin: .background("test")) { transaction in
       for notebook in state.notebooks.elements {
         try transaction.insert(notebook, into: \.notebooks)
       }

@@ -358,8 +358,8 @@ final class ModelBasedRun {
 
   private func expectedMenu(_ state: NotesState) -> [MenuRow] {
     [
-      MenuRow("New Note", "n", NotesHarness.newNoteAvailability(state)),
-      MenuRow("Sync Now", "s", NotesHarness.syncAvailability(state)),
+      MenuRow("New Note", "n", NotesHarness.newNoteNotebook(state).availability),
+      MenuRow("Sync Now", "s", NotesHarness.syncAvailability(state).availability),
       MenuRow("Import", "i", harness.commands[.rejectWhileRunning]!.availability.value),
     ]
   }

@@ -92,14 +92,17 @@ final class NotesHarness {
   private var syncCancelled = false
   private(set) var runs: [RunPolicy: [PendingRun]] = [:]
 
-  /// The availability rules of the menu's commands; the reference reads the same rules.
-  static func newNoteAvailability(_ state: NotesState) -> Availability {
-    state.notebooks.count == 0 ? .disabled("Create a notebook first.") : .enabled
+  /// The notebook a new note goes to: the first by id.
+  ///
+  /// This and ``syncAvailability(_:)`` are the menu's availability rules; the reference
+  /// reads the same rules.
+  static func newNoteNotebook(_ state: NotesState) -> Requirement<NotebookID> {
+    Requirement(state.notebooks.elements.map(\.id).min(), otherwise: "Create a notebook first.")
   }
 
-  static func syncAvailability(_ state: NotesState) -> Availability {
-    if case .syncing = state.sync { return .disabled("Already syncing.") }
-    return .enabled
+  static func syncAvailability(_ state: NotesState) -> Requirement<Void> {
+    if case .syncing = state.sync { return .unmet("Already syncing.") }
+    return .met(())
   }
 
   init(state: NotesState) {
@@ -127,14 +130,12 @@ final class NotesHarness {
         makeAction: { $0.action })
     }
     self.commands = commands
-    newNote = ActionController(dispatcher: dispatcher, requires: Self.newNoteAvailability) {
-      title in
-      let first = model.state.notebooks.elements.map(\.id).min() ?? NotebookID(rawValue: 0)
-      return CreateNote(notebookID: first, title: title, now: clock.now)
+    newNote = ActionController(dispatcher: dispatcher, requires: Self.newNoteNotebook) {
+      notebook, title in CreateNote(notebookID: notebook, title: title, now: clock.now)
     }
     // Only its availability is used; syncs start through the coordinator.
     syncCommand = ActionController(dispatcher: dispatcher, requires: Self.syncAvailability) {
-      (_: Void) in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
+      (_: Void, _: Void) in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
     }
     check = ConsistencyCheck(model: model, scheduler: scheduler)
     menu.add("New Note", shortcut: "n", availability: newNote.availability)
