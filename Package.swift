@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "NotesCore", targets: ["NotesCore"]),
     .library(name: "NotesStorage", targets: ["NotesStorage"]),
     .library(name: "NotesPresentation", targets: ["NotesPresentation"]),
+    .library(name: "NotesHost", targets: ["NotesHost"]),
     .library(name: "NotesApp", targets: ["NotesApp"]),
     .executable(name: "notes", targets: ["Notes"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
@@ -45,12 +46,18 @@ let package = Package(
     ),
     .target(
       name: "NotesStorage",
-      dependencies: ["NotesCore", "CSQLite"]
+      dependencies: ["Airframe", "NotesCore", "CSQLite"]
     ),
     // Test support: an SQLite VFS that fails chosen writes, syncs and truncates.
     .target(name: "CFaultVFS", dependencies: ["CSQLite"]),
     // One open library as every presentation sees it: controllers, wiring, gestures.
     .target(name: "NotesPresentation", dependencies: ["Airframe", "NotesCore"]),
+    // The one way a program opens a library: database, model, session, watcher, live
+    // sync, and the order they close in.
+    .target(
+      name: "NotesHost",
+      dependencies: ["Airframe", "NotesCore", "NotesPresentation", "NotesStorage", "NotesSync"]
+    ),
     .target(
       name: "NotesApp",
       dependencies: ["Airframe", "NotesCore", "NotesPresentation"]
@@ -58,7 +65,8 @@ let package = Package(
     .target(
       name: "NotesCommandLine",
       dependencies: [
-        "NotesCore", "NotesStorage", "NotesPresentation", "NotesServer", "NotesSync",
+        "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesServer", "NotesSync",
+        "NotesHost",
       ]
     ),
     // libpq, for the sync server (PostgreSQL).
@@ -75,8 +83,8 @@ let package = Package(
     .executableTarget(
       name: "Notes",
       dependencies: [
-        "NotesApp", "NotesPresentation", "NotesCommandLine", "NotesCore", "NotesStorage",
-        "NotesSync", "CNcurses",
+        "Airframe", "NotesApp", "NotesPresentation", "NotesCommandLine", "NotesCore",
+        "NotesHost", "CNcurses",
       ]
     ),
     .executableTarget(
@@ -87,7 +95,7 @@ let package = Package(
       name: "AirframeBench",
       dependencies: [
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesApp",
-        "NotesCommandLine", "NotesServer", "NotesSync", "CSQLite", "NotesTestSupport",
+        "NotesCommandLine", "NotesServer", "NotesSync", "NotesHost", "CSQLite", "NotesTestSupport",
       ]
     ),
     .testTarget(
@@ -100,13 +108,13 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesCoreTests",
-      dependencies: ["NotesCore", "AirframeTesting"]
+      dependencies: ["Airframe", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesStorageTests",
       dependencies: [
-        "NotesStorage", "NotesCore", "NotesApp", "NotesPresentation", "AirframeTesting",
-        "CFaultVFS",
+        "Airframe", "NotesStorage", "NotesCore", "NotesApp", "NotesPresentation", "NotesHost",
+        "AirframeTesting", "CFaultVFS",
         "NotesTestSupport",
       ]
     ),
@@ -123,16 +131,17 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesPresentationTests",
-      dependencies: ["NotesPresentation", "NotesCore", "AirframeTesting"]
+      dependencies: ["Airframe", "NotesPresentation", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesAppTests",
-      dependencies: ["NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting"]
+      dependencies: ["Airframe", "NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting"]
     ),
     .testTarget(
       name: "NotesCommandLineTests",
       dependencies: [
-        "NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting", "NotesTestSupport",
+        "Airframe", "NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting",
+        "NotesTestSupport",
       ]
     ),
     .testTarget(
@@ -144,7 +153,7 @@ let package = Package(
     .target(name: "NotesTestSupport", path: "Tests/NotesTestSupport"),
     .testTarget(
       name: "AirframeTestingTests",
-      dependencies: ["AirframeBinding", "AirframeTesting"]
+      dependencies: ["AirframeBinding", "Airframe", "AirframeTesting"]
     ),
   ]
 )

@@ -11,8 +11,8 @@
 import Airframe
 import Foundation
 import NotesApp
-import NotesCore
-import NotesPresentation
+@_spi(Instrumentation) import NotesCore
+@_spi(Instrumentation) import NotesPresentation
 import NotesStorage
 
 /// The keystroke-to-screen figure, for the in-memory model and the SQLite-backed one.

@@ -43,13 +43,13 @@ import Airframe
 import AirframeBinding
 import CSQLite
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesStorage
 
 // MARK: - The library
 
 /// A generated notes library, the same for every run with the same count.
-struct NotesLibrary {
+struct GeneratedLibrary {
   static let notebookCount = 20
   static let commonWords = ["the", "and", "of", "to", "in", "a", "is", "for"]
   static let wordsPerTitle = 3
@@ -155,7 +155,7 @@ struct ScratchFolder {
 
 /// The library built once for figures 7–9: its notes in memory and its database file.
 struct NotesFixture {
-  let library: NotesLibrary
+  let library: GeneratedLibrary
   let folder: ScratchFolder
   /// The built database file; figures read it, and edit only copies of it.
   let path: String
@@ -164,7 +164,7 @@ struct NotesFixture {
 
   @MainActor
   init(noteCount: Int, folder: ScratchFolder) throws {
-    library = NotesLibrary(noteCount: noteCount)
+    library = GeneratedLibrary(noteCount: noteCount)
     self.folder = folder
     path = folder.file("library.sqlite")
     var failure: (any Error)?
@@ -323,7 +323,7 @@ func notesLoadFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Sin
   var figure = Figure(
     number: number,
     title: "notes load: open the SQLite file and load \(grouped(notes)) notes in"
-      + " \(NotesLibrary.notebookCount) notebooks (ms per load)",
+      + " \(GeneratedLibrary.notebookCount) notebooks (ms per load)",
     kind: .scaledTime(unit: "ms/load", nanosecondsPerUnit: 1e6))
   func row(_ subject: String, _ stats: Stats, target: Double?) -> Row {
     var extras: [(key: String, value: JSONValue)] = [
@@ -521,8 +521,8 @@ func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
   func editNotes() {
     for _ in 0..<editsPerSearch {
       let id = noteIDs[Int.random(in: 0..<noteIDs.count, using: &random)]
-      let body = NotesLibrary.text(
-        words: NotesLibrary.wordsPerBody, from: vocabulary, using: &random)
+      let body = GeneratedLibrary.text(
+        words: GeneratedLibrary.wordsPerBody, from: vocabulary, using: &random)
       let outcome = editor.dispatch(EditNoteBody(id: id, body: body, now: Date()))
       if !outcome.isCommitted { notCommitted += 1 }
     }
@@ -611,7 +611,7 @@ func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
 /// Figure 10: one edit reaching all six View State Controllers of the Notes app.
 @MainActor
 func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
-  let library = NotesLibrary(noteCount: scale.notesCount)
+  let library = GeneratedLibrary(noteCount: scale.notesCount)
   let writes = scale.notesViewWrites
   let warmUp = max(20, writes / 10)
   let noteIDs = library.notes.map(\.id)

@@ -10,7 +10,7 @@
 import Airframe
 import Foundation
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesStorage
 
 /// The cross-process latency figure.

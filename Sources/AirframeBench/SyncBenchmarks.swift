@@ -18,11 +18,10 @@
 // - sync-first (15): that setup, timed: A's first push, B's first sync. Each run uses a new
 //   server database and a new copy of the fixture; the last run's devices are kept for the
 //   other figures.
-// - sync-latency (14): both devices run as the `notes` app does. B: a `NotesApplication`
-//   on its model, a `LibraryWatcher` (100 ms), a `ServerSyncService` and a `LiveSync`
-//   started exactly as `startLiveSync` in Sources/Notes/main.swift does; A: a
-//   `NotesSession` on its model with the same watcher, service and `LiveSync`, so its local
-//   commits push as in the app. Each sample: both devices idle, a random wait of 0–50 ms,
+// - sync-latency (14): both devices run as the `notes` app does: each library is opened
+//   and started by `NotesLibrary` (the program's own path: watcher, server sync service,
+//   live sync). B shows a `NotesApplication` on its session; A's local commits push as in
+//   the app. Each sample: both devices idle, a random wait of 0–50 ms,
 //   then A commits one `EditNoteBody` through its model (origin `.user`); the sample ends
 //   when B's model has committed the new body with an `.external` origin, B's note list row
 //   (and, for the note open in B's editor, the editor's state) show it, and B's every pane
@@ -38,7 +37,8 @@ import Airframe
 import Dispatch
 import Foundation
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
+@_spi(Instrumentation) import NotesHost
 import NotesPresentation
 import NotesServer
 import NotesStorage
@@ -252,23 +252,6 @@ private func firstSync(run: Int, fixture: NotesFixture, server: TemporaryPostgre
   )
 }
 
-/// Starts a `LiveSync` exactly as `startLiveSync` in Sources/Notes/main.swift does.
-@MainActor
-private func startLiveSyncAsTheApp(
-  path: String, model: Model<NotesState>, service: ServerSyncService,
-  startSync: @escaping @MainActor () -> Task<Void, Never>?,
-  caughtUp: @escaping @MainActor () -> Void
-) -> LiveSync? {
-  guard let store = try? LibrarySyncStore(path: path) else { return nil }
-  defer { store.close() }
-  guard let server = try? store.server() else { return nil }
-  let live = LiveSync(
-    model: model, service: service, serverURL: server, deviceID: store.deviceID,
-    startSync: startSync, caughtUp: caughtUp)
-  live.start()
-  return live
-}
-
 /// Runs the main run loop until no session syncs for `quiet` seconds, or `timeout` passes.
 ///
 /// - Returns: Whether they went quiet.
@@ -321,39 +304,22 @@ private struct LiveLatency {
 private func measureLiveLatency(
   devices: SyncedDevices, samples: Int, warmUp: Int, sink: Sink
 ) throws -> LiveLatency {
-  // Device B: the app.
-  let bDatabase = try NotesDatabase(path: devices.b)
-  defer { bDatabase.close() }
-  let bModel = Model(try bDatabase.loadState(), storage: bDatabase)
-  let bService = ServerSyncService(libraryPath: bDatabase.path)
-  let app = NotesApplication(model: bModel, syncService: bService, now: { Date() })
+  // Device B: the app, opened and started as the `notes` program opens its library.
+  let bLibrary = try NotesLibrary.open(path: devices.b, samples: .never)
+  defer { bLibrary.close() }
+  let bModel = bLibrary.model
+  let app = NotesApplication(session: bLibrary.session)
   defer { app.shutdown() }
-  let bWatcher = LibraryWatcher(database: bDatabase, model: bModel)
-  bWatcher.start()
-  defer { bWatcher.cancel() }
-  guard
-    let bLive = startLiveSyncAsTheApp(
-      path: bDatabase.path, model: bModel, service: bService,
-      startSync: { app.session.startBackgroundSync() }, caughtUp: { bWatcher.check() })
-  else { throw SyncBenchError(description: "device B has no server") }
-  defer { bLive.stop() }
+  bLibrary.start()
+  guard bLibrary.isSyncingLive else { throw SyncBenchError(description: "device B has no server") }
 
-  // Device A: a session on its own library, syncing the same way.
-  let aDatabase = try NotesDatabase(path: devices.a)
-  defer { aDatabase.close() }
-  let aModel = Model(try aDatabase.loadState(), storage: aDatabase)
-  let aService = ServerSyncService(libraryPath: aDatabase.path)
-  let aSession = NotesSession(model: aModel, syncService: aService)
-  defer { aSession.close() }
-  let aWatcher = LibraryWatcher(database: aDatabase, model: aModel)
-  aWatcher.start()
-  defer { aWatcher.cancel() }
-  guard
-    let aLive = startLiveSyncAsTheApp(
-      path: aDatabase.path, model: aModel, service: aService,
-      startSync: { aSession.startBackgroundSync() }, caughtUp: { aWatcher.check() })
-  else { throw SyncBenchError(description: "device A has no server") }
-  defer { aLive.stop() }
+  // Device A: a session on its own library, opened and syncing the same way.
+  let aLibrary = try NotesLibrary.open(path: devices.a, samples: .never)
+  defer { aLibrary.close() }
+  let aModel = aLibrary.model
+  let aSession = aLibrary.session
+  aLibrary.start()
+  guard aLibrary.isSyncingLive else { throw SyncBenchError(description: "device A has no server") }
   let aDispatcher = ActionDispatcher(model: aModel)
 
   // Local ids differ between devices; the creation date (synced, unique in the fixture)
@@ -582,7 +548,7 @@ private func firstSyncFigure(
   number: Int, runs: [FirstSyncRun], fixture: NotesFixture, devices: SyncedDevices, sink: Sink
 ) throws -> Figure {
   let notes = fixture.library.notes.count
-  let entities = notes + NotesLibrary.notebookCount
+  let entities = notes + GeneratedLibrary.notebookCount
   let target = 5e9
   var figure = Figure(
     number: number,

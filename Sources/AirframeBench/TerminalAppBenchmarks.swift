@@ -21,7 +21,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCommandLine
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesPresentation
 import NotesStorage
 
@@ -118,7 +118,7 @@ private func openApp(_ path: String) throws -> (NotesDatabase, NotesApplication)
 @MainActor
 private func oneDateApp(_ fixture: NotesFixture) -> NotesApplication {
   var state = fixture.library.state
-  let moment = Date(timeIntervalSince1970: NotesLibrary.epoch)
+  let moment = Date(timeIntervalSince1970: GeneratedLibrary.epoch)
   state.notes = EntityTable(
     state.notes.elements.map { note in
       var note = note
@@ -212,14 +212,14 @@ private func pastes(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
   let bytes = Array(("\u{1B}[200~" + text + "\u{1B}[201~").utf8)
   var samples: [Double] = []
   for run in 0...runs {
-    let before = app.session.model.state.notes[id]?.body ?? ""
+    let before = app.session.list.row(for: id)?.body ?? ""
     var decoder = InputDecoder()
     let time = timeNanoseconds {
       decoder.feed(bytes: bytes)
       app.handle(decoder.finishRead())
       _ = app.render(width: 120, height: 40)
     }
-    guard app.session.model.state.notes[id]?.body == before + text else {
+    guard app.session.list.row(for: id)?.body == before + text else {
       throw BenchmarkCheck("the paste was not saved exactly")
     }
     if run > 0 { samples.append(time) }

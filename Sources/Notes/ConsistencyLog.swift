@@ -1,6 +1,6 @@
 // ConsistencyLog: with AIRFRAME_CONSISTENCY_LOG=PATH, the full-screen app checks after
-// every key and every redraw that each View State Controller shows the model's revision,
-// and appends one line per mismatch to PATH. The end-to-end tests set it and expect the
+// every key and every redraw that each View State Controller shows the model's revision
+// and what a recomputation from the model gives, and appends one line per mismatch to PATH. The end-to-end tests set it and expect the
 // file to stay empty; without the variable nothing is checked.
 
 import Airframe
@@ -24,8 +24,7 @@ final class ConsistencyLog {
       let file = FileHandle(forWritingAtPath: path)
     else { return nil }
     self.file = file
-    check = ConsistencyCheck(model: session.model)
-    for (name, controller) in session.viewStateControllers { check.register(name, controller) }
+    check = session.makeConsistencyCheck()
   }
 
   /// Compares every controller with the model now and logs each one that disagrees.

@@ -12,52 +12,14 @@
 // - Every exit path of the full-screen app restores the terminal (see `Terminal`). Quitting
 //   and a closed terminal (hangup) also save the editor's draft and close the database.
 
-import Airframe
 import Foundation
 import NotesApp
 import NotesCommandLine
-import NotesCore
-import NotesPresentation
-import NotesStorage
-import NotesSync
+import NotesHost
 
 /// Writes a line to standard error.
 func printError(_ message: String) {
   FileHandle.standardError.write(Data("notes: \(message)\n".utf8))
-}
-
-/// Opens the library for the full-screen app, adding the samples to a new one.
-@MainActor
-func openLibrary(path: String?) throws -> (NotesDatabase, Model<NotesState>) {
-  let location = DatabaseLocation.resolve(explicitPath: path)
-  let isNew = !FileManager.default.fileExists(atPath: location.path)
-  let database = try NotesDatabase(location: location)
-  let state = try database.loadState()
-  let model = Model(state, storage: database)
-  if isNew, state.notebooks.count == 0, state.notes.count == 0 {
-    try SampleLibrary.add(to: model, now: Date())
-  }
-  return (database, model)
-}
-
-/// Starts syncing in the background if the library has a server.
-///
-/// Syncs on start, after edits and on the server's signal. Returns `nil` (and starts
-/// nothing) without a server.
-@MainActor
-func startLiveSync(
-  path: String, model: Model<NotesState>, service: ServerSyncService,
-  startSync: @escaping @MainActor () -> Task<Void, Never>?,
-  caughtUp: @escaping @MainActor () -> Void
-) -> LiveSync? {
-  guard let store = try? LibrarySyncStore(path: path) else { return nil }
-  defer { store.close() }
-  guard let server = try? store.server() else { return nil }
-  let live = LiveSync(
-    model: model, service: service, serverURL: server, deviceID: store.deviceID,
-    startSync: startSync, caughtUp: caughtUp)
-  live.start()
-  return live
 }
 
 /// Runs the full-screen app until the user quits.
@@ -68,23 +30,22 @@ func runFullScreen(databasePath: String?) -> Never {
       "the full-screen app needs a terminal; use a subcommand instead (see `notes --help`)")
     exit(1)
   }
-  let database: NotesDatabase
-  let model: Model<NotesState>
+  let library: NotesLibrary
   do {
-    (database, model) = try openLibrary(path: databasePath)
+    library = try NotesLibrary.open(
+      path: databasePath, samples: .whenNew, shortcut: NotesApplication.shortcut)
   } catch {
     printError("\(error)")
     exit(1)
   }
   // Sync talks to the server `notes sync setup` stored; without one, `s` says how to set
   // it up and nothing else changes.
-  let syncService = ServerSyncService(libraryPath: database.path)
-  let app = NotesApplication(model: model, syncService: syncService)
+  let app = NotesApplication(session: library.session)
   let terminal: Terminal
   do {
     terminal = try Terminal.start()
   } catch {
-    database.close()
+    library.close()
     printError("\(error)")
     exit(1)
   }
@@ -103,21 +64,15 @@ func runFullScreen(databasePath: String?) -> Never {
     DispatchQueue.main.async { MainActor.assumeIsolated { if drawScheduled { draw() } } }
   }
   app.onRepaint = { terminal.repaintNextDraw() }
-  // Another process's commits (a second window, a script) reach every pane.
-  // AIRFRAME_NOTES_WATCH_MS sets the period (tests slow it down to make two writers meet).
+  // Another process's commits (a second window, a script) reach every pane, and a library
+  // with a server syncs live. AIRFRAME_NOTES_WATCH_MS sets the watcher's period (tests
+  // slow it down to make two writers meet).
   let period = ProcessInfo.processInfo.environment["AIRFRAME_NOTES_WATCH_MS"].flatMap(Int.init)
-  let watcher = LibraryWatcher(
-    database: database, model: model, interval: .milliseconds(max(10, period ?? 100)))
-  watcher.start()
-  let liveSync = startLiveSync(
-    path: database.path, model: model, service: syncService,
-    startSync: { app.session.startBackgroundSync() }, caughtUp: { watcher.check() })
+  library.start(watchInterval: .milliseconds(max(10, period ?? 100)))
   func finish() -> Never {
-    liveSync?.stop()
-    watcher.cancel()
     app.shutdown()
     terminal.stop()
-    database.close()
+    library.close()
     exit(0)
   }
   terminal.run(

@@ -1,5 +1,5 @@
 public import Airframe
-public import NotesCore
+@_spi(Instrumentation) public import NotesCore
 
 /// The note list as a presentation reads it: rows, count, positions and updates, with no
 /// way to change the filter, the order or the selection (those are session gestures).

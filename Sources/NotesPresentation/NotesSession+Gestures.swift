@@ -9,7 +9,7 @@
 // - View-state gestures (selection, search, sort) change only view state.
 
 public import Airframe
-public import NotesCore
+@_spi(Instrumentation) public import NotesCore
 
 extension NotesSession {
   // MARK: - Selection, search and order

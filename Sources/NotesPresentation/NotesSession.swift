@@ -16,7 +16,7 @@
 
 public import Airframe
 public import Foundation
-public import NotesCore
+@_spi(Instrumentation) public import NotesCore
 
 /// One open Notes library as every presentation sees it.
 ///
@@ -44,9 +44,10 @@ public import NotesCore
 public final class NotesSession {
   /// The library's model.
   ///
-  /// For the program that opens the library (storage, consistency checks) and for tests;
-  /// presentations read the session's projections instead.
-  public let model: Model<NotesState>
+  /// Internal: presentations read the session's projections and change the library
+  /// through its gestures; the compiler keeps them from reaching the model. Whoever opens
+  /// the library made the model and keeps it (see `NotesLibrary` in NotesHost).
+  let model: Model<NotesState>
   /// Runs every action and keeps undo.
   let dispatcher: ActionDispatcher<NotesState>
   /// The sidebar's controller.
@@ -206,12 +207,31 @@ public final class NotesSession {
     commands.availability(of: command)
   }
 
-  /// Each View State Controller with its name, for a consistency check.
-  public var viewStateControllers: [(name: String, controller: any ViewStateController)] {
+  /// Each View State Controller with its name, for a consistency check, and for
+  /// benchmarks that check each controller's revision between timed steps.
+  @_spi(Instrumentation) public var viewStateControllers:
+    [(name: String, controller: any ViewStateController)]
+  {
     [
       ("sidebar", sidebar), ("note list", noteList), ("editor", editor),
       ("window title", windowTitle), ("status bar", statusBar),
     ]
+  }
+
+  /// A consistency check over every View State Controller of the session, by revision and
+  /// by content (each controller's output against a recomputation from the model).
+  ///
+  /// The program runs it after each redraw when asked to (`AIRFRAME_CONSISTENCY_LOG`);
+  /// tests run it after each step. Cancel it before the session closes.
+  ///
+  /// - Parameter scheduler: Where the check after each commit runs.
+  /// - Returns: The check, with every controller registered.
+  public func makeConsistencyCheck(scheduler: any WorkScheduler = .mainActor)
+    -> ConsistencyCheck<NotesState>
+  {
+    let check = ConsistencyCheck(model: model, scheduler: scheduler)
+    for (name, controller) in viewStateControllers { check.register(name, controller) }
+    return check
   }
 
   // MARK: - Lifetime

@@ -11,7 +11,7 @@
 
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 /// A command of the Notes app, whatever presents it.
 ///

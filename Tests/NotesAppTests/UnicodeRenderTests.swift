@@ -2,7 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 @testable import NotesPresentation

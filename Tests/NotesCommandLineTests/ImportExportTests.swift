@@ -2,7 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 import NotesCommandLine
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import AirframeTesting
 import NotesCommandLine
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 @Suite(.noLiveBindings)

@@ -24,7 +24,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 /// What NotesCore does with one input in one kind of field.

@@ -1,6 +1,6 @@
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 /// The editor's rules as a value: events in, effects and state out, with no model.

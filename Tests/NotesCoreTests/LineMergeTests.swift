@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotesCore
+@_spi(Instrumentation) @testable import NotesCore
 
 /// The three-way line merge: its rules one by one, the cursor mapping, the diff under it,
 /// and seeded random edits split between the sides.

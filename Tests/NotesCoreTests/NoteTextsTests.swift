@@ -3,7 +3,7 @@ import AirframeTesting
 import Foundation
 import Testing
 
-@testable import NotesCore
+@_spi(Instrumentation) @testable import NotesCore
 
 /// Where the note list keeps its rows' texts: chunks shared by rows, each slot written once
 /// with its search signature, and sparse chunks emptied so old texts can go.

@@ -1,7 +1,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 let t0 = Date(timeIntervalSince1970: 1_000)

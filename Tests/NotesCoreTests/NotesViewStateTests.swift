@@ -1,7 +1,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 /// The seeded generator the randomized tests share (SplitMix64).

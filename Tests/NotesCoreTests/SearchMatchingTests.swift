@@ -1,7 +1,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 /// The note list's search finds exactly what Foundation's case- and diacritic-insensitive

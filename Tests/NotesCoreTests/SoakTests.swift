@@ -10,7 +10,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 /// Notes' undo next to other writers: a sync or another process writing the same note.

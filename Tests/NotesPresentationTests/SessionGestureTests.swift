@@ -1,9 +1,10 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
-import NotesPresentation
+@_spi(Instrumentation) import NotesCore
 import Testing
+
+@testable import NotesPresentation
 
 /// Each gesture of a session, without any presentation: what it changes, what it reports,
 /// and that every projection agrees with a recomputation afterwards.

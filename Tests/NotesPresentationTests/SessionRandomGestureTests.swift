@@ -1,9 +1,10 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
-import NotesPresentation
+@_spi(Instrumentation) import NotesCore
 import Testing
+
+@testable import NotesPresentation
 
 /// Random sequences of gestures on a session, each followed by a check of every projection
 /// against a full recomputation (`expectProjectionsAgree`); a refused gesture changes

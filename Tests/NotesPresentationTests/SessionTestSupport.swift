@@ -1,9 +1,10 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
-import NotesPresentation
+@_spi(Instrumentation) import NotesCore
 import Testing
+
+@_spi(Instrumentation) @testable import NotesPresentation
 
 /// A fixed clock for modification dates.
 let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)

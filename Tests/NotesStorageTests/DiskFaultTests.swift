@@ -12,7 +12,7 @@ import Airframe
 import AirframeTesting
 import CFaultVFS
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesTestSupport
 import Testing
 

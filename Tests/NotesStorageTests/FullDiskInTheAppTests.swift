@@ -7,7 +7,7 @@ import AirframeTesting
 import CFaultVFS
 import Foundation
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesTestSupport
 import Testing
 

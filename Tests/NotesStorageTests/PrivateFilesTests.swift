@@ -4,7 +4,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesTestSupport
 import Testing
 

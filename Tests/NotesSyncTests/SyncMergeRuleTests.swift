@@ -3,7 +3,7 @@
 
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesServer
 import NotesTestSupport
 import Testing

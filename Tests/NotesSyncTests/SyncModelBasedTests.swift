@@ -12,7 +12,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesServer
 import NotesTestSupport
 import Testing

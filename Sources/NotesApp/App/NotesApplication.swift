@@ -75,7 +75,7 @@ public final class NotesApplication {
   }
 
   /// The key that runs each command, as the palette and the help screen show it.
-  static func shortcut(_ command: SessionCommand) -> String {
+  public static func shortcut(_ command: SessionCommand) -> String {
     switch command {
     case .newNote: "n"
     case .newNotebook: "N"

@@ -27,7 +27,7 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
 ///   longer exists.
 /// - A request for a notebook that already awaits confirmation is not posted twice.
 @MainActor
-public final class NotebookDeletion {
+@_spi(Instrumentation) public final class NotebookDeletion {
   /// Confirmations waiting for an answer; views observe them and answer through
   /// ``answer(_:confirmed:)``, never by acknowledging them themselves.
   public var confirmations: PendingOutcomes<DeletionConfirmation> { outcomes.readOnly }

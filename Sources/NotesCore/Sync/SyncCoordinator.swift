@@ -16,7 +16,7 @@ import Foundation
 /// - Releasing the coordinator cancels its sync from a plain deinit (it touches only the
 ///   `Task`, which is Sendable), so nothing depends on the `isolated deinit` shim.
 @MainActor
-public final class SyncCoordinator {
+@_spi(Instrumentation) public final class SyncCoordinator {
   private let model: Model<NotesState>
   private let service: any SyncService
   private var task: Task<Void, Never>?

@@ -24,7 +24,7 @@ public struct CommandRow: Equatable, Sendable, Identifiable {
 /// - The availability a menu row shows is the same value the toolbar and the shortcut of
 ///   that command read: one source of truth per command.
 @MainActor
-public final class CommandMenuController {
+@_spi(Instrumentation) public final class CommandMenuController {
   private let rowsSource = StateSource<[CommandRow]>([])
   private let bag = LifetimeBag(label: "CommandMenuController")
 

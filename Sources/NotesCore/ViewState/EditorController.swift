@@ -72,7 +72,7 @@ public struct EditorState: Equatable, Sendable {
 ///   after all its effects ran; ``bodyTyped(_:cursor:)`` edits and saves a typed key with
 ///   one save and one publication.
 @MainActor
-public final class EditorController: ViewStateController {
+@_spi(Instrumentation) public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
   private let stateSource = StateSource(EditorState.closed)
   /// The editor's state.

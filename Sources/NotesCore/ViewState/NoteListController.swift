@@ -144,7 +144,7 @@ public enum NoteSort: String, Sendable, CaseIterable {
 /// - The signatures of the notes the list starts with are written on another core after it
 ///   is created; the first search waits for them if needed (see ``waitUntilSearchable()``).
 @MainActor
-public final class NoteListController: ViewStateController {
+@_spi(Instrumentation) public final class NoteListController: ViewStateController {
   /// The lens that keeps the rows; read rows and updates through it.
   public let lens: ListLens<NotesState, Note, NoteRow>
 

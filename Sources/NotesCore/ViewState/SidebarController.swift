@@ -26,7 +26,7 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
 /// - `rows` replays and delivers like any state source and suppresses equal row lists.
 /// - The selection is cleared when its notebook is deleted.
 @MainActor
-public final class SidebarController: ViewStateController {
+@_spi(Instrumentation) public final class SidebarController: ViewStateController {
   private let rowsSource: StateSource<[SidebarRow]>
   private let selectionSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]

@@ -26,7 +26,7 @@ public struct StatusBar: Equatable, Sendable {
 ///   `inform` text), cleared by the next successful one or by `clearMessage`. Equal status
 ///   values are not delivered again.
 @MainActor
-public final class StatusBarController: ViewStateController {
+@_spi(Instrumentation) public final class StatusBarController: ViewStateController {
   private let statusSource: StateSource<StatusBar>
   private var lifetime: Lifetime?
   private var message: String?

@@ -13,7 +13,7 @@ import Foundation
 ///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
 ///   " — Sync failed" while syncing or after a failure.
 @MainActor
-public final class WindowTitleController: ViewStateController {
+@_spi(Instrumentation) public final class WindowTitleController: ViewStateController {
   private let model: Model<NotesState>
   private let titleSource = StateSource("Notes")
   private var lifetime: Lifetime?

@@ -1,6 +1,6 @@
 import Airframe
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 @testable import NotesPresentation

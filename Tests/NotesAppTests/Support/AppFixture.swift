@@ -1,7 +1,7 @@
 import Airframe
 import Foundation
 import NotesApp
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 @testable import NotesPresentation

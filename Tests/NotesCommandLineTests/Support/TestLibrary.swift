@@ -4,7 +4,7 @@
 import Airframe
 import Foundation
 import NotesCommandLine
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import NotesStorage
 import NotesTestSupport
 import Synchronization

@@ -9,7 +9,7 @@
 
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Synchronization
 
 /// Text a step carries; long repetitions print compactly.

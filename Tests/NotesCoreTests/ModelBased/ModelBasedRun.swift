@@ -5,7 +5,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 /// The first disagreement of a run.
 struct RunFailure: Error, CustomStringConvertible {

@@ -16,7 +16,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 struct ModelBasedBudget {

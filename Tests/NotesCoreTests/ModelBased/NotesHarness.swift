@@ -10,7 +10,7 @@
 import Airframe
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 /// A sync service that does what the test tells it, one command at a time.
 final class ControlledSync: SyncService {

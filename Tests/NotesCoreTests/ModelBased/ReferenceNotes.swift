@@ -18,7 +18,7 @@
 
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 /// What a step produced: predicted by the reference, reported by the app.
 enum StepResult: Equatable, CustomStringConvertible {

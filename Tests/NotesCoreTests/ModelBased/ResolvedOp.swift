@@ -4,7 +4,7 @@
 
 import Airframe
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 enum ResolvedOp: Sendable, Equatable {
   case createNotebook(title: String, now: Date)

@@ -7,7 +7,7 @@
 // candidate runs from a fresh app and reference; a candidate counts only if it fails in
 // the same area as the original failure, so shrinking never drifts to another bug.
 
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 @MainActor
 struct Shrinker {

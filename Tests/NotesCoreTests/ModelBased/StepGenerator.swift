@@ -8,7 +8,7 @@
 
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 
 struct StepGenerator {
   private var random: SeededGenerator

@@ -1,6 +1,6 @@
 import AirframeTesting
 import Foundation
-import NotesCore
+@_spi(Instrumentation) import NotesCore
 import Testing
 
 @testable import NotesStorage

@@ -1,0 +1,150 @@
+// NotesLibrary: the one way a program opens a Notes library, keeps it live and closes it.
+//
+// Guarantees
+// - One path for every program: the full-screen app, the command line, the benchmark and
+//   any later presentation (a desktop window) open a library here, so opening, the sample
+//   library, the watcher, live sync and the shutdown order exist once.
+// - Opening: the file at the given path (or the default location) is opened, created when
+//   missing; with `samples`, a library that did not exist before gets the sample notebooks
+//   and notes. Any failure throws before anything is started, with the file closed.
+// - `start()` follows other writers (a `LibraryWatcher` applying their commits as
+//   external commits) and, when the library has a sync server, syncs live (a `LiveSync`:
+//   on start, after local edits, on the server's signal). Without a server nothing syncs
+//   and "Sync Now" says how to set one up.
+// - `close()` stops in the order that loses nothing: live sync (no new sync starts), the
+//   watcher, the session (which saves the editor's draft), then the database. Calling it
+//   again does nothing.
+// - Presentations get the `session` and nothing below it: the model stays here, reachable
+//   only through the Instrumentation SPI that tests and benchmarks import.
+
+public import Airframe
+public import Foundation
+public import NotesCore
+public import NotesPresentation
+public import NotesStorage
+import NotesSync
+
+/// One open Notes library for a program: its database, model, session, watcher and sync.
+///
+/// ```swift
+/// let library = try NotesLibrary.open(path: nil, samples: .whenNew)
+/// library.start()
+/// let app = NotesApplication(session: library.session)   // any presentation
+/// …
+/// library.close()
+/// ```
+@MainActor
+public final class NotesLibrary {
+  /// Whether a library that did not exist is filled with the sample notebooks and notes.
+  public enum Samples: Sendable {
+    /// A new library gets the samples (the full-screen apps).
+    case whenNew
+    /// A new library starts empty (scripts want exactly what they put there).
+    case never
+  }
+
+  /// Where the library file is, and why that place.
+  public let location: DatabaseLocation
+  /// The session every presentation shows and acts on.
+  public let session: NotesSession
+  /// The database file.
+  let database: NotesDatabase
+  /// The library's model: the one home of its state.
+  @_spi(Instrumentation) public let model: Model<NotesState>
+  /// The service "Sync Now" and live sync run on.
+  let syncService: ServerSyncService
+  private var watcher: LibraryWatcher?
+  private var liveSync: LiveSync?
+  private var isClosed = false
+
+  private init(
+    location: DatabaseLocation, database: NotesDatabase, model: Model<NotesState>,
+    shortcut: (SessionCommand) -> String, now: @escaping () -> Date
+  ) {
+    self.location = location
+    self.database = database
+    self.model = model
+    syncService = ServerSyncService(libraryPath: database.path)
+    session = NotesSession(model: model, syncService: syncService, now: now, shortcut: shortcut)
+  }
+
+  /// Opens (creating if needed) the library at `path`, or at the default location.
+  ///
+  /// - Parameters:
+  ///   - path: The library file; `nil` for the default (see `DatabaseLocation`).
+  ///   - samples: Whether a new library gets the sample notes.
+  ///   - shortcut: The key that runs each command in this presentation, as its menus show
+  ///     it; none by default.
+  ///   - now: The clock for modification dates.
+  /// - Returns: The open library, not yet started.
+  /// - Throws: The storage's error if the file cannot be opened, read or filled; nothing
+  ///   is left open then.
+  public static func open(
+    path: String?, samples: Samples, shortcut: (SessionCommand) -> String = { _ in "" },
+    now: @escaping () -> Date = { Date() }
+  ) throws -> NotesLibrary {
+    let location = DatabaseLocation.resolve(explicitPath: path)
+    let isNew = !FileManager.default.fileExists(atPath: location.path)
+    let database = try NotesDatabase(location: location)
+    do {
+      let state = try database.loadState()
+      let model = Model(state, storage: database)
+      if samples == .whenNew, isNew, state.notebooks.count == 0, state.notes.count == 0 {
+        try SampleLibrary.add(to: model, now: now())
+      }
+      return NotesLibrary(
+        location: location, database: database, model: model, shortcut: shortcut, now: now)
+    } catch {
+      database.close()
+      throw error
+    }
+  }
+
+  /// The library file's path.
+  public var path: String { database.path }
+
+  /// Starts following other writers and, with a sync server, syncing live.
+  ///
+  /// - Parameter watchInterval: How often the watcher asks the file whether another
+  ///   writer committed.
+  public func start(watchInterval: Duration = .milliseconds(100)) {
+    guard !isClosed, watcher == nil else { return }
+    let watcher = LibraryWatcher(database: database, model: model, interval: watchInterval)
+    watcher.start()
+    self.watcher = watcher
+    liveSync = startLiveSync(caughtUp: { watcher.check() })
+  }
+
+  /// Live sync with the library's server, started; `nil` (and nothing started) without one.
+  private func startLiveSync(caughtUp: @escaping @MainActor () -> Void) -> LiveSync? {
+    guard let store = try? LibrarySyncStore(path: database.path) else { return nil }
+    defer { store.close() }
+    guard let server = try? store.server() else { return nil }
+    let session = session
+    let live = LiveSync(
+      model: model, service: syncService, serverURL: server, deviceID: store.deviceID,
+      startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
+    live.start()
+    return live
+  }
+
+  /// Whether live sync runs (the library has a server and ``start(watchInterval:)`` ran).
+  public var isSyncingLive: Bool { liveSync != nil }
+
+  /// Applies what other writers committed since the last check, now.
+  ///
+  /// - Returns: Whether there was anything.
+  @discardableResult
+  public func catchUp() -> Bool { watcher?.check() ?? ((try? model.catchUpWithStorage()) ?? false) }
+
+  /// Stops live sync and the watcher, closes the session (saving the editor's draft) and
+  /// the database, in that order; calling it again does nothing.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    liveSync?.stop()
+    watcher?.cancel()
+    session.close()
+    database.close()
+  }
+}
