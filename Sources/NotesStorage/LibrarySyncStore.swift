@@ -7,17 +7,12 @@
 //   catches up through `Model.write`'s external path (never the undo history).
 // - Every call is one transaction: a kill at any point leaves either the state before the
 //   call or the state after it.
-// - `outgoingChanges()` turns each pending entity into one change with a fresh change id
-//   and the exact version to push, stored before it is returned; an entity whose version
-//   equals the one the server has needs no push and stops being pending. A change already
-//   given an id keeps it (and its version) until it is acknowledged or superseded, so a
-//   retry sends the same change.
-// - `acknowledge` makes the pushed version the entity's ancestor; if the entity changed
-//   again meanwhile, it stays pending for the next push.
+// - What each call does is stated where it is: pushing in LibrarySyncStore+Push, pulling
+//   in LibrarySyncStore+Pull, the versions both compare in LibrarySyncStore+Versions.
 // - Not thread-safe and not main-actor bound: one owner (the sync engine's queue) uses it.
 
 public import Foundation
-public import NotesCore
+internal import NotesCore
 
 /// The sync engine's access to one library file.
 ///
@@ -133,11 +128,6 @@ public final class LibrarySyncStore {
     }
   }
 
-  /// Every change pushed under an id whose acknowledgement never came.
-  public func unacknowledgedChanges() throws(NotesStorageError) -> [OutgoingChange] {
-    try pendingEntities().compactMap { $0.2 }
-  }
-
   /// How many entities have changes the server has not accepted yet.
   public func pendingCount() throws(NotesStorageError) -> Int {
     Int(try connection.int64("SELECT count(*) FROM sync_pending") ?? 0)
@@ -160,65 +150,45 @@ public final class LibrarySyncStore {
     }
   }
 
-  // MARK: Pushing
+  // MARK: Statements
 
-  /// Every change to push, each with its change id, stored before they are returned.
+  /// Runs a statement, binding `values` to its parameters 1, 2 and so on.
+  func run(_ sql: String, _ values: String?...) throws(NotesStorageError) {
+    try connection.withStatement(sql) { statement throws(NotesStorageError) in
+      for (offset, value) in values.enumerated() {
+        try statement.bind(value, at: Int32(offset + 1))
+      }
+      try statement.step()
+    }
+  }
+
+  /// The text stored under `key` in `meta`, or `nil`.
+  static func metaText(
+    _ key: String, on connection: SQLiteConnection
+  ) throws(NotesStorageError) -> String? {
+    try connection.withStatement(SQL.getMeta) { statement throws(NotesStorageError) in
+      try statement.bind(key, at: 1)
+      guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+      return statement.string(at: 0)
+    }
+  }
+
+  /// `items` in the order they are written: notebooks that exist, then notes, then deleted
+  /// notebooks, each kind in its given order.
   ///
-  /// Notebooks that exist come first, then notes, then deleted notebooks; pushed in one
-  /// server transaction, a device pulling never sees a note without its notebook.
-  public func outgoingChanges() throws(NotesStorageError) -> [OutgoingChange] {
-    try connection.transaction { () throws(NotesStorageError) -> [OutgoingChange] in
-      var changes: [OutgoingChange] = []
-      for (uid, kind, snapshot) in try pendingEntities() {
-        if let snapshot {
-          changes.append(snapshot)
-          continue
-        }
-        let current = try localFields(kind, uid: uid)?.fields
-        let base = try baseVersion(uid)
-        if base.map({ $0.fields == current }) ?? (current == nil) {
-          try run("DELETE FROM sync_pending WHERE uid = ?1", uid)
-          continue
-        }
-        let change = OutgoingChange(
-          changeID: SyncBookkeeping.newUID(), baseSeq: base?.seq ?? 0,
-          record: SyncRecord(kind: kind, uid: uid, fields: current))
-        try storeSnapshot(change)
-        changes.append(change)
-      }
-      func rank(_ change: OutgoingChange) -> Int {
-        switch (change.record.kind, change.record.fields) {
-        case (.notebook, .some): 0
-        case (.note, _): 1
-        case (.notebook, nil): 2
-        }
-      }
-      return changes.enumerated()
-        .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
-        .map(\.element)
-    }
-  }
-
-  /// Records that the server accepted each change with its sequence number.
-  public func acknowledge(_ accepted: [(OutgoingChange, seq: Int64)]) throws(NotesStorageError) {
-    guard !accepted.isEmpty else { return }
-    try connection.transaction { () throws(NotesStorageError) in
-      for (change, seq) in accepted {
-        try setBase(change.record, seq: seq)
-        try settlePending(change.record.kind, uid: change.record.uid, base: change.record.fields)
+  /// Pushed in one server transaction, a device pulling never sees a note without its
+  /// notebook; applied in this order, a pulled note finds its pulled notebook.
+  static func inWriteOrder<Item>(_ items: [Item], record: (Item) -> SyncRecord) -> [Item] {
+    func rank(_ item: Item) -> Int {
+      let record = record(item)
+      switch (record.kind, record.fields) {
+      case (.notebook, .some): return 0
+      case (.note, _): return 1
+      case (.notebook, nil): return 2
       }
     }
-  }
-
-  /// Forgets the change ids of changes the server refused (it had a newer version): they
-  /// are made again, from the merged version, after the next pull.
-  public func discardRefused(_ changes: [OutgoingChange]) throws(NotesStorageError) {
-    try connection.transaction { () throws(NotesStorageError) in
-      for change in changes {
-        try run(
-          "UPDATE sync_pending SET change_id = NULL WHERE uid = ?1 AND change_id = ?2",
-          change.record.uid, change.changeID)
-      }
-    }
+    return items.enumerated()
+      .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+      .map(\.element)
   }
 }

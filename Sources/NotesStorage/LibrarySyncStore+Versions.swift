@@ -1,4 +1,4 @@
-// LibrarySyncStore+Rows: reading and writing the versions sync compares — an entity's
+// LibrarySyncStore+Versions: reading and writing the versions sync compares — an entity's
 // row in the library, its ancestor in `sync_base`, its pushed version in `sync_pending`.
 //
 // Guarantees
@@ -14,26 +14,6 @@ extension LibrarySyncStore {
   struct Versioned {
     var seq: Int64
     var fields: SyncFields?
-  }
-
-  /// Runs a statement, binding `values` to its parameters 1, 2 and so on.
-  func run(_ sql: String, _ values: String?...) throws(NotesStorageError) {
-    try connection.withStatement(sql) { statement throws(NotesStorageError) in
-      for (offset, value) in values.enumerated() {
-        try statement.bind(value, at: Int32(offset + 1))
-      }
-      try statement.step()
-    }
-  }
-
-  static func metaText(
-    _ key: String, on connection: SQLiteConnection
-  ) throws(NotesStorageError) -> String? {
-    try connection.withStatement(SQL.getMeta) { statement throws(NotesStorageError) in
-      try statement.bind(key, at: 1)
-      guard try statement.step(), !statement.isNull(at: 0) else { return nil }
-      return statement.string(at: 0)
-    }
   }
 
   /// Every pending entity, with the change already made of it, if any.

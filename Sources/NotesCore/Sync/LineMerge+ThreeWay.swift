@@ -1,0 +1,89 @@
+// LineMerge+ThreeWay: the merge itself — the two sides' hunks grouped into regions, and
+// each region taken from one side or found in conflict.
+//
+// Guarantees
+// - Regions: hunks of the two sides that overlap or touch form one region. Touching counts,
+//   as in git and GNU diff3: edits of adjacent lines, an insertion right before or after a
+//   line the other side changed, and two insertions at the same place are one region. Edits
+//   separated by at least one line that neither side changed are separate regions.
+// - A region only one side changed takes that side's lines. A region both sides changed
+//   takes their lines if both sides' lines for the whole region are identical; otherwise
+//   the merge is a conflict: no partial result and no conflict markers. Hence deleting a
+//   line on one side and editing it on the other conflicts, and so do different insertions
+//   at the same place. Lines outside every region are unchanged on both sides and are kept.
+
+extension LineMerge {
+  /// The merge itself, without the shortcuts for unchanged or equal sides.
+  ///
+  /// - Parameters:
+  ///   - ancestor: The version both sides were edited from.
+  ///   - ours: This side's version.
+  ///   - theirs: The other side's version.
+  ///   - cursor: A UTF-8 offset into `ours` (at most `ours.utf8.count`), or `nil`.
+  /// - Returns: The merged text and the mapped cursor (0 if `cursor` is `nil`), or `nil` on
+  ///   conflict.
+  static func threeWay(
+    ancestor: String, ours: String, theirs: String, cursor: Int?
+  ) -> (text: String, cursor: Int)? {
+    let base = Lines(ancestor)
+    let mine = Lines(ours)
+    let other = Lines(theirs)
+    var table: [LineKey: Int] = [:]
+    let baseIDs = base.ids(interning: &table)
+    let mineIDs = mine.ids(interning: &table)
+    let otherIDs = other.ids(interning: &table)
+    let mineHunks = editScript(from: baseIDs, to: mineIDs)
+    let otherHunks = editScript(from: baseIDs, to: otherIDs)
+
+    var output = Output(cursor: cursor.map { mine.position(ofOffset: $0) })
+    var nextMine = 0
+    var nextOther = 0
+    // How many lines each side has more than the ancestor before the current point.
+    var mineGrowth = 0
+    var otherGrowth = 0
+    // The ancestor lines before this index are merged.
+    var done = 0
+    while nextMine < mineHunks.count || nextOther < otherHunks.count {
+      let start = min(
+        nextMine < mineHunks.count ? mineHunks[nextMine].ancestorStart : Int.max,
+        nextOther < otherHunks.count ? otherHunks[nextOther].ancestorStart : Int.max)
+      var end = start
+      let firstMine = nextMine
+      let firstOther = nextOther
+      var mineRegionGrowth = 0
+      var otherRegionGrowth = 0
+      // `<=`: a hunk that starts where the region ends touches it and joins it.
+      while true {
+        if nextMine < mineHunks.count, mineHunks[nextMine].ancestorStart <= end {
+          end = max(end, mineHunks[nextMine].ancestorEnd)
+          mineRegionGrowth += mineHunks[nextMine].growth
+          nextMine += 1
+        } else if nextOther < otherHunks.count, otherHunks[nextOther].ancestorStart <= end {
+          end = max(end, otherHunks[nextOther].ancestorEnd)
+          otherRegionGrowth += otherHunks[nextOther].growth
+          nextOther += 1
+        } else {
+          break
+        }
+      }
+      // Unchanged lines before the region: the same bytes on every side; take ours.
+      output.appendOurs(mine, (done + mineGrowth)..<(start + mineGrowth))
+      let mineRange = (start + mineGrowth)..<(end + mineGrowth + mineRegionGrowth)
+      let otherRange = (start + otherGrowth)..<(end + otherGrowth + otherRegionGrowth)
+      mineGrowth += mineRegionGrowth
+      otherGrowth += otherRegionGrowth
+      if nextOther == firstOther {
+        output.appendOurs(mine, mineRange)
+      } else if nextMine == firstMine {
+        output.appendTheirs(other, otherRange, over: mineRange)
+      } else if mineIDs[mineRange] == otherIDs[otherRange] {
+        output.appendOurs(mine, mineRange)
+      } else {
+        return nil
+      }
+      done = end
+    }
+    output.appendOurs(mine, (done + mineGrowth)..<mine.count)
+    return (String(decoding: output.bytes, as: UTF8.self), output.finalCursor)
+  }
+}
