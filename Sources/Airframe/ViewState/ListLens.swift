@@ -16,7 +16,9 @@ import Observation
 ///   order: .by(\.isPinned, .descending).then(\.modified, .descending))
 /// lens.filter = .search("grocer", in: \.title)   // reloads
 /// lens.updates.observe { update in table.apply(update) }.store(in: bag)
-/// try model.write { try $0.update(7, in: \.notes) { $0.title = "Groceries" } }
+/// try model.write(origin: .user("Rename Note")) {
+///   try $0.update(7, in: \.notes) { $0.title = "Groceries" }
+/// }
 /// // The lens moved row 7 and published one update before `write` returned.
 /// ```
 ///

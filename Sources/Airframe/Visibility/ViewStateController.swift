@@ -62,7 +62,7 @@ extension ListLens: ViewStateController {
   ///
   /// - Returns: The rows, in the order's total order (ties by id).
   public func recomputedRows() -> [Row] {
-    let compare = totalOrder(order)
+    let compare = operations.totalOrder(order)
     let filter = filter
     return model.state[keyPath: table].elements.lazy.map(project).filter { filter.includes($0) }
       .sorted { compare($0, $1) < 0 }
