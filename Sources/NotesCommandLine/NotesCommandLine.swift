@@ -168,6 +168,8 @@ public enum NotesCommandLine {
         databasePath: databasePath, io: io)
     case .importLibrary(let path):
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
+    case .exportMarkdown(let folder):
+      return try MarkdownExport.export(to: folder, databasePath: databasePath, io: io)
     case .serverInit(let url):
       return try ServerCommands.initialize(url: url, io: io)
     case .sync(let command):
@@ -190,7 +192,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary, .gesture, .serverInit, .sync:
+    case .add, .importLibrary, .exportMarkdown, .gesture, .serverInit, .sync:
       break
     }
   }
