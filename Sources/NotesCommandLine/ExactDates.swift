@@ -145,10 +145,14 @@ enum ExactDates {
       return nil
     }
 
-    /// Consumes every ASCII digit that comes next.
-    mutating func digits() -> String {
+    /// Consumes the ASCII digits that come next, at most `limit` of them.
+    mutating func digits(limit: Int = .max) -> String {
       let start = position
-      while position < bytes.count, (0x30...0x39).contains(bytes[position]) { position += 1 }
+      while position < bytes.count, position - start < limit,
+        (0x30...0x39).contains(bytes[position])
+      {
+        position += 1
+      }
       return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
@@ -160,8 +164,8 @@ enum ExactDates {
     /// Consumes between `minDigits` and `maxDigits` digits as a number.
     mutating func number(minDigits: Int, maxDigits: Int) -> Int64? {
       let start = position
-      let text = digits()
-      guard (minDigits...maxDigits).contains(text.count) else {
+      let text = digits(limit: maxDigits)
+      guard text.count >= minDigits else {
         position = start
         return nil
       }

@@ -6,7 +6,8 @@
 //   U+007F–U+009F): each becomes `_`.
 // - A name never starts or ends with a dot or white space, is never empty ("Untitled"),
 //   and its stem (before the extension) is never a name Windows reserves (CON, PRN, AUX,
-//   NUL, COM0–COM9, LPT0–LPT9, in any case, with or without an extension): `_` is added.
+//   NUL, COM0–COM9, LPT0–LPT9, in any case, with or without an extension): `_` is added
+//   after the device name ("NUL_", "con_.txt").
 // - A stem is at most `stemLimit` UTF-8 bytes, cut between characters (never inside a
 //   character or a grapheme cluster), so the whole name, with a " 99999" suffix and the
 //   extension, stays under the 255 bytes most file systems allow.
@@ -61,7 +62,10 @@ struct FileNames {
     var stem = trimmed(String(scalars))
     stem = bounded(stem, bytes: stemLimit)
     if stem.isEmpty { stem = fallback }
-    if isReserved(stem) { stem += "_" }
+    if isReserved(stem) {
+      // After the device name itself: Windows reserves "NUL.txt" as well as "NUL".
+      if let dot = stem.firstIndex(of: ".") { stem.insert("_", at: dot) } else { stem += "_" }
+    }
     return stem
   }
 
