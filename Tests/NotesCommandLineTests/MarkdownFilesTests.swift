@@ -201,7 +201,9 @@ struct MarkdownFilesTests {
     var notes: [String: Note] = [:]
     for note in state.notes.elements { notes[note.title] = note }
     #expect(Set(notes.keys) == ["Top heading", "plain", "Tomato soup", "notes", "Cake"])
-    let notebook = { (title: String) in state.notebooks[notes[title]!.notebookID]?.title }
+    let notebook = { (title: String) in
+      notes[title].flatMap { state.notebooks[$0.notebookID]?.title }
+    }
     #expect(notebook("Top heading") == "Journal" && notebook("plain") == "Journal")
     #expect(notebook("Tomato soup") == "Recipes" && notebook("Cake") == "Recipes/Desserts")
     #expect(notes["Top heading"]?.body == "# Top heading\ntext\n")
