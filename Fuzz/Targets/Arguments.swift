@@ -66,6 +66,8 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["search"] + options + flag("--json", json) + ["--", query]
     case .export:
       return ["export"] + options
+    case .exportMarkdown(let folder):
+      return ["export"] + options + ["--markdown", folder]
     case .importLibrary(let path):
       return ["import"] + options + ["--", path]
     case .serverInit(let url):

@@ -16,7 +16,7 @@ import NotesCore
 /// A command line split into options and operands.
 struct Arguments {
   /// Options that take a value.
-  static let valueOptions: Set = ["--database", "--notebook", "--title", "--body"]
+  static let valueOptions: Set = ["--database", "--notebook", "--title", "--body", "--markdown"]
   /// Options that take no value.
   static let flags: Set = ["--json", "--create-notebook", "--yes", "--help", "-h", "--version"]
 
@@ -158,10 +158,13 @@ struct Arguments {
       try allow([], flags: ["--json"], operands: ["QUERY"], in: name)
       return .search(query: operands[1], json: json)
     case "export":
-      try allow([], flags: ["--json"], operands: [], in: name)
-      return .export
+      try allow(["--markdown"], flags: ["--json"], operands: [], in: name)
+      guard let folder = values["--markdown"] else { return .export }
+      if json { throw UsageError(message: "'export' takes --json or --markdown DIR, not both") }
+      if folder.isEmpty { throw UsageError(message: "option '--markdown' needs a folder") }
+      return .exportMarkdown(folder: folder)
     case "import":
-      try allow([], flags: [], operands: ["FILE"], in: name)
+      try allow([], flags: [], operands: ["FILE or DIR"], in: name)
       return .importLibrary(path: operands[1])
     default:
       throw UsageError(message: "unknown command '\(TerminalText.short(name))'")

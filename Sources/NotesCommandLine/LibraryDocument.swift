@@ -13,6 +13,8 @@
 //   left out, and unknown keys are ignored. Everything else is checked, and a problem is
 //   reported with its place in the document, such as `notes[3].title`.
 // - Output is pretty-printed with sorted keys, so the same library prints the same text.
+// - An entry may carry a `source` (never read from or written to JSON): the file a
+//   Markdown import read it from, which messages then name instead of `notes[3]`.
 
 import Airframe
 import Foundation
@@ -31,6 +33,10 @@ struct LibraryDocument: Codable {
     var title: String
     /// When it was created.
     var created: Date?
+    /// Where the entry came from, for messages, when not from this JSON document.
+    var source: String? = nil
+
+    private enum CodingKeys: String, CodingKey { case id, title, created }
   }
 
   /// A note in the document.
@@ -49,6 +55,12 @@ struct LibraryDocument: Codable {
     var modified: Date?
     /// Whether it is pinned.
     var pinned: Bool?
+    /// Where the entry came from, for messages, when not from this JSON document.
+    var source: String? = nil
+
+    private enum CodingKeys: String, CodingKey {
+      case id, notebookID, title, body, created, modified, pinned
+    }
   }
 
   /// The format version.

@@ -5,7 +5,8 @@
 //   path (`nil` for the default location) and every option value, verbatim.
 // - `CommandIO` is the only way commands touch standard input, output and error, so tests
 //   run them in-process with captured streams.
-// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input.
+// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input, 73 cannot
+//   create the output.
 
 public import Foundation
 public import NotesCore
@@ -51,7 +52,10 @@ public enum LibraryCommand: Equatable, Sendable {
   case search(query: String, json: Bool)
   /// `export`: the whole library as one JSON document.
   case export
-  /// `import`: the notebooks and notes of an exported document; `"-"` is standard input.
+  /// `export --markdown DIR`: the whole library as a new folder of Markdown files.
+  case exportMarkdown(folder: String)
+  /// `import`: the notebooks and notes of an exported document (`"-"` is standard input),
+  /// or of a folder of Markdown and text files.
   case importLibrary(path: String)
   /// A change to one notebook or note, made as the full-screen app's gesture.
   case gesture(GestureCommand)
@@ -91,6 +95,9 @@ public enum ExitCode: Int32, Sendable {
   case invalidData = 65
   /// No note, notebook or file has the name or id given.
   case notFound = 66
+  /// The output cannot be created: the folder an export writes to exists and is not
+  /// empty, or a file in it cannot be written.
+  case cannotCreate = 73
 }
 
 /// Where a command reads and writes.

@@ -41,6 +41,14 @@ public enum NotesCommandLine {
           relevant first. Quote a query of several words.
       export [--json]
           Print the whole library as one JSON document (version 1), with ids.
+      export --markdown DIR
+          Write the library as Markdown files into DIR, which must not exist or
+          be empty (else exit status 73): one folder per notebook, holding a
+          .notebook.md with its exact title and date, and one .md file per note:
+          a front matter block (title, created, modified, pinned) between ---
+          lines, then the body byte for byte. Names are safe on every common
+          file system and unique ignoring case ("Plan 2.md"). Everything is
+          written beside DIR first and moved into place at the end.
       rename ID TITLE
           Give a note a new title.
       move ID NOTEBOOK
@@ -86,6 +94,18 @@ public enum NotesCommandLine {
       [{"id", "notebookID", "title", "body", "created", "modified", "pinned"}]};
       a note's notebookID is the id of one of its notebooks. Only "version",
       the lists, ids, titles and notebookID are required.
+      import DIR
+          Add the notes of a folder (an export --markdown, or .md, .markdown
+          and .txt files from anywhere). Each folder holding notes is a
+          notebook: titled by its .notebook.md, else its path below DIR
+          ("Work/Projects"); files directly in DIR go to a notebook named
+          after DIR. A note's title is its front matter's title, else a
+          "# Heading" on its first line, else its file name; its body is the
+          rest of the file, kept exactly; a missing date is the file's
+          modification time. Other files are skipped and counted, hidden ones
+          ignored. A file that is not UTF-8, cannot be read, or whose front
+          matter or content is refused is named with the reason; all or
+          nothing, as for FILE.
 
     options (also written --name=value):
       --database PATH  The library file, before or after the command. Default:
@@ -96,6 +116,7 @@ public enum NotesCommandLine {
                        library with sample notes.
       --json           Print JSON: notes as objects {id, notebook, title, body,
                        created, modified, pinned}.
+      --markdown DIR   export: write Markdown files into DIR instead.
       --yes            Confirm deleting a notebook that has notes.
       -h, --help       Print this help.
       --version        Print the version.
@@ -103,8 +124,9 @@ public enum NotesCommandLine {
                        with '-'.
 
     Notebook names match ignoring case. Dates are ISO 8601 in UTC, to the
-    millisecond. Titles are at most 200 characters, bodies 1,000,000; neither
-    may hold control characters (bodies may hold tabs and line breaks).
+    millisecond (in Markdown front matter, with every digit that keeps them
+    exact). Titles are at most 200 characters, bodies 1,000,000; neither may
+    hold control characters (bodies may hold tabs and line breaks).
 
     exit status:
       0   success
@@ -113,6 +135,8 @@ public enum NotesCommandLine {
       65  invalid input (not UTF-8, not a notes export, or refused with the
           reasons printed); nothing was saved
       66  no such note, notebook or file
+      73  export --markdown cannot create DIR (it exists and is not empty, or
+          a file cannot be written); nothing was written
 
     """
 
@@ -168,6 +192,8 @@ public enum NotesCommandLine {
         databasePath: databasePath, io: io)
     case .importLibrary(let path):
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
+    case .exportMarkdown(let folder):
+      return try MarkdownExport.export(to: folder, databasePath: databasePath, io: io)
     case .serverInit(let url):
       return try ServerCommands.initialize(url: url, io: io)
     case .sync(let command):
@@ -190,7 +216,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary, .gesture, .serverInit, .sync:
+    case .add, .importLibrary, .exportMarkdown, .gesture, .serverInit, .sync:
       break
     }
   }

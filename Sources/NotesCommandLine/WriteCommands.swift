@@ -10,6 +10,8 @@
 //   is given; it prints the new note's id.
 // - `import` merges a notebook into an existing one of the same title (ignoring case),
 //   assigns new ids, keeps titles, bodies, pinning and both dates, and prints a summary.
+//   A folder is read by MarkdownImport into the same document, so it is checked and saved
+//   the same way; a refused item is named by its file's path.
 
 import Airframe
 import Foundation
@@ -65,17 +67,25 @@ enum WriteCommands {
     return try CommandInput.text(io.readInput(), from: "standard input")
   }
 
-  /// Imports a ``LibraryDocument`` from the file at `path` (`-`: standard input).
+  /// Imports a ``LibraryDocument`` from the file at `path` (`-`: standard input), or the
+  /// notes of the folder at `path` (see ``MarkdownImport``).
   ///
   /// - Throws: ``CommandFailure``: 66 if the file cannot be read, 65 for bytes that are
-  ///   not UTF-8, a document that is not a version 1 export, or any refused item, 1 if the
-  ///   library cannot be saved. Nothing is saved then.
+  ///   not UTF-8, a document that is not a version 1 export, a folder with a file that
+  ///   cannot be read, or any refused item, 1 if the library cannot be saved. Nothing is
+  ///   saved then.
   static func importLibrary(
     from path: String, databasePath: String?, io: CommandIO
   ) throws(CommandFailure) {
-    let source = path == "-" ? "standard input" : TerminalText.quoted(path, limit: .max)
-    let text = try CommandInput.text(try CommandInput.bytes(of: path, io: io), from: source)
-    let document = try LibraryDocument(json: text, from: source)
+    let document: LibraryDocument
+    var skipped: Int?
+    if path != "-", MarkdownImport.isFolder(path) {
+      (document, skipped) = try MarkdownImport.read(folder: path)
+    } else {
+      let source = path == "-" ? "standard input" : TerminalText.quoted(path, limit: .max)
+      let text = try CommandInput.text(try CommandInput.bytes(of: path, io: io), from: source)
+      document = try LibraryDocument(json: text, from: source)
+    }
     let session = try LibrarySession(databasePath: databasePath)
     defer { session.close() }
     let counts = try session.commit { transaction, run in
@@ -84,6 +94,9 @@ enum WriteCommands {
     io.write(
       "imported \(plural(counts.notes, "note")): \(plural(counts.created, "new notebook")), "
         + "\(counts.merged) merged into notebooks of the same title\n")
+    if let skipped {
+      io.write("skipped \(plural(skipped, "file")) not ending in .md, .markdown or .txt\n")
+    }
   }
 
   /// Creates the document's notebooks (or finds one of the same title) and its notes.
@@ -104,7 +117,7 @@ enum WriteCommands {
     var byDocumentID: [Int64: NotebookID] = [:]
     var listed: Set<Int64> = []
     for (index, entry) in document.notebooks.enumerated() {
-      let item = "notebooks[\(index)]"
+      let item = entry.source ?? "notebooks[\(index)]"
       guard listed.insert(entry.id).inserted else {
         run.record("another notebook has the id \(entry.id) too", item: item)
         continue
@@ -124,7 +137,7 @@ enum WriteCommands {
       counts.created += 1
     }
     for (index, entry) in document.notes.enumerated() {
-      let item = "notes[\(index)]"
+      let item = entry.source ?? "notes[\(index)]"
       guard let notebookID = byDocumentID[entry.notebookID] else {
         // A listed notebook that was refused has been reported already.
         if !listed.contains(entry.notebookID) {

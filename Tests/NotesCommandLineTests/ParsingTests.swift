@@ -142,7 +142,19 @@ struct ParsingTests {
     #expect(
       try parse("import", "a.json", "--database", "db")
         == .library(.importLibrary(path: "a.json"), databasePath: "db"))
-    #expect(problem("import") == "'import' needs FILE")
+    #expect(problem("import") == "'import' needs FILE or DIR")
+    #expect(
+      try parse("export", "--markdown", "out")
+        == .library(.exportMarkdown(folder: "out"), databasePath: nil))
+    #expect(
+      try parse("--markdown=-x", "export", "--database", "db")
+        == .library(.exportMarkdown(folder: "-x"), databasePath: "db"))
+    #expect(problem("export", "--markdown") == "option '--markdown' needs a value")
+    #expect(problem("export", "--markdown", "") == "option '--markdown' needs a folder")
+    #expect(
+      problem("export", "--json", "--markdown", "out")
+        == "'export' takes --json or --markdown DIR, not both")
+    #expect(problem("list", "--markdown", "out") == "option '--markdown' does not apply to 'list'")
     #expect(problem("import", "a", "b") == "unexpected argument 'b' for 'import'")
     #expect(problem("export", "x") == "unexpected argument 'x' for 'export'")
   }
