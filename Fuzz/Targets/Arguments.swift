@@ -76,8 +76,8 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["sync"] + options
     case .sync(.setup(let url)):
       return ["sync", "setup"] + options + ["--", url]
-    case .sync(.status):
-      return ["sync", "status"] + options
+    case .sync(.status(let json)):
+      return ["sync", "status"] + options + (json ? ["--json"] : [])
     case .sync(.acknowledge):
       return ["sync", "acknowledge"] + options
     case .gesture(let gesture):

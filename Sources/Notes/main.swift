@@ -4,7 +4,8 @@
 // Guarantees
 // - Usage errors and failures go to standard error with a non-zero status (BSD sysexits,
 //   see `ExitCode`): 64 for a bad command line, 65 for invalid input data, 66 for a note,
-//   notebook or file that does not exist, 1 for anything else. Nothing is written to the
+//   notebook or file that does not exist, 69 for a sync server that cannot be reached,
+//   73 for an export folder that cannot be created, 1 for anything else. Nothing is written to the
 //   database on any of them.
 // - The full-screen app refuses to start without a terminal (status 1, with a message).
 // - A library file that does not exist yet is created; the full-screen app fills a new

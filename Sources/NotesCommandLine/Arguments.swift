@@ -126,8 +126,8 @@ struct Arguments {
         try allow([], flags: [], operands: ["setup", "URL"], in: "sync setup")
         return .sync(.setup(url: operands[2]))
       case "status":
-        try allow([], flags: [], operands: ["status"], in: "sync status")
-        return .sync(.status)
+        try allow([], flags: ["--json"], operands: ["status"], in: "sync status")
+        return .sync(.status(json: json))
       case "acknowledge":
         try allow([], flags: [], operands: ["acknowledge"], in: "sync acknowledge")
         return .sync(.acknowledge)

@@ -34,8 +34,8 @@ public enum SyncCommand: Equatable, Sendable {
   case setup(url: String)
   /// `sync`: one sync now.
   case now
-  /// `sync status`: the server, pending changes, last sync and unread notices.
-  case status
+  /// `sync status [--json]`: the server, pending changes, last sync and unread notices.
+  case status(json: Bool)
   /// `sync acknowledge`: mark every notice read.
   case acknowledge
 }
@@ -95,6 +95,9 @@ public enum ExitCode: Int32, Sendable {
   case invalidData = 65
   /// No note, notebook or file has the name or id given.
   case notFound = 66
+  /// The sync server cannot be reached, or the connection to it was lost; nothing that
+  /// was pending is lost, and the same command may succeed later.
+  case unavailable = 69
   /// The output cannot be created: the folder an export writes to exists and is not
   /// empty, or a file in it cannot be written.
   case cannotCreate = 73

@@ -81,9 +81,10 @@ public enum NotesCommandLine {
           Sync now: push what changed here, pull what changed elsewhere, merge,
           and print what moved and any notice (a conflict copy, an edit that
           beat a delete).
-      sync status
+      sync status [--json]
           Print the server, this device's id, the pending changes, the last
-          sync and the notices not yet acknowledged.
+          sync and the notices not yet acknowledged; --json prints one object
+          {"setUp", "server", "device", "pending", "lastSynced", "notices"}.
       sync acknowledge
           Mark every notice read.
       import FILE
@@ -135,6 +136,8 @@ public enum NotesCommandLine {
       65  invalid input (not UTF-8, not a notes export, or refused with the
           reasons printed); nothing was saved
       66  no such note, notebook or file
+      69  the sync server cannot be reached, or the connection to it was lost;
+          what was pending stays pending
       73  export --markdown cannot create DIR (it exists and is not empty, or
           a file cannot be written); nothing was written
 

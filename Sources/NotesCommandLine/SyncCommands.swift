@@ -6,10 +6,11 @@
 //   `~/.pgpass`, as libpq finds it. It is stored in the library (mode 0600) and never
 //   printed back with its password.
 // - `setup` reaches the server and creates or upgrades its tables before storing it: a
-//   server that cannot be reached, or has a newer schema, exits 1 and the library is
-//   unchanged.
-// - `sync` prints what moved and every notice; it exits 1 with the reason when the server
-//   cannot be reached, and everything pending stays pending for the next try.
+//   server that cannot be reached exits 69 (EX_UNAVAILABLE), one with a newer schema
+//   exits 1, and the library is unchanged.
+// - `sync` prints what moved and every notice; it exits 69 with the reason when the server
+//   cannot be reached or the connection drops, and everything pending stays pending for
+//   the next try.
 // - Without `setup`, `sync` and `status` say sync is not set up; nothing else changes.
 
 import Foundation
@@ -33,8 +34,8 @@ enum SyncCommands {
         try setUp(url: url, path: path, io: io)
       case .now:
         try syncNow(path: path, io: io)
-      case .status:
-        try status(path: path, io: io)
+      case .status(let json):
+        try status(path: path, json: json, io: io)
       case .acknowledge:
         let store = try LibrarySyncStore(path: path)
         defer { store.close() }
@@ -44,6 +45,8 @@ enum SyncCommands {
       }
     } catch let failure as CommandFailure {
       throw failure
+    } catch let error as PostgresError where error.isUnavailable {
+      throw CommandFailure(.unavailable, "\(error)")
     } catch {
       throw CommandFailure(.failure, "\(error)")
     }
@@ -82,9 +85,31 @@ enum SyncCommands {
     for notice in report.notices { io.write("notice: \(notice)\n") }
   }
 
-  private static func status(path: String, io: CommandIO) throws {
+  /// What `sync status --json` prints; the server's URL without its password.
+  private struct Status: Encodable {
+    var setUp: Bool
+    var server: String?
+    var device: String
+    var pending: Int
+    var lastSynced: String?
+    var notices: [String]
+  }
+
+  private static func status(path: String, json: Bool, io: CommandIO) throws {
     let store = try LibrarySyncStore(path: path)
     defer { store.close() }
+    if json {
+      let server = try store.server()
+      let status = Status(
+        setUp: server != nil, server: server.map(redacted), device: store.deviceID,
+        pending: try store.pendingCount(),
+        lastSynced: try store.lastSynced().map { ISO8601DateFormatter().string(from: $0) },
+        notices: try store.notices().map { "\($0)" })
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      io.write(String(decoding: try encoder.encode(status), as: UTF8.self) + "\n")
+      return
+    }
     guard let server = try store.server() else {
       io.write("sync is not set up for this library: run `notes sync setup URL`\n")
       return

@@ -20,15 +20,21 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
   public let message: String
   /// The SQLSTATE code for an error the server reported, such as `42P01`.
   public let sqlState: String?
+  /// Whether the server could not be reached or the connection to it was lost (rather than
+  /// the server refusing a statement): trying again later may succeed.
+  public let isUnavailable: Bool
 
   /// Creates an error.
   ///
   /// - Parameters:
   ///   - message: What went wrong.
   ///   - sqlState: The server's SQLSTATE code, if any.
-  public init(_ message: String, sqlState: String? = nil) {
+  ///   - isUnavailable: Whether the server could not be reached or the connection was lost;
+  ///     SQLSTATE class 08 (connection exception) counts as unavailable too.
+  public init(_ message: String, sqlState: String? = nil, isUnavailable: Bool = false) {
     self.message = message
     self.sqlState = sqlState
+    self.isUnavailable = isUnavailable || sqlState?.hasPrefix("08") == true
   }
 
   /// The message.
@@ -68,7 +74,7 @@ public final class PostgresConnection {
     guard let connection, PQstatus(connection) == CONNECTION_OK else {
       let message = connection.map { Self.firstLine(PQerrorMessage($0)) } ?? "out of memory"
       if let connection { PQfinish(connection) }
-      throw PostgresError("cannot connect to the server: \(message)")
+      throw PostgresError("cannot connect to the server: \(message)", isUnavailable: true)
     }
     cpostgres_silence_notices(connection)
     handle = connection
@@ -103,7 +109,10 @@ public final class PostgresConnection {
           handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
       }
     }
-    guard let result else { throw PostgresError(Self.firstLine(PQerrorMessage(handle))) }
+    guard let result else {
+      throw PostgresError(
+        Self.firstLine(PQerrorMessage(handle)), isUnavailable: PQstatus(handle) != CONNECTION_OK)
+    }
     defer { PQclear(result) }
     switch PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
@@ -120,7 +129,9 @@ public final class PostgresConnection {
       return PostgresRows(columns: columns, rows: rows)
     default:
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-      throw PostgresError(Self.firstLine(PQresultErrorMessage(result)), sqlState: state)
+      throw PostgresError(
+        Self.firstLine(PQresultErrorMessage(result)), sqlState: state,
+        isUnavailable: PQstatus(handle) != CONNECTION_OK)
     }
   }
 

@@ -48,6 +48,15 @@ struct SyncCommandTests {
       #expect(setup.output.contains("postgres:***@"))
       #expect(!setup.output.contains("secret"))
       #expect(try notes(["sync", "status"], database: a).output.contains("pending: 2 changes\n"))
+      let statusJSON = try notes(["sync", "status", "--json"], database: a)
+      #expect(statusJSON.status == 0)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(statusJSON.output.utf8)) as? [String: Any])
+      #expect(object["setUp"] as? Bool == true)
+      #expect(object["pending"] as? Int == 2)
+      #expect((object["server"] as? String)?.contains("postgres:***@") == true)
+      #expect(!statusJSON.output.contains("secret"))
+      #expect(object["notices"] as? [String] == [])
       let first = try notes(["sync"], database: a)
       #expect(
         first
@@ -94,7 +103,7 @@ struct SyncCommandTests {
       #expect(notSetUp.errors.contains("sync is not set up for this library"))
       let nowhere = "postgresql:///postgres?host=\(folder.path)/none&user=postgres"
       let unreachable = try notes(["sync", "setup", nowhere], database: a)
-      #expect(unreachable.status == 1)
+      #expect(unreachable.status == 69)
       #expect(unreachable.errors.hasPrefix("notes: cannot connect to the server:"))
       #expect(try notes(["sync", "status"], database: a).output.hasPrefix("sync is not set up"))
       // Set up, then the server goes away: the sync fails and the change stays pending.
@@ -106,7 +115,7 @@ struct SyncCommandTests {
         ).status == 0)
       server.stop()
       let offline = try notes(["sync"], database: a)
-      #expect(offline.status == 1)
+      #expect(offline.status == 69)
       #expect(offline.errors.hasPrefix("notes: cannot connect to the server:"))
       #expect(try notes(["sync", "status"], database: a).output.contains("pending: 2 changes\n"))
     }
