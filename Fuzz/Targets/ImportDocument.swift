@@ -11,6 +11,7 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesPresentation
 
 @testable import NotesCommandLine
 
@@ -58,9 +59,9 @@ private func check(_ bytes: Data) {
 private func importing(
   _ document: LibraryDocument, into model: Model<NotesState>
 ) throws(CommandFailure) -> (notes: Int, created: Int, merged: Int) {
-  try ActionRun.commit(on: model) { transaction, run in
-    try WriteCommands.insert(document, into: &transaction, run: &run)
-  }
+  let session = NotesSession(model: model, syncService: NoSyncService())
+  defer { session.close() }
+  return try WriteCommands.imported(document, into: session)
 }
 
 /// The value, or `nil` after checking that the failure is a clear rejection.

@@ -33,7 +33,7 @@ private enum Library {
         schemaVersion: Migration.latestVersion)
       let model = Model(try database.loadState(), storage: database)
       let date = Date(timeIntervalSinceReferenceDate: 0)
-      try model.write { transaction in
+      try model.write(origin: .background("fuzz fixture")) { transaction in
         try transaction.insert(
           Notebook(id: NotebookID(rawValue: 1), title: "Home", created: date), into: \.notebooks)
         let texts = ["", "groceries milk eggs", "it's \"quoted\"; 100% off", "漢字 café naïve"]
@@ -60,7 +60,7 @@ private func check(_ query: String, in library: (NotesDatabase, Model<NotesState
   let (database, model) = library
   let isBody = NotesRules.bodyIssues(query).isEmpty
   do {
-    try model.write { transaction in
+    try model.write(origin: .background("fuzz fixture")) { transaction in
       try transaction.update(NoteID(rawValue: 1), in: \.notes) { $0.body = isBody ? query : "" }
     }
   } catch {

@@ -16,6 +16,7 @@
 import Airframe
 import Foundation
 public import NotesCore
+import NotesHost
 import NotesPresentation
 
 #if canImport(Glibc)
@@ -37,10 +38,11 @@ enum GestureCommands {
     if case .edit(_, let fromStandardInput) = command, fromStandardInput {
       body = try CommandInput.text(io.readInput(), from: "standard input")
     }
-    let library = try LibrarySession(databasePath: databasePath)
+    // Opened the one way every program opens a library; not started: a command neither
+    // follows other writers nor syncs.
+    let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
-    let session = NotesSession(model: try library.model, syncService: NoSyncService())
-    defer { session.close() }
+    let session = library.session
     switch command {
     case .addNotebook(let name):
       let outcome = session.notebookCreated(titled: name)
@@ -208,8 +210,9 @@ public enum GestureCommand: Equatable, Sendable {
   case edit(NoteID, fromStandardInput: Bool)
 }
 
-/// A sync service for a command line, which never syncs.
-private struct NoSyncService: SyncService {
+/// A sync service that never syncs, for sessions over a model of their own (the fuzz
+/// targets).
+struct NoSyncService: SyncService {
   func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
     throw CancellationError()
   }

@@ -3,9 +3,12 @@
 // Guarantees
 // - Input (standard input, the import file, its JSON) is read and checked before the
 //   database is opened: bad input exits 65 and writes nothing.
-// - Every note and notebook is created by the Notes actions (`CreateNotebook`,
-//   `CreateNote`), validated by `NotesRules`, all in one model write: either everything
-//   is saved or nothing is, and a refusal lists every reason with the item it concerns.
+// - Both go through the session like every other write command: one `ImportNotes`
+//   action, dispatched (validated, logged, one undo step), which creates every note and
+//   notebook with the Notes actions (`CreateNotebook`, `CreateNote`, so `NotesRules`) in
+//   one model write: either everything is saved or nothing is, and a refusal lists every
+//   reason with the item it concerns. Reads (list, show, search, export) stay direct on
+//   the database, for speed.
 // - `add` needs an existing notebook (matched ignoring case) unless `--create-notebook`
 //   is given; it prints the new note's id.
 // - `import` merges a notebook into an existing one of the same title (ignoring case),
@@ -16,6 +19,8 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesHost
+import NotesPresentation
 
 /// The commands that change the library.
 @MainActor
@@ -31,31 +36,25 @@ enum WriteCommands {
     databasePath: String?, io: CommandIO
   ) throws(CommandFailure) {
     let body = try standardInputBody(unless: body, io: io)
-    let session = try LibrarySession(databasePath: databasePath)
-    defer { session.close() }
-    let existing = try session.notebook(named: name)
-    if existing == nil, !createNotebook {
+    let library = try LibrarySession.openLibrary(databasePath)
+    defer { library.close() }
+    let key = LibrarySession.titleKey(name)
+    let exists = library.session.notebooks.value.contains {
+      LibrarySession.titleKey($0.title) == key
+    }
+    if !exists, !createNotebook {
       throw .noNotebook(name, hint: " (--create-notebook creates it)")
     }
-    let now = Date()
-    let id = try session.commit { transaction, run -> NoteID? in
-      var notebookID = existing?.id
-      if notebookID == nil {
-        let create = CreateNotebook(title: name, now: now)
-        if let created = try run.run(create, item: nil, in: &transaction) {
-          notebookID = created.id(in: \NotesState.notebooks)
-        } else {
-          // Still report what is wrong with the note itself.
-          let issues =
-            NotesRules.titleIssues(title, field: "note title") + NotesRules.bodyIssues(body)
-          for issue in issues { run.record(issue.message, item: nil) }
-        }
-      }
-      guard let notebookID else { return nil }
-      let note = CreateNote(notebookID: notebookID, title: title, body: body, now: now)
-      return try run.run(note, item: nil, in: &transaction)?.id(in: \NotesState.notes)
-    }
-    if let id { io.write("\(id)\n") }
+    let add = ImportNotes(
+      notebooks: [ImportNotes.NotebookItem(key: 0, title: name, created: nil, label: "")],
+      notes: [
+        ImportNotes.NoteItem(
+          notebook: 0, title: title, body: body, created: nil, modified: nil, isPinned: false,
+          label: "")
+      ],
+      now: Date(), name: "Add Note")
+    let created = try committed(library.session.notesImported(add))
+    if let id = created.id(in: \NotesState.notes) { io.write("\(id)\n") }
   }
 
   /// `given`, else all of standard input as text, or nothing when that is a terminal.
@@ -86,11 +85,9 @@ enum WriteCommands {
       let text = try CommandInput.text(try CommandInput.bytes(of: path, io: io), from: source)
       document = try LibraryDocument(json: text, from: source)
     }
-    let session = try LibrarySession(databasePath: databasePath)
-    defer { session.close() }
-    let counts = try session.commit { transaction, run in
-      try insert(document, into: &transaction, run: &run)
-    }
+    let library = try LibrarySession.openLibrary(databasePath)
+    defer { library.close() }
+    let counts = try imported(document, into: library.session)
     io.write(
       "imported \(plural(counts.notes, "note")): \(plural(counts.created, "new notebook")), "
         + "\(counts.merged) merged into notebooks of the same title\n")
@@ -99,64 +96,46 @@ enum WriteCommands {
     }
   }
 
-  /// Creates the document's notebooks (or finds one of the same title) and its notes.
+  /// Imports the document's notebooks (merging into notebooks of the same title) and
+  /// notes through the session, in one step: all or nothing.
   ///
   /// - Returns: How many notes it created, how many notebooks it created and how many it
   ///   merged into existing ones.
-  /// - Throws: What an action's `perform` throws; refusals are recorded in `run`.
-  static func insert(
-    _ document: LibraryDocument, into transaction: inout Transaction<NotesState>,
-    run: inout ActionRun
-  ) throws -> (notes: Int, created: Int, merged: Int) {
-    let now = Date()
-    var counts = (notes: 0, created: 0, merged: 0)
-    var byTitle: [String: NotebookID] = [:]
-    for notebook in transaction.state.notebooks.elements {
-      byTitle[LibrarySession.titleKey(notebook.title)] = notebook.id
+  /// - Throws: ``CommandFailure``: 65 with every refused item's reason (at most
+  ///   ``ActionRun/reportLimit``, then how many more), 1 if the library cannot be saved.
+  static func imported(
+    _ document: LibraryDocument, into session: NotesSession
+  ) throws(CommandFailure) -> (notes: Int, created: Int, merged: Int) {
+    let action = ImportNotes(
+      notebooks: document.notebooks.enumerated().map { index, entry in
+        ImportNotes.NotebookItem(
+          key: entry.id, title: entry.title, created: entry.created,
+          label: entry.source ?? "notebooks[\(index)]")
+      },
+      notes: document.notes.enumerated().map { index, entry in
+        ImportNotes.NoteItem(
+          notebook: entry.notebookID, title: entry.title, body: entry.body ?? "",
+          created: entry.created, modified: entry.modified, isPinned: entry.pinned ?? false,
+          label: entry.source ?? "notes[\(index)]")
+      }, now: Date())
+    let created = try committed(session.notesImported(action))
+    let notebooks = created.ids(in: \NotesState.notebooks).count
+    let notes = created.ids(in: \NotesState.notes).count
+    return (notes, notebooks, Set(document.notebooks.map(\.id)).count - notebooks)
+  }
+
+  /// What a committed import created; a refusal or failure as the command's failure.
+  private static func committed(_ outcome: ActionOutcome) throws(CommandFailure)
+    -> CreatedEntities
+  {
+    switch outcome {
+    case .committed(_, let created): return created
+    case .unchanged: return CreatedEntities()
+    case .invalid(let result):
+      throw CommandFailure(.invalidData, lines: ActionRun.reported(result.issues.map(\.message)))
+    case .rejected(let reason): throw CommandFailure(.invalidData, reason)
+    case .failed, .cancelled, .superseded: throw CommandFailure(.failure, outcome.description)
     }
-    var byDocumentID: [Int64: NotebookID] = [:]
-    var listed: Set<Int64> = []
-    for (index, entry) in document.notebooks.enumerated() {
-      let item = entry.source ?? "notebooks[\(index)]"
-      guard listed.insert(entry.id).inserted else {
-        run.record("another notebook has the id \(entry.id) too", item: item)
-        continue
-      }
-      let key = LibrarySession.titleKey(entry.title)
-      if let existing = byTitle[key] {
-        byDocumentID[entry.id] = existing
-        counts.merged += 1
-        continue
-      }
-      let action = CreateNotebook(title: entry.title, now: entry.created ?? now)
-      guard
-        let id = try run.run(action, item: item, in: &transaction)?.id(in: \NotesState.notebooks)
-      else { continue }
-      byTitle[key] = id
-      byDocumentID[entry.id] = id
-      counts.created += 1
-    }
-    for (index, entry) in document.notes.enumerated() {
-      let item = entry.source ?? "notes[\(index)]"
-      guard let notebookID = byDocumentID[entry.notebookID] else {
-        // A listed notebook that was refused has been reported already.
-        if !listed.contains(entry.notebookID) {
-          run.record("no notebook in the document has the id \(entry.notebookID)", item: item)
-        }
-        continue
-      }
-      let created = entry.created ?? now
-      let action = CreateNote(
-        notebookID: notebookID, title: entry.title, body: entry.body ?? "", now: created)
-      guard let id = try run.run(action, item: item, in: &transaction)?.id(in: \NotesState.notes)
-      else { continue }
-      try transaction.update(id, in: \.notes) {
-        $0.modified = entry.modified ?? created
-        $0.isPinned = entry.pinned ?? false
-      }
-      counts.notes += 1
-    }
-    return counts
   }
 
   private static func plural(_ count: Int, _ noun: String) -> String {

@@ -273,6 +273,21 @@ extension NotesSession {
     syncCoordinator.syncNow()
   }
 
+  /// A script or an import asked to add notebooks and notes: one step, all or nothing.
+  ///
+  /// Goes through the dispatcher like every gesture (validated item by item, logged, one
+  /// undo step named after the action); a refusal lists every item's reasons and changes
+  /// nothing. The outcome is reported to the status bar.
+  ///
+  /// - Parameter notes: The notebooks and notes to add.
+  /// - Returns: The outcome; what it created when it committed.
+  @discardableResult
+  public func notesImported(_ notes: ImportNotes) -> ActionOutcome {
+    let outcome = dispatcher.dispatch(notes)
+    statusBar.report(outcome)
+    return outcome
+  }
+
   /// The user is editing the title of a new or renamed note or notebook: a draft over the
   /// limit says so at once; back within it, that warning goes.
   ///

@@ -29,7 +29,8 @@
 /// - `perform(in:)` changes the state only through the transaction it is given and
 ///   returns the action that undoes exactly what it did, computed from the state it saw.
 /// - An action that throws from `perform` leaves nothing behind: the model discards the
-///   whole write.
+///   whole write. An action that finds its input invalid only while performing throws
+///   ``ActionRefusal``, which the dispatcher reports as invalid with the reasons.
 public protocol Action<State> {
   /// The model state the action works on.
   associatedtype State

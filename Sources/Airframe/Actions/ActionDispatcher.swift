@@ -243,6 +243,10 @@ public final class ActionDispatcher<State> {
     } catch is InvalidAction {
       step.outcome = .invalid(validation)
       changes = nil
+    } catch let refusal as ActionRefusal {
+      validation = refusal.result
+      step.outcome = .invalid(validation)
+      changes = nil
     } catch {
       step.outcome = .failed(String(describing: error))
       changes = nil
