@@ -108,7 +108,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesCoreTests",
-      dependencies: ["Airframe", "NotesCore", "AirframeTesting"]
+      dependencies: ["Airframe", "NotesCore", "AirframeTesting", "NotesTestSupport"]
     ),
     .testTarget(
       name: "NotesStorageTests",
@@ -131,11 +131,16 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesPresentationTests",
-      dependencies: ["Airframe", "NotesPresentation", "NotesCore", "AirframeTesting"]
+      dependencies: [
+        "Airframe", "NotesPresentation", "NotesCore", "AirframeTesting", "NotesTestSupport",
+      ]
     ),
     .testTarget(
       name: "NotesAppTests",
-      dependencies: ["Airframe", "NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting"]
+      dependencies: [
+        "Airframe", "NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting",
+        "NotesTestSupport",
+      ]
     ),
     .testTarget(
       name: "NotesCommandLineTests",
@@ -150,7 +155,9 @@ let package = Package(
     ),
     // What the Notes test targets share: temporary folders, finding and running the built
     // programs (posix_spawn, never Foundation.Process).
-    .target(name: "NotesTestSupport", path: "Tests/NotesTestSupport"),
+    .target(
+      name: "NotesTestSupport", dependencies: ["AirframeBinding", "NotesCore"],
+      path: "Tests/NotesTestSupport"),
     .testTarget(
       name: "AirframeTestingTests",
       dependencies: ["AirframeBinding", "Airframe", "AirframeTesting"]

@@ -14,6 +14,7 @@ import NotesApp
 @_spi(Instrumentation) import NotesCore
 @_spi(Instrumentation) import NotesPresentation
 import NotesStorage
+import NotesTestSupport
 
 /// The keystroke-to-screen figure, for the in-memory model and the SQLite-backed one.
 @MainActor

@@ -12,6 +12,7 @@ import Foundation
 import NotesApp
 @_spi(Instrumentation) import NotesCore
 import NotesStorage
+import NotesTestSupport
 
 /// The cross-process latency figure.
 @MainActor

@@ -24,6 +24,7 @@ import NotesCommandLine
 @_spi(Instrumentation) import NotesCore
 import NotesPresentation
 import NotesStorage
+import NotesTestSupport
 
 /// Figure 12, with a target for each subject.
 @MainActor

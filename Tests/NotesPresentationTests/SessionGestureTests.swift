@@ -2,6 +2,7 @@ import Airframe
 import AirframeTesting
 import Foundation
 @_spi(Instrumentation) import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesPresentation

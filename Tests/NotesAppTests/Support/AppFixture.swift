@@ -2,6 +2,7 @@ import Airframe
 import Foundation
 import NotesApp
 @_spi(Instrumentation) import NotesCore
+import NotesTestSupport
 import Testing
 
 @testable import NotesPresentation
