@@ -16,6 +16,7 @@ import Airframe
 import Foundation
 import NotesApp
 import NotesCore
+import NotesTestSupport
 @testable import NotesPresentation
 
 /// The keys ncurses decodes from escape sequences, in the order 0xFE's next byte picks.

@@ -25,6 +25,9 @@ final class ConsistencyLog {
     else { return nil }
     self.file = file
     check = session.makeConsistencyCheck()
+    // Checked on demand, after each key and redraw: the check's own pass after every
+    // commit would recompute every controller again with nobody reading its result.
+    check.cancel()
   }
 
   /// Compares every controller with the model now and logs each one that disagrees.

@@ -77,7 +77,7 @@ final class LibrarySession {
 
   /// The key under which notebook titles are unique, as in ``NotesRules``.
   nonisolated static func titleKey(_ title: String) -> String {
-    NotesRules.normalizedTitle(title).lowercased()
+    NotesRules.notebookTitleKey(title)
   }
 }
 

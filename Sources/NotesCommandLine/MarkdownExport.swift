@@ -158,9 +158,9 @@ enum MarkdownExport {
 
   /// Writes `text` into a new file at `url` (never over an existing one).
   ///
-  /// No `fsync` per file (Foundation's `Data.write` makes one, 100 µs each, most of an
-  /// export's time): ``flushToDisk(_:)`` makes the whole folder durable once, before the
-  /// rename.
+  /// No `fsync` per file (Foundation's `Data.write` makes one, and a sync per file would
+  /// be most of an export's time): ``flushToDisk(_:)`` makes the whole folder durable
+  /// once, before the rename.
   private static func write(_ text: String, to url: URL) throws {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw POSIXFailure(url: url) }

@@ -129,7 +129,7 @@ public struct ImportNotes: Action {
     }
     var byTitle: [String: NotebookID] = [:]
     for notebook in transaction.state.notebooks.elements {
-      byTitle[Self.titleKey(notebook.title)] = notebook.id
+      byTitle[NotesRules.notebookTitleKey(notebook.title)] = notebook.id
     }
     var byKey: [Int64: NotebookID] = [:]
     var listed: Set<Int64> = []
@@ -139,7 +139,7 @@ public struct ImportNotes: Action {
         refuse("another notebook has the id \(item.key) too", item.label)
         continue
       }
-      let key = Self.titleKey(item.title)
+      let key = NotesRules.notebookTitleKey(item.title)
       if let existing = byTitle[key] {
         byKey[item.key] = existing
         continue
@@ -195,11 +195,6 @@ public struct ImportNotes: Action {
     if !issues.isEmpty { throw ActionRefusal(ValidationResult(issues)) }
     return RemoveImported(name: name, notebooks: createdNotebooks, notes: createdNotes)
   }
-
-  /// The key under which notebook titles are unique, as in ``NotesRules``.
-  static func titleKey(_ title: String) -> String {
-    NotesRules.normalizedTitle(title).lowercased()
-  }
 }
 
 /// Removes what an import created (the inverse of ``ImportNotes``).
@@ -211,15 +206,16 @@ public struct RemoveImported: Action {
   /// The notes the import created.
   public let notes: [NoteID]
 
-  /// Every note and notebook must still exist.
+  /// Every note and notebook must still exist; the first missing one of each is named.
   public func validate(in state: NotesState) -> ValidationResult {
-    ValidationResult(
-      notes.lazy.filter { !state.notes.contains($0) }.prefix(1).flatMap {
-        NotesRules.noteExists($0, in: state)
-      }
-        + notebooks.lazy.filter { !state.notebooks.contains($0) }.prefix(1).flatMap {
-          NotesRules.notebookExists($0, in: state)
-        })
+    var issues: [ValidationIssue] = []
+    if let missing = notes.first(where: { !state.notes.contains($0) }) {
+      issues += NotesRules.noteExists(missing, in: state)
+    }
+    if let missing = notebooks.first(where: { !state.notebooks.contains($0) }) {
+      issues += NotesRules.notebookExists(missing, in: state)
+    }
+    return ValidationResult(issues)
   }
 
   /// Removes the notes, then the notebooks; the inverse puts them back as they are now.

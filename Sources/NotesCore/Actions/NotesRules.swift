@@ -69,11 +69,17 @@ public enum NotesRules {
     renaming: NotebookID? = nil
   ) -> [ValidationIssue] {
     let others = state.notebooks.elements.filter { $0.id != renaming }.map(\.title)
-    let unique = UniqueWithin(field: "notebook title", existing: others) {
-      NotesRules.normalizedTitle($0).lowercased()
-    }
+    let unique = UniqueWithin(field: "notebook title", existing: others, key: notebookTitleKey)
     let issues = titleIssues(title, field: "notebook title")
     return issues.isEmpty ? unique.issues(in: normalizedTitle(title)) : issues
+  }
+
+  /// What makes two notebook titles the same: the title as stored, ignoring case.
+  ///
+  /// - Parameter title: A notebook title, as typed or stored.
+  /// - Returns: The key under which notebook titles are unique.
+  public static func notebookTitleKey(_ title: String) -> String {
+    normalizedTitle(title).lowercased()
   }
 
   /// The issues of a note body.
