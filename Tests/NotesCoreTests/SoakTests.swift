@@ -137,7 +137,12 @@ struct SoakTests {
     #expect(saves > 0)
     #expect(ledger.echoCount == 0)
     var memory = "resident memory not available"
-    if let before, let after {
+    // Under AddressSanitizer resident memory also holds its quarantine of freed blocks
+    // (up to 256 MiB), which fills during the run whatever the code does, so the bound
+    // says nothing there; the live-binding counts above still hold.
+    let isAddressSanitized = ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"] == "address"
+    if isAddressSanitized { memory = "resident memory not checked under AddressSanitizer" }
+    if let before, let after, !isAddressSanitized {
       memory =
         "resident memory \(mebibytes(before)) after the warm-up, \(mebibytes(after)) at the end "
         + "(\(after >= before ? "+" : "−")\(mebibytes(abs(after - before))))"
