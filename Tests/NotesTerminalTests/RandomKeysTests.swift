@@ -259,6 +259,11 @@ struct RandomKeysTests {
       let styled = try await settledCapture(notes)
       guard let screen = try? NotesScreen(styled), screen.isBrowsing else {
         try notes.tmux.press("Escape")
+        // The program holds a lone Escape for its escape delay (25 ms), waiting for the
+        // rest of a key sequence: it is idle then with no input pending, so a capture in
+        // that time is not its answer. Escapes sent closer together than the delay were
+        // read as one sequence, and twenty of them closed nothing.
+        try await Task.sleep(for: Self.escapeDelay * 4)
         continue
       }
       // F1 opens help from browsing, in any pane. Until it shows, the keys before it may
@@ -297,16 +302,24 @@ struct RandomKeysTests {
   /// burst. That was the "stray key" of issue 16: no key was late, the observation was
   /// early.)
   static func settledCapture(_ notes: NotesSession) async throws -> [StyledText] {
-    var previous: ([StyledText], NotesSession.Activity?) = ([], nil)
     var current = (try notes.tmux.styledScreen(), try notes.activity())
-    _ = try await poll {
-      previous = current
+    let deadline = ContinuousClock.now + .seconds(5)
+    while ContinuousClock.now < deadline {
+      // Two captures an interval apart, never back to back: two taken in the same
+      // millisecond agree whatever the program is doing.
+      try await Task.sleep(for: .milliseconds(20))
+      let previous = current
       current = (try notes.tmux.styledScreen(), try notes.activity())
-      return current.0 == previous.0 && current.1 == previous.1
-        && current.1?.hasPendingInput != true
+      if current.0 == previous.0, current.1 == previous.1, current.1?.hasPendingInput != true {
+        break
+      }
     }
     return current.0
   }
+
+  /// How long the program waits after an Escape for the rest of a key sequence
+  /// (`set_escdelay` in its terminal layer).
+  static let escapeDelay = Duration.milliseconds(25)
 
   /// Polls a condition every 20 ms, recording nothing if it does not come true.
   ///
