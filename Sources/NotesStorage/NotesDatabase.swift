@@ -217,8 +217,8 @@ public final class NotesDatabase {
   static let bulkRows = 1_000
   /// The page cache a bulk write may grow (256 MiB); given back when it ends.
   ///
-  /// Importing 100,000 notes, with statement journals in memory too: 9.79 s before, 8.65 s
-  /// after (`farm-bench`, 5 runs each; peak memory 133 → 200 MiB, measured 2026-12-02).
+  /// A large import spills far fewer pages with it (and with statement journals in memory),
+  /// at the cost of that much more memory while it runs; the README has the figures.
   static let bulkPageCacheKiB = 256 * 1_024
 
   /// The open connection, or ``NotesStorageError/closed``.

@@ -66,23 +66,25 @@ enum TerminalError: Error, CustomStringConvertible {
 /// There is one terminal per process: ncurses has one screen. Create it with `start()`.
 @MainActor
 final class Terminal {
-  /// The screen's size in columns and rows.
-  private(set) var size: (width: Int, height: Int)
+  /// The screen's size in columns and rows (set by the resize handling only).
+  var size: (width: Int, height: Int)
   /// Whether `stop()` ran; nothing is drawn or read after it.
   private(set) var isStopped = false
 
   /// The read source for standard input, once `run` started it.
-  private var inputSource: (any DispatchSourceRead)?
+  var inputSource: (any DispatchSourceRead)?
   /// The signal source for SIGWINCH.
-  private var resizeSource: (any DispatchSourceSignal)?
+  var resizeSource: (any DispatchSourceSignal)?
   /// Receives the keys of each read, in order.
-  private var onKeys: (@MainActor ([Key]) -> Void)?
+  var onKeys: (@MainActor ([Key]) -> Void)?
   /// Receives each new size.
-  private var onResize: (@MainActor (_ width: Int, _ height: Int) -> Void)?
+  var onResize: (@MainActor (_ width: Int, _ height: Int) -> Void)?
   /// Called once when standard input hangs up; `nil` stops the terminal and exits.
-  private var onHangup: (@MainActor () -> Void)?
+  var onHangup: (@MainActor () -> Void)?
   /// Decodes typed text and pastes, across reads.
-  private var decoder = InputDecoder()
+  var decoder = InputDecoder()
+  // (The state above is internal, not private, only so that the extensions in
+  // Terminal+Keys.swift, Terminal+Size.swift and Terminal+Drawing.swift can reach it.)
 
   /// Creates the object for a screen ncurses has started.
   ///
@@ -156,46 +158,6 @@ final class Terminal {
     source.resume()
   }
 
-  /// Shows `buffer`: its cells, then its cursor (hidden when it has none).
-  ///
-  /// - Parameter buffer: The screen to show; clipped to `size`.
-  func draw(_ buffer: ScreenBuffer) {
-    guard !isStopped else { return }
-    let window = airframe_stdscr()
-    // Blank first: a glyph the terminal draws narrower than we measured leaves no stale
-    // cell behind. ncurses sends only the differences when it refreshes.
-    werase(window)
-    let rows = min(buffer.height, size.height)
-    let columns = min(buffer.width, size.width)
-    for y in 0..<rows {
-      for x in 0..<columns where !buffer[y, x].glyph.isEmpty {
-        let cell = buffer[y, x]
-        // A wide character cut by the screen's right edge would wrap; draw a blank.
-        let isCutWide =
-          x == columns - 1 && x + 1 < buffer.width && buffer[y, x + 1].glyph.isEmpty
-        wattr_set(window, Self.attributes(cell.style), 0, nil)
-        _ = mvwaddstr(window, Int32(y), Int32(x), isCutWide ? " " : cell.glyph)
-      }
-    }
-    wattr_set(window, 0, 0, nil)
-    if let cursor = buffer.cursor, (0..<rows).contains(cursor.row),
-      (0..<columns).contains(cursor.column)
-    {
-      wmove(window, Int32(cursor.row), Int32(cursor.column))
-      curs_set(1)
-    } else {
-      curs_set(0)
-    }
-    wrefresh(window)
-  }
-
-  /// Makes the next `draw(_:)` repaint every cell, whatever ncurses believes the screen
-  /// shows (for Ctrl-L, after another program or a terminal quirk left stray cells).
-  func repaintNextDraw() {
-    guard !isStopped else { return }
-    clearok(airframe_curscr(), true)
-  }
-
   /// Restores the terminal; calling it again does nothing.
   ///
   /// Stops reading keys and watching the size, ends curses mode (normal screen, cursor
@@ -212,101 +174,6 @@ final class Terminal {
     airframe_remove_restore_handlers()
   }
 
-  // MARK: - Keys
-
-  /// Reads every key available without blocking and reports them as one batch; notices a
-  /// hangup.
-  private func readKeys() {
-    // Bytes, not wide characters: ncurses' wget_wch gives up on the rest of a read after a
-    // byte that is not UTF-8, so keys after it would be lost. Key codes (arrows, function
-    // keys) still come decoded by keypad mode; text bytes go through `decoder`, which drops
-    // an invalid byte on its own and finds bracketed pastes.
-    while !isStopped {
-      let code = wgetch(airframe_stdscr())
-      if code == ERR { break }
-      if code > 0xFF {
-        if let key = Self.key(code: code) { decoder.feed(key: key) }
-      } else {
-        decoder.feed(byte: UInt8(truncatingIfNeeded: code))
-      }
-    }
-    let keys = decoder.finishRead()
-    if !isStopped, !keys.isEmpty { onKeys?(keys) }
-    // Checked after every read, whatever it returned: the source reports a hangup only
-    // once, and ncurses may still have returned a queued key (such as the KEY_RESIZE that
-    // resizeterm queues) in that round.
-    if !isStopped, Self.inputHungUp() { hangUp() }
-  }
-
-  /// Stops reading and calls `onHangup`, or stops and exits without one.
-  private func hangUp() {
-    inputSource?.cancel()
-    inputSource = nil
-    if let onHangup {
-      onHangup()
-    } else {
-      stop()
-      exit(0)
-    }
-  }
-
-  /// Whether standard input reports a hangup or an error.
-  ///
-  /// - Returns: `true` if the terminal is gone.
-  private static func inputHungUp() -> Bool {
-    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-    guard poll(&descriptor, 1, 0) == 1 else { return false }
-    return Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
-  }
-
-  /// The key an ncurses key code stands for.
-  ///
-  /// - Parameter code: A `KEY_…` value.
-  /// - Returns: The key, or `nil` for one the app has no use for (such as KEY_RESIZE).
-  private static func key(code: Int32) -> Key? {
-    switch code {
-    case KEY_UP: .up
-    case KEY_DOWN: .down
-    case KEY_LEFT: .left
-    case KEY_RIGHT: .right
-    case KEY_HOME: .home
-    case KEY_END: .end
-    case KEY_PPAGE: .pageUp
-    case KEY_NPAGE: .pageDown
-    case KEY_BTAB: .backTab
-    case KEY_DC: .delete
-    case KEY_BACKSPACE: .backspace
-    case KEY_ENTER: .enter
-    case (KEY_F0 + 1)...(KEY_F0 + 63): .function(Int(code - KEY_F0))
-    default: nil
-    }
-  }
-
-  // MARK: - Size
-
-  /// Starts watching SIGWINCH (ignored as a signal since `start()`) on the main queue.
-  private func observeResizes() {
-    let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-    source.setEventHandler { [weak self] in
-      MainActor.assumeIsolated { self?.resize() }
-    }
-    resizeSource = source
-    source.resume()
-  }
-
-  /// Takes the terminal's size from the kernel and tells ncurses and `onResize`.
-  private func resize() {
-    guard !isStopped else { return }
-    var rows: Int32 = 0
-    var columns: Int32 = 0
-    guard airframe_window_size(STDOUT_FILENO, &rows, &columns) == 0, rows > 0, columns > 0
-    else { return }
-    resizeterm(rows, columns)
-    let window = airframe_stdscr()
-    size = (Int(getmaxx(window)), Int(getmaxy(window)))
-    onResize?(size.width, size.height)
-  }
-
   // MARK: - Setup
 
   /// Sets the locale from the environment; uses C.UTF-8 for characters if it has no UTF-8.
@@ -316,18 +183,5 @@ final class Terminal {
       return
     }
     setlocale(LC_CTYPE, "C.UTF-8")
-  }
-
-  /// The ncurses attributes for a cell style.
-  ///
-  /// - Parameter style: The style.
-  /// - Returns: The attributes.
-  private static func attributes(_ style: CellStyle) -> attr_t {
-    var attributes: attr_t = 0
-    if style.contains(.bold) { attributes |= airframe_attribute_bold() }
-    if style.contains(.reverse) { attributes |= airframe_attribute_reverse() }
-    if style.contains(.dim) { attributes |= airframe_attribute_dim() }
-    if style.contains(.underline) { attributes |= airframe_attribute_underline() }
-    return attributes
   }
 }
