@@ -9,6 +9,10 @@
 //   bar as being offline, with the reason and when the next try comes: tries back off from
 //   1 s, doubling up to 60 s, and a success resets them. The engine (its connections) is
 //   dropped after a failure and made again by the next try.
+// - Cancelling the awaiting task (quitting while a sync runs) ends the sync at the engine's
+//   next step, between transactions, and the call throws `CancellationError` once the queue
+//   is done with the library: nothing half-applied, every change not yet pushed still
+//   pending, and the next sync goes on from there.
 // - Thread-safety: the mutable state (the engine, the failure count) is touched only on the
 //   queue, so the class is `@unchecked Sendable` by that discipline.
 
@@ -68,31 +72,57 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
 
   /// Runs one sync on the service's queue.
   ///
+  /// Cancelling the calling task ends the sync at the engine's next step (before a push,
+  /// after a page pulled), between transactions: what was done stays done, the rest stays
+  /// pending, and the call throws `CancellationError` once the queue has let go.
+  ///
   /// - Parameter progress: Called with values from 0 to 1, in order.
   /// - Returns: When the sync finished.
   /// - Throws: ``Offline`` with the reason, or `CancellationError`.
   public func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
     try Task.checkCancellation()
-    let (reports, continuation) = AsyncStream.makeStream(of: Double.self)
-    let result = Box()
-    queue.async {
-      result.value = self.runOnQueue { fraction in continuation.yield(fraction) }
-      continuation.finish()
+    let cancelled = CancellationFlag()
+    return try await withTaskCancellationHandler {
+      let (reports, continuation) = AsyncStream.makeStream(of: Double.self)
+      async let outcome: Result<Date, any Error> = withCheckedContinuation { done in
+        queue.async {
+          let result = self.runOnQueue(cancelled: cancelled) { continuation.yield($0) }
+          continuation.finish()
+          done.resume(returning: result)
+        }
+      }
+      await progress(0)
+      // Ends early when the task is cancelled; the outcome is still awaited, so the queue
+      // has finished with the library before this returns.
+      for await fraction in reports { await progress(fraction) }
+      return try await outcome.get()
+    } onCancel: {
+      cancelled.set()
     }
-    await progress(0)
-    for await fraction in reports { await progress(fraction) }
-    return try result.value!.get()
   }
 
   /// Runs the engine; on the queue.
-  private func runOnQueue(progress: (Double) -> Void) -> Result<Date, any Error> {
+  ///
+  /// - Parameters:
+  ///   - cancelled: Set when the caller is cancelled; checked at each step of the engine.
+  ///   - progress: Called with the fraction done.
+  /// - Returns: When the sync finished, or why it did not.
+  private func runOnQueue(
+    cancelled: CancellationFlag, progress: (Double) -> Void
+  ) -> Result<Date, any Error> {
     do {
       let engine = try self.engine ?? SyncEngine(libraryPath: libraryPath, serverURL: serverURL)
       self.engine = engine
-      lastReport = try engine.sync { progress($0.fraction) }
+      lastReport = try engine.sync { step in
+        if cancelled.isSet { throw CancellationError() }
+        progress(step.fraction)
+      }
       failures = 0
       retryAfter = nil
       return .success(Date())
+    } catch is CancellationError {
+      // Not a failure: the engine stopped between transactions and stays usable.
+      return .failure(CancellationError())
     } catch let error as SyncEngine.NotSetUp {
       retryAfter = nil
       return .failure(error)
@@ -107,9 +137,15 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     }
   }
 
-  /// The result handed from the queue to the awaiting task (written before the stream
-  /// finishes, read after).
-  private final class Box: @unchecked Sendable {
-    var value: Result<Date, any Error>?
+  /// Whether the task awaiting a sync was cancelled; set from any thread, read on the queue.
+  private final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Whether ``set()`` was called.
+    var isSet: Bool { lock.withLock { value } }
+
+    /// Records the cancellation.
+    func set() { lock.withLock { value = true } }
   }
 }

@@ -98,11 +98,14 @@ public final class SyncEngine {
   /// Runs one sync: rounds of ``pull(pulled:)`` and ``push(starting:)`` until nothing is
   /// pending.
   ///
-  /// - Parameter progress: Called after each push and each page pulled.
+  /// - Parameter progress: Called after each push and each page pulled, and before each
+  ///   push; an error it throws (such as `CancellationError`) ends the sync there, between
+  ///   transactions.
   /// - Returns: What moved.
-  /// - Throws: A `NotesStorageError` or `PostgresError`; what was done before stays done.
+  /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw; what
+  ///   was done before stays done.
   @discardableResult
-  public func sync(progress: (Progress) -> Void = { _ in }) throws -> SyncReport {
+  public func sync(progress: (Progress) throws -> Void = { _ in }) throws -> SyncReport {
     var report = SyncReport()
     var moved = 0
     // A push whose acknowledgement was lost: its outcome is learnt first, so the pull
@@ -113,7 +116,7 @@ public final class SyncEngine {
       // it is pushed, so most pushes are accepted the first time.
       let incoming = try server.count(after: try store.cursor())
       let pulled = try pull { count in
-        progress(Progress(done: moved + count, total: moved + max(incoming, count)))
+        try progress(Progress(done: moved + count, total: moved + max(incoming, count)))
       }
       moved += pulled.received
       report.pulled += pulled.received
@@ -121,11 +124,11 @@ public final class SyncEngine {
       report.conflictCopies += pulled.conflictCopies
       report.notices += pulled.notices
       let pushed = try push { changes in
-        progress(Progress(done: moved, total: moved + changes))
+        try progress(Progress(done: moved, total: moved + changes))
       }
       report.pushed += pushed.accepted
       moved += pushed.accepted + pushed.refused
-      progress(Progress(done: moved, total: moved))
+      try progress(Progress(done: moved, total: moved))
       report.pending = try store.pendingCount()
       if pushed.refused == 0, report.pending == 0 { break }
     }
@@ -135,16 +138,19 @@ public final class SyncEngine {
 
   /// Pushes every pending change in one server transaction and records what was accepted.
   ///
-  /// - Parameter starting: Called with the number of changes about to be pushed.
+  /// - Parameter starting: Called with the number of changes about to be pushed; an error
+  ///   it throws ends the push before anything is sent.
   /// - Returns: How many changes the server accepted and how many it refused (it had a
   ///   newer version: they are made again from the merge after the next pull).
-  /// - Throws: A `NotesStorageError` or `PostgresError`; unacknowledged changes stay
-  ///   pending under their ids, so pushing again is safe.
+  /// - Throws: A `NotesStorageError` or `PostgresError`, or what `starting` threw;
+  ///   unacknowledged changes stay pending under their ids, so pushing again is safe.
   @discardableResult
-  public func push(starting: (Int) -> Void = { _ in }) throws -> (accepted: Int, refused: Int) {
+  public func push(starting: (Int) throws -> Void = { _ in }) throws -> (
+    accepted: Int, refused: Int
+  ) {
     let changes = try store.outgoingChanges()
     guard !changes.isEmpty else { return (0, 0) }
-    starting(changes.count)
+    try starting(changes.count)
     let outcomes = try server.push(changes, device: store.deviceID)
     var accepted: [(OutgoingChange, seq: Int64)] = []
     var refused: [OutgoingChange] = []
@@ -184,11 +190,13 @@ public final class SyncEngine {
   /// Pulls, page by page, everything the server has after this library's cursor, and
   /// merges it in.
   ///
-  /// - Parameter pulled: Called after each page with the versions received so far.
+  /// - Parameter pulled: Called after each page (applied in its own transaction) with the
+  ///   versions received so far; an error it throws ends the pull there.
   /// - Returns: What the pages did, added up.
-  /// - Throws: A `NotesStorageError` or `PostgresError`; pages applied stay applied.
+  /// - Throws: A `NotesStorageError` or `PostgresError`, or what `pulled` threw; pages
+  ///   applied stay applied.
   @discardableResult
-  public func pull(pulled: (Int) -> Void = { _ in }) throws -> SyncApplyReport {
+  public func pull(pulled: (Int) throws -> Void = { _ in }) throws -> SyncApplyReport {
     var report = SyncApplyReport()
     // Every query is bounded by one head, read first: pushes commit in sequence order, so
     // everything up to it is there, and nothing committed meanwhile is half seen.
@@ -207,7 +215,7 @@ public final class SyncEngine {
       report.applied += applied.applied
       report.conflictCopies += applied.conflictCopies
       report.notices += applied.notices
-      pulled(report.received)
+      try pulled(report.received)
     }
     return report
   }

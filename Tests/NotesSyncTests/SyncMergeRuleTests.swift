@@ -321,6 +321,30 @@ struct SyncMergeRuleTests {
     }
   }
 
+  @Test func aCancelledSyncEndsWithoutACrashAndKeepsItsChangesPending() async throws {
+    try await withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      try a.edit("Plan") { $0.body += "\nwritten before quitting" }
+      let service = ServerSyncService(libraryPath: a.path)
+      let store = try LibrarySyncStore(path: a.path)
+      defer { store.close() }
+      // Cancelled as soon as it reports its start, as quitting the app does: the engine is
+      // still connecting, and stops at its first step. (The sync used to crash here: the
+      // progress loop ended early and an unset result was force-unwrapped.)
+      await #expect(throws: CancellationError.self) {
+        _ = try await service.sync { _ in withUnsafeCurrentTask { $0?.cancel() } }
+      }
+      #expect(service.retryDelay == nil, "a cancellation is not a failure")
+      #expect(try store.pendingCount() == 1)
+      // The same service syncs again, and the change arrives.
+      _ = try await service.sync { _ in }
+      #expect(try store.pendingCount() == 0)
+      try await b.sync()
+      #expect(b.note(titled: "Plan")?.body == body + "\nwritten before quitting")
+      try await expectConverged(devices, server)
+    }
+  }
+
   @Test func threeDevicesEditingAtOnceConverge() async throws {
     try await withSharedNote(["A", "B", "C"]) { devices, server in
       try devices[0].edit("Plan") { $0.body = "one A\ntwo\nthree\nfour\nfive" }
