@@ -266,7 +266,7 @@ private enum Reading {
 }
 
 /// What a command printed, collected from its output closures.
-private final class OutputBuffer: @unchecked Sendable {
+final class OutputBuffer: @unchecked Sendable {
   private let lock = NSLock()
   private var buffer = ""
 

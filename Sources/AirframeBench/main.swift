@@ -6,8 +6,10 @@
 // 5 heap bytes per subscription (MemoryBenchmarks.swift), 6 view state
 // (ViewStateBenchmarks.swift) and 7–10 the Notes app's storage, search and View State
 // Controllers at 100,000 notes (NotesBenchmarks.swift), 11 keystroke to screen in the
-// terminal app (KeystrokeBenchmarks.swift), 14–16 sync through a PostgreSQL server of the
-// run's own (SyncBenchmarks.swift). Measurement.swift says how a
+// terminal app (KeystrokeBenchmarks.swift), 12 the terminal app and commands
+// (TerminalAppBenchmarks.swift), 13 two processes on one library
+// (SharedLibraryBenchmarks.swift), 14–16 sync through a PostgreSQL server of the run's own
+// (SyncBenchmarks.swift), 17 a Markdown export and import (MarkdownBenchmarks.swift). Measurement.swift says how a
 // figure is taken. Everything runs on the main actor (top-level code is main-actor code).
 // Run it from a release build: `swift run -c release airframe-bench`.
 
@@ -93,9 +95,10 @@ if options.selects("view-state") {
   reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
 }
 if options.selects(
-  "notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app", "shared-library")
+  "notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app", "shared-library",
+  "notes-files")
 {
-  // Figures 7–9 and 11–13 share one library file, built once; the folder is removed in every
+  // Figures 7–9, 11–13 and 17 share one library file, built once; the folder is removed in every
   // case.
   var folder: ScratchFolder?
   do {
@@ -119,6 +122,9 @@ if options.selects(
     }
     if options.selects("shared-library") {
       reporter.emit(try sharedLibraryFigure(number: 13, fixture: fixture, scale: scale, sink: sink))
+    }
+    if options.selects("notes-files") {
+      reporter.emit(try markdownRoundTripFigure(number: 17, fixture: fixture, scale: scale))
     }
     scratch.remove()
   } catch {
