@@ -83,7 +83,7 @@ final class CommandControllers {
     newNote = ActionController(dispatcher: dispatcher, name: "New Note", reading: context) {
       [unowned session] context, state in
       Requirement(
-        session.notebookForNewNote(context, in: state), otherwise: "Create a notebook first (N).")
+        session.notebookForNewNote(context, in: state), otherwise: "Create a notebook first.")
     } makeAction: { notebook, title in
       CreateNote(notebookID: notebook, title: title, now: now())
     }

@@ -174,6 +174,33 @@ struct BadInputTests {
     }
   }
 
+  @Test func titlesAreTrimmedOfExactlyWhatFoundationTrims() {
+    // Every white space and newline scalar Foundation names, at either end, alone, inside,
+    // and next to characters that combine with them.
+    let spaces: [Unicode.Scalar] = (0...0x3000).compactMap(Unicode.Scalar.init).filter {
+      CharacterSet.whitespacesAndNewlines.contains($0)
+    }
+    #expect(spaces.count > 20, "\(spaces.count) white space scalars")
+    var titles = ["", "Plan", "a b", " \u{301}é", "\u{301} ", "👩‍👩‍👧 ", "x\u{200B}", "\u{FEFF}x"]
+    for space in spaces.map(String.init) {
+      titles += [space, space + "Plan", "Plan" + space, space + "a b" + space, space + space]
+    }
+    var random = SeededGenerator(seed: 27)
+    let pieces = [
+      "a", "é", "\u{301}", "三", " ", "\t", "\n", "\u{85}", "\u{A0}", "\u{2028}", "\u{3000}",
+    ]
+    for _ in 0..<2_000 {
+      let count = Int.random(in: 0...6, using: &random)
+      titles.append((0..<count).map { _ in pieces.randomElement(using: &random) ?? "" }.joined())
+    }
+    for title in titles {
+      let expected = title.trimmingCharacters(in: .whitespacesAndNewlines)
+      #expect(
+        NotesRules.normalizedTitle(title).unicodeScalars.elementsEqual(expected.unicodeScalars),
+        "\(title.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+  }
+
   @Test(arguments: badInputs)
   func asATitleEveryActionAcceptsPlainTextOrRefusesWithAReason(input: BadInput) {
     titleActions(input)

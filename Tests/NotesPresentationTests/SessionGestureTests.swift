@@ -181,7 +181,7 @@ struct SessionGestureTests {
     #expect(rows.map(\.name) == SessionCommand.allCases.map(\.name))
     #expect(rows.first?.shortcut == "n")
     // No notebooks yet: a new note needs one first.
-    #expect(session.availability(of: .newNote).value == .disabled("Create a notebook first (N)."))
+    #expect(session.availability(of: .newNote).value == .disabled("Create a notebook first."))
     #expect(session.notebookCreated(titled: "Inbox").isCommitted)
     #expect(session.availability(of: .newNote).value == .enabled)
     session.expectProjectionsAgree(after: "creating the first notebook")

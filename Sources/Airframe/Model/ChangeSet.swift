@@ -175,7 +175,13 @@ public struct ChangeSet<State> {
   func snapshot(of state: State) -> StepSnapshot<State> {
     var expectations: [StepSnapshot<State>.Key: StepSnapshot<State>.Expectation] = [:]
     for snapshotter in snapshotters.values {
-      expectations.merge(snapshotter(state)) { _, newer in newer }
+      // The first table's expectations become the dictionary itself (a bulk import's
+      // 100,000 rows are not copied into an empty one).
+      if expectations.isEmpty {
+        expectations = snapshotter(state)
+      } else {
+        expectations.merge(snapshotter(state)) { _, newer in newer }
+      }
     }
     return StepSnapshot(expectations)
   }
