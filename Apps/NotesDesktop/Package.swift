@@ -1,0 +1,58 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The desktop window of Notes, on GTK 4. A package of its own, so that the framework and
+// the root package never need GTK: the root package builds and tests on a machine without
+// it, and an app that depends on Airframe never sees it.
+/// The root package's settings: Swift 6 mode and explicit imports and existentials.
+let strictSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "NotesDesktop",
+  products: [
+    .executable(name: "notes-desktop", targets: ["NotesDesktop"])
+  ],
+  dependencies: [
+    .package(name: "Airframe", path: "../..")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CGtk",
+      pkgConfig: "gtk4",
+      providers: [.apt(["libgtk-4-dev"])]
+    ),
+    .executableTarget(
+      name: "NotesDesktop",
+      dependencies: [
+        "CGtk",
+        .product(name: "AirframeBinding", package: "Airframe"),
+        .product(name: "Airframe", package: "Airframe"),
+        .product(name: "NotesCore", package: "Airframe"),
+        .product(name: "NotesStorage", package: "Airframe"),
+        .product(name: "NotesPresentation", package: "Airframe"),
+        .product(name: "NotesHost", package: "Airframe"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // Drives the built window in a private X server (Xvfb) with real input events
+    // (xdotool) and reads it back through AT-SPI on a private D-Bus, as assistive
+    // technology does.
+    .testTarget(
+      name: "NotesDesktopTests",
+      dependencies: [
+        .product(name: "Airframe", package: "Airframe"),
+        .product(name: "NotesCore", package: "Airframe"),
+        .product(name: "NotesStorage", package: "Airframe"),
+        .product(name: "NotesPresentation", package: "Airframe"),
+        .product(name: "NotesHost", package: "Airframe"),
+      ],
+      exclude: ["Support/accessible-tree.py"],
+      swiftSettings: strictSettings
+    ),
+  ]
+)

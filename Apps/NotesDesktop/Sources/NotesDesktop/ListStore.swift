@@ -1,0 +1,90 @@
+// ListStore: a GTK list model (`GListStore` of `GtkStringObject`s, one per row, holding the
+// row's id) kept in step with a list lens by the positions its updates name.
+//
+// Guarantees
+// - An update changes only the rows it names: removed and moved rows are taken out at their
+//   old positions (from the last), inserted and moved rows put in at their new positions
+//   (from the first), and an updated row is replaced in place, so GTK rebinds exactly that
+//   row (`items-changed` with the update's own positions, never a reload for one row).
+// - A `.reloaded` update replaces every row in one splice.
+
+import Airframe
+import CGtk
+
+/// The rows of one list, by id, as GTK's list views read them.
+@MainActor
+final class ListStore {
+  /// The `GListStore`; the selection model that wraps it owns it.
+  let store: OpaquePointer
+
+  /// Creates an empty store.
+  init() {
+    guard let store = g_list_store_new(gtk_string_object_get_type()) else {
+      fatalError("GTK returned no list store")
+    }
+    self.store = store
+  }
+
+  /// The store as the `GListModel` GTK's views and selections take.
+  var model: OpaquePointer { store }
+
+  /// The number of rows.
+  var count: Int { Int(g_list_model_get_n_items(store)) }
+
+  /// The id of the row at `position`, or `nil` past the end.
+  ///
+  /// - Parameter position: A row's position.
+  /// - Returns: Its id string.
+  func id(at position: Int) -> String? {
+    guard position >= 0, position < count,
+      let item = g_list_model_get_item(store, UInt32(position))
+    else { return nil }
+    defer { g_object_unref(item) }
+    return gtk_string_object_get_string(OpaquePointer(item)).map { String(cString: $0) }
+  }
+
+  /// Replaces every row.
+  ///
+  /// - Parameter ids: The rows' ids, in order.
+  func reload(_ ids: [String]) {
+    splice(at: 0, removing: count, inserting: ids)
+  }
+
+  /// Applies a lens update, given how to name an id and, for a reload, every id.
+  ///
+  /// - Parameters:
+  ///   - update: The update.
+  ///   - offset: The position of the lens's first row in the store (rows above it, such
+  ///     as a sidebar's "All notes", are not the lens's).
+  ///   - name: An id's string.
+  ///   - all: Every id, in order (read only for a reload).
+  func apply<ID: Hashable>(
+    _ update: ListUpdate<ID>, offset: Int = 0, name: (ID) -> String, all: () -> [String]
+  ) {
+    guard update.kind == .changed else {
+      reload(all())
+      return
+    }
+    let outgoing = (update.removed + update.moved).compactMap(\.from).sorted(by: >)
+    for position in outgoing { splice(at: position + offset, removing: 1, inserting: []) }
+    let incoming = (update.inserted + update.moved).compactMap { change in
+      change.to.map { (position: $0, id: name(change.id)) }
+    }.sorted { $0.position < $1.position }
+    for row in incoming { splice(at: row.position + offset, removing: 0, inserting: [row.id]) }
+    for row in update.updated {
+      guard let position = row.to else { continue }
+      splice(at: position + offset, removing: 1, inserting: [name(row.id)])
+    }
+  }
+
+  /// Removes `removing` rows at `position` and inserts rows for `ids` there, in one
+  /// `items-changed`.
+  func splice(at position: Int, removing: Int, inserting ids: [String]) {
+    var items: [gpointer?] = ids.map { id in gtk_string_object_new(id).map { GPointer($0) } }
+    items.withUnsafeMutableBufferPointer { buffer in
+      g_list_store_splice(
+        store, UInt32(position), UInt32(removing), buffer.baseAddress, UInt32(buffer.count))
+    }
+    for item in items { g_object_unref(item) }
+  }
+}

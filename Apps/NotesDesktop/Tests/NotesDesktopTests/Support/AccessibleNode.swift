@@ -1,0 +1,40 @@
+// AccessibleNode: the window as AT-SPI reports it (role, name, text, states, frame), read
+// by Support/accessible-tree.py.
+
+/// One node of the accessible tree.
+struct AccessibleNode: Decodable {
+  var role: String
+  var name: String
+  var text: String?
+  var states: [String]
+  /// x, y, width, height on the screen.
+  var frame: [Int]?
+  var children: [AccessibleNode]?
+
+  /// Every node below this one, depth first, this one included.
+  var all: [AccessibleNode] { [self] + (children ?? []).flatMap(\.all) }
+
+  /// The first node with `role` and, if given, `name`.
+  func first(_ role: String, named name: String? = nil) -> AccessibleNode? {
+    all.first { $0.role == role && (name == nil || $0.name == name) }
+  }
+
+  /// The texts of a list's rows (each row's label), in order.
+  var rowLabels: [String] {
+    (children ?? []).filter { $0.role == "list item" }.map { item in
+      item.first("label")?.name ?? ""
+    }
+  }
+
+  /// The label of the selected row of a list.
+  var selectedRow: String? {
+    (children ?? []).first { $0.role == "list item" && $0.states.contains("selected") }?
+      .first("label")?.name
+  }
+
+  /// The centre of the node on the screen.
+  var centre: (x: Int, y: Int)? {
+    guard let frame, frame.count == 4 else { return nil }
+    return (frame[0] + frame[2] / 2, frame[1] + frame[3] / 2)
+  }
+}

@@ -1,0 +1,222 @@
+// DesktopSession: one run of the built `notes-desktop` in a private X server (Xvfb) with a
+// private D-Bus for accessibility, driven with xdotool and read through AT-SPI.
+//
+// Guarantees
+// - Everything is the test's own: a free display number, a D-Bus socket and a HOME in a
+//   temporary folder; `close()` stops every program it started and removes the folder.
+// - Reads never race the window: `waitForTree` polls the accessible tree until a
+//   condition holds (or records the last tree on a timeout).
+
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the window reported when it closed (`NOTES_DESKTOP_REPORT`).
+struct WindowReport: Decodable, Equatable {
+  struct Forwarded: Decodable, Equatable {
+    var notebookChoices = 0
+    var noteChoices = 0
+    var bodyEdits = 0
+    var titleCommits = 0
+  }
+  var forwarded: Forwarded
+  var droppedEchoes: Int
+  var liveBindings: Int
+}
+
+/// A desktop window under test.
+@MainActor
+final class DesktopSession {
+  /// The temporary folder (HOME, the bus socket, logs).
+  let folder: String
+  /// The library file the window opens.
+  let database: String
+  private let display: Int
+  private let xvfb: Spawned
+  private let bus: Spawned
+  private var app: Spawned?
+  private let environment: [String: String]
+
+  /// Where the tests find their programs.
+  private static let path = "/usr/local/bin:/usr/bin:/bin"
+
+  /// Starts the X server and the bus; the window starts with ``launch()``.
+  ///
+  /// - Parameter database: The library; a new one in the folder by default.
+  /// - Throws: ``DesktopError`` when Xvfb or dbus-daemon does not start.
+  init(database: String? = nil) throws {
+    folder =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("notes-desktop-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    self.database = database ?? folder + "/notes.sqlite"
+    display = try Self.freeDisplay()
+    xvfb = try Spawned(
+      "Xvfb", [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+      environment: ["PATH": Self.path], log: folder + "/xvfb.log")
+    let socket = folder + "/bus"
+    bus = try Spawned(
+      "dbus-daemon", ["--session", "--nofork", "--address=unix:path=\(socket)"],
+      environment: ["PATH": Self.path, "HOME": folder], log: folder + "/bus.log")
+    environment = [
+      "PATH": Self.path, "HOME": folder, "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": folder,
+      "DISPLAY": ":\(display)", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)",
+      "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo",
+      "NOTES_DESKTOP_REPORT": folder + "/report.json",
+    ]
+    guard Self.waitFor({ FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }),
+      Self.waitFor({ FileManager.default.fileExists(atPath: socket) })
+    else {
+      close()
+      throw DesktopError("Xvfb or dbus-daemon did not start:\n\(xvfb.output)\n\(bus.output)")
+    }
+  }
+
+  /// Starts the window on the library and waits until it shows.
+  func launch() throws {
+    guard let binary = Self.builtProgram("notes-desktop") else {
+      throw DesktopError("notes-desktop is not built next to the tests")
+    }
+    app = try Spawned(
+      binary, ["--database", database], environment: environment, log: folder + "/app.log")
+    _ = try xdotool(["search", "--sync", "--onlyvisible", "--name", "."])
+  }
+
+  /// The window's accessible tree now.
+  func tree() throws -> AccessibleNode {
+    let reader = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("accessible-tree.py").path
+    let (status, output) = try Spawned.run(
+      "/usr/bin/python3", [reader, "notes-desktop"], environment: environment,
+      log: folder + "/tree.json")
+    guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") })
+    else { throw DesktopError("the accessible tree could not be read (\(status)): \(output)") }
+    return try JSONDecoder().decode(AccessibleNode.self, from: Data(line.utf8))
+  }
+
+  /// Polls the tree until `condition` holds; records the last tree and returns `nil` after
+  /// `timeout`.
+  func waitForTree(
+    _ what: String, timeout: Duration = .seconds(10),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    until condition: (AccessibleNode) -> Bool
+  ) async throws -> AccessibleNode? {
+    let deadline = ContinuousClock.now + timeout
+    var last: AccessibleNode?
+    repeat {
+      if let tree = try? tree() {
+        last = tree
+        if condition(tree) { return tree }
+      }
+      try await Task.sleep(for: .milliseconds(100))
+    } while ContinuousClock.now < deadline
+    let nodes: [AccessibleNode] = last?.all ?? []
+    let shown = nodes.map { node in "\(node.role) \"\(node.name)\" \(node.text ?? "")" }
+    Issue.record(
+      "timed out waiting for \(what); the window showed:\n\(shown.joined(separator: "\n"))",
+      sourceLocation: sourceLocation)
+    return nil
+  }
+
+  /// Runs xdotool on the window's display.
+  @discardableResult
+  func xdotool(_ arguments: [String]) throws -> String {
+    let (status, output) = try Spawned.run(
+      "xdotool", arguments, environment: environment, log: folder + "/xdotool.log")
+    guard status == 0 else { throw DesktopError("xdotool \(arguments) failed: \(output)") }
+    return output
+  }
+
+  /// Clicks the middle of `node`, or `offset` from its top left corner.
+  func click(_ node: AccessibleNode, at offset: (x: Int, y: Int)? = nil) throws {
+    guard let frame = node.frame, let centre = node.centre else {
+      throw DesktopError("\(node.role) \"\(node.name)\" has no place on the screen")
+    }
+    let point = offset.map { (frame[0] + $0.x, frame[1] + $0.y) } ?? centre
+    try xdotool(["mousemove", "--sync", "\(point.0)", "\(point.1)", "click", "1"])
+  }
+
+  /// Types `text` with real key events into the focused widget.
+  func type(_ text: String) throws {
+    try xdotool(["type", "--delay", "40", text])
+  }
+
+  /// Saves a picture of the window as PNG (ImageMagick's `import`).
+  func screenshot(to path: String) throws {
+    let (status, output) = try Spawned.run(
+      "import", ["-window", try windowID(), path], environment: environment,
+      log: folder + "/import.log")
+    guard status == 0 else { throw DesktopError("import failed (\(status)): \(output)") }
+  }
+
+  /// The X id of the window.
+  private func windowID() throws -> String {
+    guard
+      let id = try xdotool(["search", "--onlyvisible", "--name", "."]).split(separator: "\n")
+        .first
+    else { throw DesktopError("no window is visible") }
+    return String(id)
+  }
+
+  /// Quits with Ctrl-Q and returns what the window reported.
+  func quit() async throws -> WindowReport {
+    try xdotool(["windowfocus", "--sync", try windowID(), "key", "ctrl+q"])
+    guard let app else { throw DesktopError("the window was not launched") }
+    guard Self.waitFor({ !app.isRunning }) else {
+      throw DesktopError("notes-desktop did not quit on Ctrl-Q:\n\(app.output)")
+    }
+    let status = app.wait()
+    guard status == 0 else { throw DesktopError("notes-desktop exited \(status):\n\(app.output)") }
+    let report = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))
+    return try JSONDecoder().decode(WindowReport.self, from: report)
+  }
+
+  /// Stops every program it started and removes the folder.
+  func close() {
+    app?.stop()
+    bus.stop()
+    xvfb.stop()
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  // MARK: - Helpers
+
+  private static func freeDisplay() throws -> Int {
+    for number in 90..<190
+    where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+      && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+    {
+      return number
+    }
+    throw DesktopError("no free X display number")
+  }
+
+  private static func waitFor(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<250 {
+      if condition() { return true }
+      usleep(20_000)
+    }
+    return condition()
+  }
+
+  private static func builtProgram(_ name: String) -> String? {
+    guard let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    else { return nil }
+    var folder = URL(fileURLWithPath: runner).deletingLastPathComponent()
+    for _ in 0..<3 {
+      let candidate = folder.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    return nil
+  }
+}
+
+/// Why a desktop test could not go on.
+struct DesktopError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,118 @@
+// The desktop window, run as a program in a private X server: what it shows (read through
+// AT-SPI) agrees with the database, a change from another writer shows in every widget,
+// the user's clicks and keys (xdotool) reach the session exactly once each, and no render's
+// echo ever does.
+
+import Airframe
+import Foundation
+import NotesCore
+import NotesHost
+import NotesPresentation
+import NotesStorage
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(3)))
+@MainActor
+struct WindowTests {
+  /// The library's notes, read from the file.
+  func notes(in path: String) throws -> [Note] {
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    return Array(try database.loadState().notes.elements)
+  }
+
+  @Test func theWindowShowsTheLibraryAndFollowsAnotherWriter() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    try desktop.launch()
+    let opened = try #require(
+      await desktop.waitForTree("the sample library") {
+        $0.first("list", named: "Notes")?.rowLabels.count == 6
+      })
+    #expect(opened.first("frame")?.name == "Work — Welcome to Notes")
+    #expect(
+      opened.first("list", named: "Notebooks")?.rowLabels
+        == ["All notes  6", "Home  2", "Ideas  2", "Work  2"])
+    #expect(opened.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes")
+    let welcome = try #require(
+      try notes(in: desktop.database).first { $0.title == "Welcome to Notes" })
+    #expect(opened.first("text", named: "Note text")?.text == welcome.body)
+    #expect(opened.first("label", named: "3 notebooks · 6 notes · Not synced") != nil)
+
+    // Another writer (this test, through its own connection) adds a note to Home.
+    let other = try NotesLibrary.open(path: desktop.database, samples: .never)
+    let home = try #require(other.session.notebooks.value.first { $0.title == "Home" })
+    other.session.notebookSelected(home.id)
+    #expect(other.session.noteCreated(titled: "From elsewhere").isCommitted)
+    other.close()
+    let followed = try #require(
+      await desktop.waitForTree("the other writer's note") {
+        $0.first("list", named: "Notes")?.rowLabels.contains("From elsewhere") == true
+      })
+    #expect(
+      followed.first("list", named: "Notebooks")?.rowLabels.prefix(2) == [
+        "All notes  7", "Home  3",
+      ])
+    #expect(followed.first("label", named: "3 notebooks · 7 notes · Not synced") != nil)
+    // The README's picture (docs/desktop.png) is this window, saved when asked for.
+    if let picture = ProcessInfo.processInfo.environment["NOTES_DESKTOP_SCREENSHOT"] {
+      try desktop.screenshot(to: picture)
+    }
+    // The selection and the editor stayed where the user was.
+    #expect(followed.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes")
+    #expect(followed.first("text", named: "Note text")?.text == welcome.body)
+
+    let report = try await desktop.quit()
+    // Every render made GTK emit a user's signal (the selections, the editor's text), and
+    // none of those echoes reached the session: nothing was forwarded, for nobody typed.
+    #expect(report.droppedEchoes > 0)
+    #expect(report.forwarded == WindowReport.Forwarded())
+    #expect(report.liveBindings == 0, "bindings outlived the window")
+  }
+
+  @Test func clicksAndKeysReachTheSessionOnceEach() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    try desktop.launch()
+    let opened = try #require(
+      await desktop.waitForTree("the sample library") {
+        $0.first("list", named: "Notes")?.rowLabels.count == 6
+      })
+    let sidebar = try #require(opened.first("list", named: "Notebooks"))
+    let homeRow = try #require(sidebar.children?.first { $0.first("label")?.name == "Home  2" })
+    try desktop.click(homeRow)
+    let home = try #require(
+      await desktop.waitForTree("Home's notes") {
+        $0.first("list", named: "Notes")?.rowLabels.count == 2
+      })
+    #expect(home.first("list", named: "Notebooks")?.selectedRow == "Home  2")
+    let list = try #require(home.first("list", named: "Notes"))
+    let groceriesRow = try #require(list.children?.first { $0.first("label")?.name == "Groceries" })
+    try desktop.click(groceriesRow)
+    let groceries = try #require(
+      await desktop.waitForTree("Groceries in the editor") {
+        $0.first("frame")?.name == "Home — Groceries"
+      })
+    let before = try #require(try notes(in: desktop.database).first { $0.title == "Groceries" })
+    #expect(groceries.first("text", named: "Note text")?.text == before.body)
+
+    // A click below the text puts the cursor at its end; three keys, three edits.
+    let editor = try #require(groceries.first("text", named: "Note text"))
+    let frame = try #require(editor.frame)
+    try desktop.click(editor, at: (x: 20, y: frame[3] - 10))
+    try desktop.type("xyz")
+    _ = try #require(
+      await desktop.waitForTree("the typed text") {
+        $0.first("text", named: "Note text")?.text == before.body + "xyz"
+      })
+    let report = try await desktop.quit()
+    let after = try #require(try notes(in: desktop.database).first { $0.id == before.id })
+    #expect(after.body == before.body + "xyz")
+    #expect(
+      report.forwarded
+        == WindowReport.Forwarded(notebookChoices: 1, noteChoices: 1, bodyEdits: 3, titleCommits: 0)
+    )
+    #expect(report.droppedEchoes > 0)
+    #expect(report.liveBindings == 0, "bindings outlived the window")
+  }
+}
