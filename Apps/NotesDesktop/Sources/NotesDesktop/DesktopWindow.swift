@@ -27,6 +27,7 @@ struct ForwardedInputs: Codable, Equatable {
   var noteChoices = 0
   var bodyEdits = 0
   var titleCommits = 0
+  var searchEdits = 0
 }
 
 /// The desktop window of one session.
@@ -43,6 +44,10 @@ final class DesktopWindow {
   let noteChoices = InputSlot<NoteID>()
   let bodyEdits = InputSlot<(body: String, cursor: Int)>()
   let titleCommits = InputSlot<String>()
+  let searchEdits = InputSlot<String>()
+
+  /// The menu bar and shortcuts.
+  let commands: DesktopCommands
 
   private let heading: UnsafeMutablePointer<GtkWidget>
   private let sidebar = ListStore()
@@ -53,6 +58,7 @@ final class DesktopWindow {
   private let textView: UnsafeMutablePointer<GtkWidget>
   private let buffer: UnsafeMutablePointer<GtkTextBuffer>
   private let statusLabel: UnsafeMutablePointer<GtkWidget>
+  private let searchEntry: UnsafeMutablePointer<GtkWidget>
   /// How many inputs of each kind reached the session (echoes never do).
   private(set) var forwarded = ForwardedInputs()
   /// The notebooks the sidebar shows, after "All notes".
@@ -89,6 +95,10 @@ final class DesktopWindow {
     buffer = required(gtk_text_view_get_buffer(cast(raw(textView))), "text buffer")
     statusLabel = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(statusLabel)), 0)
+    searchEntry = required(gtk_search_entry_new(), "search entry")
+    airframe_accessible_label(searchEntry, "Search")
+    commands = DesktopCommands(window: window, session: session)
+    commands.searchEntry = searchEntry
 
     layOut()
     connectSignals()
@@ -106,8 +116,11 @@ final class DesktopWindow {
     let editor = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
     gtk_box_append(cast(raw(editor)), titleEntry)
     gtk_box_append(cast(raw(editor)), scrolled(textView))
+    let listColumn = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")
+    gtk_box_append(cast(raw(listColumn)), searchEntry)
+    gtk_box_append(cast(raw(listColumn)), scrolled(noteView))
     let right = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
-    gtk_paned_set_start_child(cast(raw(right)), scrolled(noteView))
+    gtk_paned_set_start_child(cast(raw(right)), listColumn)
     gtk_paned_set_end_child(cast(raw(right)), editor)
     gtk_paned_set_position(cast(raw(right)), 300)
     let panes = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
@@ -116,6 +129,7 @@ final class DesktopWindow {
     gtk_paned_set_position(cast(raw(panes)), 200)
     gtk_widget_set_vexpand(panes, 1)
     let column = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")
+    gtk_box_append(cast(raw(column)), commands.menuBar)
     gtk_box_append(cast(raw(column)), panes)
     gtk_box_append(cast(raw(column)), statusLabel)
     gtk_window_set_child(cast(raw(window)), column)
@@ -200,6 +214,10 @@ final class DesktopWindow {
     Signal.connect(GPointer(titleEntry), "activate") { [unowned self] in
       _ = self.titleCommits.send(self.entryText())
     }
+    Signal.connect(GPointer(searchEntry), "search-changed") { [unowned self] in
+      let text = gtk_editable_get_text(cast(raw(self.searchEntry))).map { String(cString: $0) }
+      _ = self.searchEdits.send(text ?? "")
+    }
   }
 
   private func bufferText() -> String {
@@ -261,6 +279,14 @@ final class DesktopWindow {
         self.forwarded.bodyEdits += 1
         session.report(session.bodyTyped(edit.body, cursor: edit.cursor))
       }
+      connect.forward(searchEdits) { [unowned self] text in
+        self.forwarded.searchEdits += 1
+        session.searchTyped(text)
+      }
+      connect.render(session.confirmations) { [unowned self] confirmation in
+        self.confirm(confirmation)
+      }
+      commands.bind(&connect)
       connect.forward(titleCommits) { [unowned self] title in
         self.forwarded.titleCommits += 1
         session.report(session.noteRenamed(to: title, from: session.editorState.value.title))
@@ -274,7 +300,20 @@ final class DesktopWindow {
   /// The echoes each slot dropped: renders that made GTK emit a user's signal.
   var droppedEchoes: Int {
     notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
-      + titleCommits.echoCount
+      + titleCommits.echoCount + searchEdits.echoCount + commands.runs.echoCount
+  }
+
+  /// Asks whether to delete a notebook with notes; the answer goes to the session, which
+  /// keeps the question pending (and shown again in a new window) until it is answered.
+  private func confirm(_ confirmation: DeletionConfirmation) {
+    let session = session
+    _ = Dialog(
+      parent: window, title: "Delete Notebook", message: confirmation.message, text: nil,
+      accept: "Delete"
+    ) { answer in
+      session.report(session.deletionAnswered(confirmation.id, confirmed: answer.accepted))
+      return nil
+    }
   }
 
   private func selectNotebook(_ notebook: NotebookID?) {

@@ -85,6 +85,7 @@ var window: DesktopWindow?
 Signal.connect(GPointer(application), "activate") {
   guard window == nil else { return }
   let shown = DesktopWindow(application: application, session: library.session)
+  shown.commands.install(in: application)
   shown.bind()
   library.start()
   Signal.connectStopping(GPointer(shown.window), "close-request") {
@@ -93,7 +94,6 @@ Signal.connect(GPointer(application), "activate") {
     writeReport(shown)
     return false
   }
-  DesktopCommands.install(in: application, window: shown)
   gtk_window_present(cast(raw(shown.window)))
   window = shown
 }

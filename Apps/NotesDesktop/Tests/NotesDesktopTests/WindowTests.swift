@@ -116,3 +116,94 @@ struct WindowTests {
     #expect(report.liveBindings == 0, "bindings outlived the window")
   }
 }
+
+@Suite(.serialized, .timeLimit(.minutes(3)))
+@MainActor
+struct CommandTests {
+  func labels(_ tree: AccessibleNode, _ list: String) -> [String] {
+    tree.first("list", named: list)?.rowLabels ?? []
+  }
+
+  @Test func theKeyboardRunsEveryCommandThroughTheSession() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    try desktop.launch()
+    _ = try #require(
+      await desktop.waitForTree("the sample library") { self.labels($0, "Notes").count == 6 })
+    try desktop.focusMainWindow()
+
+    // A notebook, then the same title again: refused with the reason, in the dialog.
+    try desktop.press("ctrl+shift+n")
+    try desktop.focus(windowTitled: "New Notebook")
+    try desktop.type("Travel")
+    try desktop.press("Return")
+    _ = try #require(
+      await desktop.waitForTree("the new notebook") {
+        self.labels($0, "Notebooks").contains("Travel  0")
+      })
+    try desktop.focusMainWindow()
+    try desktop.press("ctrl+shift+n")
+    try desktop.focus(windowTitled: "New Notebook")
+    try desktop.type("travel")
+    try desktop.press("Return")
+    let refused = try #require(
+      await desktop.waitForTree("the refusal in the dialog") { tree in
+        tree.first("frame", named: "New Notebook")?.all.contains {
+          $0.role == "label" && $0.name == "A notebook title \"Travel\" already exists."
+        } == true
+      })
+    #expect(labels(refused, "Notebooks").filter { $0.lowercased().hasPrefix("travel") }.count == 1)
+    try desktop.press("Escape")
+    _ = try #require(
+      await desktop.waitForTree("the dialog closed") {
+        $0.first("frame", named: "New Notebook") == nil
+      })
+
+    // A note in the new notebook (it is selected), pinned, the pin undone and redone.
+    try desktop.focusMainWindow()
+    try desktop.press("ctrl+n")
+    try desktop.focus(windowTitled: "New Note")
+    try desktop.type("Packing list")
+    try desktop.press("Return")
+    _ = try #require(
+      await desktop.waitForTree("the new note") {
+        $0.first("frame")?.name == "Travel — Packing list"
+      })
+    try desktop.focusMainWindow()
+    try desktop.press("ctrl+p")
+    _ = try #require(
+      await desktop.waitForTree("the pin") { self.labels($0, "Notes") == ["★ Packing list"] })
+    try desktop.press("ctrl+z")
+    _ = try #require(
+      await desktop.waitForTree("the pin undone") { self.labels($0, "Notes") == ["Packing list"] })
+    try desktop.press("ctrl+shift+z")
+    _ = try #require(
+      await desktop.waitForTree("the pin redone") { self.labels($0, "Notes") == ["★ Packing list"] }
+    )
+
+    // Deleting a notebook with notes asks first: No keeps it, Yes deletes it and its note.
+    try desktop.press("ctrl+shift+Delete")
+    try desktop.focus(windowTitled: "Delete Notebook")
+    try desktop.press("Escape")
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(try notes(in: desktop.database).contains { $0.title == "Packing list" })
+    try desktop.focusMainWindow()
+    try desktop.press("ctrl+shift+Delete")
+    try desktop.focus(windowTitled: "Delete Notebook")
+    try desktop.press("Return")
+    _ = try #require(
+      await desktop.waitForTree("the notebook deleted") {
+        !self.labels($0, "Notebooks").contains { $0.hasPrefix("Travel") }
+      })
+    #expect(try !notes(in: desktop.database).contains { $0.title == "Packing list" })
+
+    let report = try await desktop.quit()
+    #expect(report.liveBindings == 0, "bindings outlived the window")
+  }
+
+  func notes(in path: String) throws -> [Note] {
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    return Array(try database.loadState().notes.elements)
+  }
+}

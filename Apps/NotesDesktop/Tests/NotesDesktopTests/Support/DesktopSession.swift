@@ -21,6 +21,7 @@ struct WindowReport: Decodable, Equatable {
     var noteChoices = 0
     var bodyEdits = 0
     var titleCommits = 0
+    var searchEdits = 0
   }
   var forwarded: Forwarded
   var droppedEchoes: Int
@@ -58,9 +59,11 @@ final class DesktopSession {
       "Xvfb", [":\(display)", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
       environment: ["PATH": Self.path], log: folder + "/xvfb.log")
     let socket = folder + "/bus"
+    // A process group of its own: stopping it also stops the accessibility bus and
+    // registry that D-Bus activation starts for the window.
     bus = try Spawned(
       "dbus-daemon", ["--session", "--nofork", "--address=unix:path=\(socket)"],
-      environment: ["PATH": Self.path, "HOME": folder], log: folder + "/bus.log")
+      environment: ["PATH": Self.path, "HOME": folder], log: folder + "/bus.log", group: true)
     environment = [
       "PATH": Self.path, "HOME": folder, "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": folder,
       "DISPLAY": ":\(display)", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)",
@@ -106,17 +109,22 @@ final class DesktopSession {
   ) async throws -> AccessibleNode? {
     let deadline = ContinuousClock.now + timeout
     var last: AccessibleNode?
+    var lastError: (any Error)?
     repeat {
-      if let tree = try? tree() {
+      do {
+        let tree = try tree()
         last = tree
         if condition(tree) { return tree }
+      } catch {
+        lastError = error
       }
       try await Task.sleep(for: .milliseconds(100))
     } while ContinuousClock.now < deadline
     let nodes: [AccessibleNode] = last?.all ?? []
     let shown = nodes.map { node in "\(node.role) \"\(node.name)\" \(node.text ?? "")" }
+    let failure = lastError.map { "\nthe last read failed: \($0)" } ?? ""
     Issue.record(
-      "timed out waiting for \(what); the window showed:\n\(shown.joined(separator: "\n"))",
+      "timed out waiting for \(what); the window showed:\n\(shown.joined(separator: "\n"))\(failure)",
       sourceLocation: sourceLocation)
     return nil
   }
@@ -137,6 +145,29 @@ final class DesktopSession {
     }
     let point = offset.map { (frame[0] + $0.x, frame[1] + $0.y) } ?? centre
     try xdotool(["mousemove", "--sync", "\(point.0)", "\(point.1)", "click", "1"])
+  }
+
+  /// Gives the keyboard focus to the window titled exactly `title` (Xvfb has no window
+  /// manager to do it), waiting until it shows.
+  func focus(windowTitled title: String) throws {
+    let pattern = "^" + NSRegularExpression.escapedPattern(for: title) + "$"
+    let id =
+      try xdotool(["search", "--sync", "--onlyvisible", "--name", pattern])
+      .split(separator: "\n").first.map(String.init) ?? ""
+    try xdotool(["windowfocus", "--sync", id])
+  }
+
+  /// Gives the keyboard focus to the main window (the application's first frame).
+  func focusMainWindow() throws {
+    guard let title = try tree().children?.first(where: { $0.role == "frame" })?.name else {
+      throw DesktopError("the window has no frame")
+    }
+    try focus(windowTitled: title)
+  }
+
+  /// Presses keys (xdotool names, such as `ctrl+shift+n`) in the focused window.
+  func press(_ keys: String...) throws {
+    try xdotool(["key", "--delay", "60"] + keys)
   }
 
   /// Types `text` with real key events into the focused widget.
