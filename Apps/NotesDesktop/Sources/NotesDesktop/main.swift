@@ -96,7 +96,29 @@ Signal.connect(GPointer(application), "activate") {
   }
   gtk_window_present(cast(raw(shown.window)))
   window = shown
+  Running.window = shown
 }
+// SIGTERM, SIGINT and SIGHUP close the window as Ctrl-Q does (the draft saved, the library
+// closed in order), from GTK's loop rather than from a signal handler.
+/// What a signal handler on GTK's loop closes (a C callback can reach only statics).
+@MainActor
+enum Running {
+  static var application: UnsafeMutablePointer<GtkApplication>?
+  static var window: DesktopWindow?
+}
+Running.application = application
+let closeOnSignal: GSourceFunc = { _ in
+  MainActor.assumeIsolated {
+    if let window = Running.window {
+      gtk_window_close(cast(raw(window.window)))
+    } else if let application = Running.application {
+      g_application_quit(cast(raw(application)))
+    }
+  }
+  return 0  // G_SOURCE_REMOVE: a second signal ends the program the default way.
+}
+for signal in [SIGTERM, SIGINT, SIGHUP] { g_unix_signal_add(signal, closeOnSignal, nil) }
+
 // GTK gets no arguments: the options above are the program's own.
 let status = g_application_run(cast(raw(application)), 0, nil)
 library.close()
