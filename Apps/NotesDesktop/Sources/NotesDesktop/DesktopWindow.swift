@@ -59,6 +59,14 @@ final class DesktopWindow {
   private let buffer: UnsafeMutablePointer<GtkTextBuffer>
   private let statusLabel: UnsafeMutablePointer<GtkWidget>
   private let searchEntry: UnsafeMutablePointer<GtkWidget>
+  /// The row widgets GTK made for the note list, by list item.
+  private var noteRows: [GPointer: NoteRowView] = [:]
+  /// Previews dropped by rows GTK has released.
+  private var droppedPreviewsOfReleasedRows = 0
+  /// Previews computed for a note a recycled row no longer showed, and dropped.
+  var droppedPreviews: Int {
+    noteRows.values.reduce(droppedPreviewsOfReleasedRows) { $0 + $1.droppedPreviews }
+  }
   /// How many inputs of each kind reached the session (echoes never do).
   private(set) var forwarded = ForwardedInputs()
   /// The notebooks the sidebar shows, after "All notes".
@@ -110,9 +118,7 @@ final class DesktopWindow {
     let sidebarView = listView(sidebarSelection, label: "Notebooks") { [unowned self] position in
       self.sidebarText(at: position)
     }
-    let noteView = listView(noteSelection, label: "Notes") { [unowned self] position in
-      self.noteText(at: position)
-    }
+    let noteView = noteListView()
     let editor = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
     gtk_box_append(cast(raw(editor)), titleEntry)
     gtk_box_append(cast(raw(editor)), scrolled(textView))
@@ -163,6 +169,46 @@ final class DesktopWindow {
     return view
   }
 
+  /// The note list: rows are `NoteRowView`s, recycled by GTK and rebound on every bind.
+  private func noteListView() -> UnsafeMutablePointer<GtkWidget> {
+    let factory = required(gtk_signal_list_item_factory_new(), "factory")
+    Signal.connect(
+      GPointer(factory), "setup",
+      withArgument: { [unowned self] item in
+        guard let item else { return }
+        let row = NoteRowView()
+        self.noteRows[item] = row
+        gtk_list_item_set_child(OpaquePointer(item), row.label)
+      })
+    Signal.connect(
+      GPointer(factory), "bind",
+      withArgument: { [unowned self] item in
+        guard let item, let view = self.noteRows[item] else { return }
+        let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
+        guard let id = self.notes.id(at: position).flatMap(Int64.init).map(NoteID.init(rawValue:)),
+          let row = self.session.list.row(for: id)
+        else { return view.clear() }
+        view.show(row)
+      })
+    Signal.connect(
+      GPointer(factory), "unbind",
+      withArgument: { [unowned self] item in
+        guard let item else { return }
+        self.noteRows[item]?.clear()
+      })
+    Signal.connect(
+      GPointer(factory), "teardown",
+      withArgument: { [unowned self] item in
+        guard let item, let view = self.noteRows.removeValue(forKey: item) else { return }
+        self.droppedPreviewsOfReleasedRows += view.droppedPreviews
+        view.clear()
+      })
+    let view = required(gtk_list_view_new(noteSelection, factory), "list view")
+    g_object_ref(GPointer(noteSelection))  // gtk_list_view_new took the reference this keeps
+    airframe_accessible_label(view, "Notes")
+    return view
+  }
+
   private func scrolled(_ child: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>
   {
     let scroller = required(gtk_scrolled_window_new(), "scrolled window")
@@ -179,13 +225,6 @@ final class DesktopWindow {
     guard position - 1 < notebookRows.count else { return "" }
     let row = notebookRows[position - 1]
     return "\(row.title)  \(row.noteCount)"
-  }
-
-  private func noteText(at position: Int) -> String {
-    guard let id = notes.id(at: position).flatMap(Int64.init).map(NoteID.init(rawValue:)),
-      let row = session.list.row(for: id)
-    else { return "" }
-    return (row.isPinned ? "★ " : "") + row.title
   }
 
   // MARK: - Signals (user input)
@@ -295,7 +334,10 @@ final class DesktopWindow {
   }
 
   /// Ends every connection; the widgets stay as they are.
-  func unbind() { binder.cancel() }
+  func unbind() {
+    binder.cancel()
+    for row in noteRows.values { row.clear() }
+  }
 
   /// The echoes each slot dropped: renders that made GTK emit a user's signal.
   var droppedEchoes: Int {

@@ -72,10 +72,12 @@ var window: DesktopWindow?
   struct Report: Codable {
     var forwarded: ForwardedInputs
     var droppedEchoes: Int
+    var droppedPreviews: Int
     var liveBindings: Int
   }
   let report = Report(
     forwarded: window.forwarded, droppedEchoes: window.droppedEchoes,
+    droppedPreviews: window.droppedPreviews,
     liveBindings: BindingLedger.shared.liveCount)
   if let data = try? JSONEncoder().encode(report) {
     _ = FileManager.default.createFile(atPath: path, contents: data)

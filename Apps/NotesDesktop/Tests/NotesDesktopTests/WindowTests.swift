@@ -87,7 +87,8 @@ struct WindowTests {
       })
     #expect(home.first("list", named: "Notebooks")?.selectedRow == "Home  2")
     let list = try #require(home.first("list", named: "Notes"))
-    let groceriesRow = try #require(list.children?.first { $0.first("label")?.name == "Groceries" })
+    let groceriesRow = try #require(
+      list.children?.first { $0.first("label")?.name.hasPrefix("Groceries\n") == true })
     try desktop.click(groceriesRow)
     let groceries = try #require(
       await desktop.waitForTree("Groceries in the editor") {

@@ -19,17 +19,23 @@ struct AccessibleNode: Decodable {
     all.first { $0.role == role && (name == nil || $0.name == name) }
   }
 
-  /// The texts of a list's rows (each row's label), in order.
+  /// The first lines of a list's rows (each row's label: a notebook, a note's title), in
+  /// order.
   var rowLabels: [String] {
+    rowTexts.map { $0.split(separator: "\n").first.map(String.init) ?? "" }
+  }
+
+  /// The whole texts of a list's rows, in order (a note's second line is its preview).
+  var rowTexts: [String] {
     (children ?? []).filter { $0.role == "list item" }.map { item in
       item.first("label")?.name ?? ""
     }
   }
 
-  /// The label of the selected row of a list.
+  /// The first line of the selected row of a list.
   var selectedRow: String? {
     (children ?? []).first { $0.role == "list item" && $0.states.contains("selected") }?
-      .first("label")?.name
+      .first("label")?.name.split(separator: "\n").first.map(String.init)
   }
 
   /// The centre of the node on the screen.

@@ -25,6 +25,7 @@ struct WindowReport: Decodable, Equatable {
   }
   var forwarded: Forwarded
   var droppedEchoes: Int
+  var droppedPreviews: Int
   var liveBindings: Int
 }
 
@@ -79,12 +80,15 @@ final class DesktopSession {
   }
 
   /// Starts the window on the library and waits until it shows.
-  func launch() throws {
+  ///
+  /// - Parameter settings: Extra environment variables, such as a preview delay.
+  func launch(_ settings: [String: String] = [:]) throws {
     guard let binary = Self.builtProgram("notes-desktop") else {
       throw DesktopError("notes-desktop is not built next to the tests")
     }
     app = try Spawned(
-      binary, ["--database", database], environment: environment, log: folder + "/app.log")
+      binary, ["--database", database], environment: environment.merging(settings) { $1 },
+      log: folder + "/app.log")
     _ = try xdotool(["search", "--sync", "--onlyvisible", "--name", "."])
   }
 
