@@ -82,6 +82,7 @@ final class DesktopSession {
   /// Starts the window on the library and waits until it shows.
   ///
   /// - Parameter settings: Extra environment variables, such as a preview delay.
+  /// - Throws: ``DesktopError`` when the program is not built or no window shows.
   func launch(_ settings: [String: String] = [:]) throws {
     guard let binary = Self.builtProgram("notes-desktop") else {
       throw DesktopError("notes-desktop is not built next to the tests")
