@@ -68,12 +68,13 @@ final class NoteRowView {
   /// A note's preview: its first line and its length, computed off the main actor.
   ///
   /// - Parameter body: The note's text.
-  /// - Returns: Such as `Milk · 4 lines, 5 words`.
+  /// - Returns: Such as `Milk · 4 lines, 5 words`, or `Empty`.
   nonisolated static func summary(of body: String) async -> String {
     await Task.detached(priority: .userInitiated) {
       // A delay the tests set (NOTES_DESKTOP_PREVIEW_DELAY, in milliseconds) so that rows
       // are recycled while their previews are still being computed.
       if let delay = previewDelay { try? await Task.sleep(for: delay) }
+      if body.isEmpty { return "Empty" }
       let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
       let words = body.split(whereSeparator: { $0.isWhitespace }).count
       let first = lines.first.map(String.init) ?? ""

@@ -88,6 +88,7 @@ struct RecycledRowTests {
 
   /// The preview the window computes (NoteRowView.summary), written out again.
   func summary(of body: String) async -> String {
+    if body.isEmpty { return "Empty" }
     let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
     let words = body.split(whereSeparator: { $0.isWhitespace }).count
     let first = lines.first.map(String.init) ?? ""
