@@ -92,6 +92,20 @@ struct PasteTests {
     app.shutdown()
   }
 
+  @Test func aTypedControlCharacterNeverEntersTheNoteAndQuittingLeavesNoDraft() {
+    // Found by the keys fuzz target: Enter, then "+nG", U+0094 and "cc" left a draft that
+    // could not be saved (a body with a control character is refused) when the app quit.
+    let app = makeApp()
+    app.press(.enter)
+    let id = NoteID(rawValue: 4)
+    let before = app.session.model.state.notes[id]!.body
+    app.handle([.character("+"), .character("n"), .character("\u{94}"), .character("c")])
+    #expect(app.session.model.state.notes[id]!.body == before + "+nc")
+    #expect(!app.session.editorState.value.isDirty)
+    app.shutdown()
+    #expect(!app.session.editorState.value.isDirty)
+  }
+
   @Test func typedKeysReadTogetherAreOneSave() {
     let app = makeApp()
     app.press(.enter)

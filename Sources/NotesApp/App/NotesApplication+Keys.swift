@@ -93,7 +93,17 @@ extension NotesApplication {
     if case .prompt = interaction { inPrompt = true } else { inPrompt = false }
     guard inEditor || inPrompt else { return nil }
     switch key {
-    case .character(let character): return String(character)
+    case .character(let character):
+      // A control character (a C1 control such as U+0085, which only broken input sends)
+      // never enters a note's text, as pasted text drops them: the body would be refused,
+      // and the draft could not be saved. A prompt shows it, and its title is refused
+      // with the reason.
+      if inEditor,
+        character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      {
+        return ""
+      }
+      return String(character)
     case .enter: return inEditor ? "\n" : nil
     case .paste(let text):
       guard inPrompt else { return text }
