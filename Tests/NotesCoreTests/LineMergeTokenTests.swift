@@ -117,6 +117,7 @@ struct LineMergeTokenTests {
     Cases.expectLineConflictMerged(
       "今日は晴れです。明日は雨です。", "今日は曇りです。明日は雨です。", "今日は晴れです。明日は雪です。",
       "今日は曇りです。明日は雪です。")
+    Cases.expectLineConflictMerged("今日は晴れです", "今日は曇りです", "昨日は晴れです", "昨日は曇りです")
     Self.expectFallback("今日は晴れです。", "今日は曇れです。", "今日は晴りです。", .overlapping)
     // Emoji graphemes are tokens of their own, sequences kept whole.
     Cases.expectLineConflictMerged(
