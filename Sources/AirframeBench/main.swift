@@ -151,6 +151,9 @@ if options.selects("sync", "sync-latency", "sync-first", "sync-offline") {
     exit(1)
   }
 }
+if options.selects("notes-merge") {
+  reporter.emit(notesMergeFigure(number: 18, quick: options.quick, scale: scale, sink: sink))
+}
 let elapsed = ContinuousClock.now - start
 
 // Consume the sink, so that no observer's work is dead code. JSON mode keeps stdout to

@@ -115,6 +115,33 @@ struct EditorMachineTests {
     #expect(save.title == nil)
   }
 
+  @Test func aChangeElsewhereInTheSameParagraphMergesWordByWordAndTheCursorStaysOnItsText() {
+    var machine = EditorMachine()
+    var open = note
+    open.body = "We meet on Monday. Bring the slides. Lunch is at noon."
+    _ = machine.handle(.opened(open))
+    // Typing "all " before "the slides": the cursor sits after it, before "the".
+    let typed = "We meet on Monday. Bring all the slides. Lunch is at noon."
+    let afterAll = Array(typed.utf8).count - " the slides. Lunch is at noon.".utf8.count + 1
+    _ = machine.handle(.bodyEdited(typed, cursor: afterAll))
+    var theirs = open
+    theirs.body = "We all meet on Tuesday 🙂. Bring the slides. Lunch is at one."
+    _ = machine.handle(.changedElsewhere(stored: theirs))
+    #expect(machine.phase == .editing)
+    #expect(machine.body == "We all meet on Tuesday 🙂. Bring all the slides. Lunch is at one.")
+    #expect(machine.base == theirs)
+    #expect(machine.isDirty)
+    // Still before "the slides", though the text before it grew by other words.
+    let rest = String(decoding: Array(machine.body.utf8)[machine.cursor...], as: UTF8.self)
+    #expect(rest == "the slides. Lunch is at one.")
+    // Both changing one word is still the user's choice.
+    var other = theirs
+    other.body = "We all meet on Wednesday 🙂. Bring all the slides. Lunch is at one."
+    _ = machine.handle(.bodyEdited(machine.body.replacing("Tuesday", with: "Friday"), cursor: 0))
+    _ = machine.handle(.changedElsewhere(stored: other))
+    #expect(machine.phase == .conflict(theirs: other))
+  }
+
   @Test func aTitleChangedHereAndElsewhereIsAConflict() {
     var machine = opened()
     _ = machine.handle(.titleEdited("Mine"))

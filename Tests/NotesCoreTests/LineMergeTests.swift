@@ -64,6 +64,19 @@ struct LineMergeTests {
       sourceLocation: sourceLocation)
   }
 
+  /// Expects the line merge alone to conflict (git's rule at the grain of lines) and the
+  /// merge, which merges that region again token by token, to give exactly `expected`.
+  static func expectLineConflictMerged(
+    _ ancestor: String, _ ours: String, _ theirs: String, _ expected: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      LineMerge.threeWay(
+        ancestor: ancestor, ours: ours, theirs: theirs, cursor: nil, refining: false) == nil,
+      sourceLocation: sourceLocation)
+    expectMerged(ancestor, ours, theirs, expected, sourceLocation: sourceLocation)
+  }
+
   /// The UTF-8 offset of `needle`'s first occurrence in `text`.
   static func offset(of needle: String, in text: String) -> Int {
     let bytes = Array(text.utf8)
@@ -163,22 +176,29 @@ struct LineMergeTests {
     Self.expectMerged(ancestor, "a\nb\nd\ne\nf\n", "a\nb\nd\ne\nF\n", "a\nb\nd\ne\nF\n")
     Self.expectMerged(
       ancestor, "A\nb\nx\nc\nd\ne\nf\n", "a\nb\nx\nc\nd\ne\nf\n", "A\nb\nx\nc\nd\ne\nf\n")
-    // Agreeing on part of a region is not enough: the whole region must be identical.
-    Self.expectConflict(ancestor, "a\nB\nC\nd\ne\nf\n", "a\nB\nc\nd\ne\nf\n")
+    // Agreeing on part of a region is not enough for lines: the whole region must be
+    // identical. Token by token, the shared change is taken once and ours' other one kept.
+    Self.expectLineConflictMerged(
+      ancestor, "a\nB\nC\nd\ne\nf\n", "a\nB\nc\nd\ne\nf\n", "a\nB\nC\nd\ne\nf\n")
+    Self.expectConflict(ancestor, "a\nB\nC\nd\ne\nf\n", "a\nB\nc!\nd\ne\nf\n")
   }
 
-  @Test func editsOfAdjacentLinesConflict() {
+  @Test func editsOfAdjacentLinesConflictAsLinesAndMergeAsTokens() {
     let ancestor = "a\nb\nc\nd\n"
-    Self.expectConflict(ancestor, "a\nB\nc\nd\n", "a\nb\nC\nd\n")
-    Self.expectConflict(ancestor, "a\nb\nC\nd\n", "a\nB\nc\nd\n")
-    Self.expectConflict(ancestor, "A\nb\nc\nd\n", "a\nB\nc\nd\n")
+    // The newline between two edited lines is a token neither side changed.
+    Self.expectLineConflictMerged(ancestor, "a\nB\nc\nd\n", "a\nb\nC\nd\n", "a\nB\nC\nd\n")
+    Self.expectLineConflictMerged(ancestor, "a\nb\nC\nd\n", "a\nB\nc\nd\n", "a\nB\nC\nd\n")
+    Self.expectLineConflictMerged(ancestor, "A\nb\nc\nd\n", "a\nB\nc\nd\n", "A\nB\nc\nd\n")
+    // A whole line inserted or deleted could be placed on either side of a newline, so it
+    // touches an edit of the line next to it: these stay conflicts.
     // An insertion right after or right before a line the other side changed.
     Self.expectConflict(ancestor, "a\nB\nc\nd\n", "a\nb\nnew\nc\nd\n")
     Self.expectConflict(ancestor, "a\nB\nc\nd\n", "a\nnew\nb\nc\nd\n")
     // A deletion next to an edit.
     Self.expectConflict(ancestor, "a\nc\nd\n", "a\nb\nC\nd\n")
-    // A chain of touching edits alternating between the sides is one region.
-    Self.expectConflict(ancestor, "A\nb\nC\nd\n", "a\nB\nc\nD\n")
+    // A chain of touching edits alternating between the sides is one region of lines,
+    // whose edits are apart as tokens.
+    Self.expectLineConflictMerged(ancestor, "A\nb\nC\nd\n", "a\nB\nc\nD\n", "A\nB\nC\nD\n")
   }
 
   @Test func editsOfTheSameLineConflict() {
@@ -375,7 +395,7 @@ struct LineMergeTests {
     let after = try #require(
       LineMerge.merge(ancestor: ancestor, ours: ours, theirs: theirs, cursor: 99))
     #expect(after.cursor == after.text.utf8.count)
-    #expect(LineMerge.merge(ancestor: ancestor, ours: ours, theirs: "a\nB\nc\n", cursor: 1) == nil)
+    #expect(LineMerge.merge(ancestor: ancestor, ours: ours, theirs: "B\nb\nc\n", cursor: 1) == nil)
   }
 
   // MARK: - The diff

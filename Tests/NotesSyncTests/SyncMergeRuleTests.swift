@@ -66,6 +66,31 @@ struct SyncMergeRuleTests {
     }
   }
 
+  @Test func editsToDifferentSentencesOfOneParagraphBothSurviveWithoutACopy() async throws {
+    try await withSharedNote { devices, server in
+      let (a, b) = (devices[0], devices[1])
+      let paragraph = "We meet on Monday. Bring the slides. Lunch is at noon."
+      try a.edit("Plan") { $0.body = paragraph }
+      try await a.sync()
+      try await b.sync()
+      // The case: A changes the first sentence, B the third, both offline.
+      try a.edit("Plan") { $0.body = "We meet on Tuesday. Bring the slides. Lunch is at noon." }
+      try b.edit("Plan") { $0.body = "We meet on Monday. Bring the slides. Lunch is at one." }
+      try await a.sync()
+      let merged = try await b.sync()
+      #expect(merged.conflictCopies == 0)
+      try await a.sync()
+      for device in devices {
+        #expect(
+          device.note(titled: "Plan")?.body
+            == "We meet on Tuesday. Bring the slides. Lunch is at one.")
+        #expect(device.note(titled: "Plan (conflict copy)") == nil)
+      }
+      #expect(try a.notices().isEmpty && b.notices().isEmpty)
+      try await expectConverged(devices, server)
+    }
+  }
+
   @Test func overlappingEditsKeepThisDevicesTextAndSaveTheOtherAsAConflictCopy() async throws {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])

@@ -1,5 +1,5 @@
 // LineMerge+ThreeWay: the merge itself — the two sides' hunks grouped into regions, and
-// each region taken from one side or found in conflict.
+// each region taken from one side, merged token by token, or found in conflict.
 //
 // Guarantees
 // - Regions: hunks of the two sides that overlap or touch form one region. Touching counts,
@@ -8,9 +8,12 @@
 //   separated by at least one line that neither side changed are separate regions.
 // - A region only one side changed takes that side's lines. A region both sides changed
 //   takes their lines if both sides' lines for the whole region are identical; otherwise
-//   the merge is a conflict: no partial result and no conflict markers. Hence deleting a
-//   line on one side and editing it on the other conflicts, and so do different insertions
-//   at the same place. Lines outside every region are unchanged on both sides and are kept.
+//   it is merged again token by token (words and separators, LineMerge+Tokens.swift), with
+//   the same rule at that grain and a check of the result. If that fails too, the merge is
+//   a conflict: no partial result and no conflict markers. Hence deleting a line on one
+//   side and editing it on the other conflicts, and so do different insertions at the same
+//   place; edits of different words of one line, or of adjacent lines, merge. Lines outside
+//   every region are unchanged on both sides and are kept.
 
 extension LineMerge {
   /// The merge itself, without the shortcuts for unchanged or equal sides.
@@ -20,10 +23,34 @@ extension LineMerge {
   ///   - ours: This side's version.
   ///   - theirs: The other side's version.
   ///   - cursor: A UTF-8 offset into `ours` (at most `ours.utf8.count`), or `nil`.
+  ///   - refining: Whether a region in conflict is merged again token by token
+  ///     (LineMerge+Tokens.swift); `false` gives the line merge alone.
   /// - Returns: The merged text and the mapped cursor (0 if `cursor` is `nil`), or `nil` on
   ///   conflict.
   static func threeWay(
-    ancestor: String, ours: String, theirs: String, cursor: Int?
+    ancestor: String, ours: String, theirs: String, cursor: Int?, refining: Bool = true
+  ) -> (text: String, cursor: Int)? {
+    var fallback: TokenFallback?
+    return threeWay(
+      ancestor: ancestor, ours: ours, theirs: theirs, cursor: cursor, refining: refining,
+      fallback: &fallback)
+  }
+
+  /// The merge itself, reporting why a region in conflict stayed in conflict.
+  ///
+  /// - Parameters:
+  ///   - ancestor: The version both sides were edited from.
+  ///   - ours: This side's version.
+  ///   - theirs: The other side's version.
+  ///   - cursor: A UTF-8 offset into `ours` (at most `ours.utf8.count`), or `nil`.
+  ///   - refining: Whether a region in conflict is merged again token by token.
+  ///   - fallback: Set, on a conflict found with `refining`, to why the region that
+  ///     conflicted could not be merged token by token.
+  /// - Returns: The merged text and the mapped cursor (0 if `cursor` is `nil`), or `nil` on
+  ///   conflict.
+  static func threeWay(
+    ancestor: String, ours: String, theirs: String, cursor: Int?, refining: Bool,
+    fallback: inout TokenFallback?
   ) -> (text: String, cursor: Int)? {
     let base = Lines(ancestor)
     let mine = Lines(ours)
@@ -78,6 +105,22 @@ extension LineMerge {
         output.appendTheirs(other, otherRange, over: mineRange)
       } else if mineIDs[mineRange] == otherIDs[otherRange] {
         output.appendOurs(mine, mineRange)
+      } else if refining {
+        // The cursor's offset in our lines of the region, if it is in them.
+        let regionCursor = output.cursor.flatMap { cursor in
+          mineRange.contains(cursor.line)
+            ? mine.bounds[cursor.line] - mine.bounds[mineRange.lowerBound] + cursor.column : nil
+        }
+        let outcome = mergeTokens(
+          base: Tokens(base, start..<end), mine: Tokens(mine, mineRange),
+          other: Tokens(other, otherRange), cursor: regionCursor)
+        switch outcome {
+        case .merged(let bytes, let mapped):
+          output.appendRegion(bytes, cursor: mapped)
+        case .fallback(let reason):
+          fallback = reason
+          return nil
+        }
       } else {
         return nil
       }

@@ -1,6 +1,7 @@
 // LineMerge: the three-way merge of two versions of a note's body against the version both
-// were edited from (diff3), line by line. Sync uses it when this device and another both
-// changed a body (`SyncMerge`).
+// were edited from (diff3), line by line, and, where lines conflict, word by word. Sync uses
+// it when this device and another both changed a body (`SyncMerge`), and the editor when a
+// note changed elsewhere under an unsaved draft (`EditorMachine`).
 //
 // Guarantees (each stated in full where it is kept)
 // - Lines are split at every "\n" and compared by their UTF-8 bytes, and the merged text
@@ -11,23 +12,35 @@
 // - Each side is diffed against the ancestor with Myers' shortest edit script
 //   (MyersDiff.swift), giving hunks (LineMerge+EditScript.swift); hunks of the two sides
 //   that overlap or touch form one region, and a region both sides changed differently is
-//   a conflict, never a partial result (LineMerge+ThreeWay.swift).
-// - The cursor of `ours` stays on its character when its line came from `ours`
-//   (LineMerge.Output.swift).
+//   merged again token by token (words and separators, LineMerge.Tokens.swift) with the
+//   same rule, accepted only if a check after the fact proves each side's changes are in it
+//   exactly once and nothing else changed (LineMerge+Tokens.swift). Otherwise, and for a
+//   region over `maximumRegionTokens` tokens or whose changes could be placed elsewhere
+//   among equal tokens, the merge is a conflict, never a partial result
+//   (LineMerge+ThreeWay.swift).
+// - The cursor of `ours` stays on its character when its line came from `ours`, and in a
+//   region merged token by token when its token came from `ours` (LineMerge.Output.swift).
 // - Cost: O(N) to split and compare lines (N: bytes of the three texts), then per side
 //   O((L + M)·D) time and O(L + M) memory for the diff (L, M: lines, D: lines that differ),
-//   so small edits in big notes cost little. The merge is a pure function of its inputs.
+//   so small edits in big notes cost little; a conflicting region adds four diffs of its
+//   tokens, at most `maximumRegionTokens` per version. The merge is a pure function of its
+//   inputs, and symmetric: swapping `ours` and `theirs` gives the same text.
 
 /// A three-way merge of texts, line by line, against their common ancestor (diff3).
 ///
 /// Lines are split at "\n" and compared by their bytes. A region of lines changed by only
 /// one side takes that side's version; a region both sides changed identically takes it
-/// once; any other region both sides changed, including edits of adjacent lines, is a
-/// conflict (git's rule).
+/// once. Any other region both sides changed, including edits of adjacent lines, is merged
+/// again by tokens (words, and the separators between them, kept byte for byte) with the
+/// same rule, git's: changes that overlap or touch conflict. The token merge is kept only if
+/// it passes a check after the fact; otherwise the merge is a conflict.
 ///
 /// ```swift
 /// let outcome = LineMerge.merge(ancestor: "a\nb\nc\n", ours: "A\nb\nc\n", theirs: "a\nb\nC\n")
 /// // outcome == .merged("A\nb\nC\n")
+/// let words = LineMerge.merge(
+///   ancestor: "One. Two. Three.", ours: "One! Two. Three.", theirs: "One. Two. Three?")
+/// // words == .merged("One! Two. Three?")
 /// ```
 public enum LineMerge {
   /// What merging produced.
@@ -37,15 +50,20 @@ public enum LineMerge {
   public enum Outcome: Equatable, Sendable {
     /// Every change of both sides fits: the merged text.
     case merged(String)
-    /// Both sides changed the same lines differently (or inserted different text at the same place).
+    /// Both sides changed the same words differently (or inserted different text at the same
+    /// place), or the region they changed could not be merged word by word safely.
     case conflict
   }
 
   /// Merges `ours` and `theirs`, both edited from `ancestor`.
   ///
   /// Changes of different lines both survive, as long as at least one line neither side
-  /// changed lies between them; changes of the same or of adjacent lines survive only if
-  /// both sides made the identical change.
+  /// changed lies between them. Changes of the same or of adjacent lines survive if both
+  /// sides made the identical change, or if, merged token by token, at least one token
+  /// neither side changed lies between them (a space between two edited words is enough)
+  /// and the result passes the check. A region over ``maximumRegionTokens`` tokens, or
+  /// whose changes touch when an insertion or deletion among equal tokens is placed
+  /// elsewhere, stays a conflict.
   ///
   /// - Parameters:
   ///   - ancestor: The version both sides were edited from.
@@ -70,7 +88,10 @@ public enum LineMerge {
   /// `0...ours.utf8.count` are clamped. In a line that comes from `ours` or is unchanged,
   /// the mapped cursor sits on the same character of that line. In lines that `theirs`
   /// changed (and `ours` did not), it sits at the start of what `theirs` put there, or, when
-  /// `theirs` deleted them, at the start of the next line (the end of the text if none).
+  /// `theirs` deleted them, at the start of the next line (the end of the text if none). In
+  /// lines merged token by token, the same holds for tokens: the cursor stays on its
+  /// character in a token from `ours` or unchanged, and goes to the start of the replacement
+  /// of a token `theirs` replaced.
   ///
   /// - Parameters:
   ///   - ancestor: The version both sides were edited from.
@@ -86,5 +107,25 @@ public enum LineMerge {
       return (ours, cursor)
     }
     return threeWay(ancestor: ancestor, ours: ours, theirs: theirs, cursor: cursor)
+  }
+
+  /// Merges like ``merge(ancestor:ours:theirs:)`` and, on a conflict, says why the region
+  /// that conflicted could not be merged token by token.
+  ///
+  /// - Parameters:
+  ///   - ancestor: The version both sides were edited from.
+  ///   - ours: This side's version.
+  ///   - theirs: The other side's version.
+  /// - Returns: The outcome, and for a conflict the reason.
+  @_spi(Instrumentation) public static func mergeExplained(
+    ancestor: String, ours: String, theirs: String
+  ) -> (outcome: Outcome, fallback: TokenFallback?) {
+    let outcome = merge(ancestor: ancestor, ours: ours, theirs: theirs)
+    guard outcome == .conflict else { return (outcome, nil) }
+    var fallback: TokenFallback?
+    _ = threeWay(
+      ancestor: ancestor, ours: ours, theirs: theirs, cursor: nil, refining: true,
+      fallback: &fallback)
+    return (outcome, fallback)
   }
 }

@@ -8,7 +8,9 @@
 // - Edit against delete: the edit wins and the entity stays (or comes back); a notice says
 //   so. Both deleted: deleted.
 // - Both changed a note's body: the bodies are merged line by line against the ancestor
-//   (`LineMerge`). Changes to different lines both survive. Overlapping changes keep this
+//   (`LineMerge`), and lines both changed again word by word. Changes to different lines,
+//   or to different words of one line (an unchanged token between them), both survive.
+//   Changes that overlap or touch, or that the word merge cannot prove clean, keep this
 //   device's text in the note and return the other version as a conflict copy: a new note
 //   beside it, titled "<title> (conflict copy)", which the caller saves; a notice names it.
 // - Both changed the title, the notebook or the pin: server order decides. The other
@@ -55,8 +57,9 @@ public enum SyncMerge {
   /// Merges this device's version and the other device's version of one entity.
   ///
   /// The rules are in the file's header: one side unchanged takes the other; an edit beats
-  /// a delete; bodies merge line by line, overlapping changes making a conflict copy; other
-  /// fields changed on both sides take this device's value (last in server order).
+  /// a delete; bodies merge line by line, then word by word, overlapping changes making a
+  /// conflict copy; other fields changed on both sides take this device's value (last in
+  /// server order).
   ///
   /// - Parameters:
   ///   - kind: Notebook or note.

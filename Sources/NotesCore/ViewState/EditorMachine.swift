@@ -12,14 +12,15 @@ public import Airframe
 /// ## Guarantees
 ///
 /// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere in the
-///   same lines or title as the draft's unsaved edits; the draft is kept and nothing is
+///   same words or title as the draft's unsaved edits; the draft is kept and nothing is
 ///   saved until the user keeps theirs or takes the other version) and `deleted` (the note was deleted while
 ///   open; saving is refused until it comes back, an unresolved conflict with it).
 /// - The draft is dirty exactly when its title or body differs from its base.
-/// - A change elsewhere to other lines (or, with the title untouched here, to the title)
-///   merges into an unsaved draft without asking: the draft becomes the merge, based on
-///   the stored note, and the cursor stays on its text (see `LineMerge`). Only overlapping
-///   changes make a conflict.
+/// - A change elsewhere to other lines, or to other words of the same lines (or, with the
+///   title untouched here, to the title), merges into an unsaved draft without asking: the
+///   draft becomes the merge, based on the stored note, and the cursor stays on its text,
+///   down to its word (see `LineMerge`). Only changes that overlap or touch, or that the
+///   word merge cannot prove clean, make a conflict.
 /// - The cursor is a UTF-8 offset into the draft's body, always on a character boundary:
 ///   an edit sets it, a refresh from elsewhere keeps it (clamped and rounded down), and
 ///   opening a note puts it at the end.
@@ -228,9 +229,11 @@ public struct EditorMachine: Equatable, Sendable {
 
   /// Merges the unsaved draft with `stored`, changed elsewhere since the draft's base.
   ///
-  /// A side that left the title alone takes the other's, and the bodies merge line by line
-  /// (`LineMerge`), the cursor staying on its text. Returns `false`, changing nothing, when
-  /// both changed the title differently or the same lines of the body.
+  /// A side that left the title alone takes the other's, and the bodies merge line by line,
+  /// then word by word where both changed the same lines (`LineMerge`), the cursor staying
+  /// on its text. Returns `false`, changing nothing, when both changed the title
+  /// differently or the same words of the body (or the word merge could not prove its
+  /// result clean).
   private mutating func mergeDraft(with stored: Note) -> Bool {
     guard let base else { return false }
     let mergedTitle: String

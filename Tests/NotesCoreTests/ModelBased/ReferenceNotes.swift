@@ -444,7 +444,7 @@ struct ReferenceNotes {
   }
 
   /// The note changed elsewhere under an unsaved draft: a title left alone here takes
-  /// theirs, bodies merge line by line; what overlaps is the conflict.
+  /// theirs, bodies merge line by line (then word by word); what overlaps is the conflict.
   private mutating func mergeDraft(with theirs: Note) {
     guard let base = editorBase else { return }
     let title: String

@@ -1,0 +1,262 @@
+// LineMerge+Tokens: a region the line merge found in conflict, merged again token by token
+// (words and separators, LineMerge.Tokens.swift) against the same ancestor region, and
+// accepted only when it is provably clean.
+//
+// Guarantees
+// - The rule is git's, at the grain of tokens: each side's token changes against the
+//   ancestor region (Myers, as for lines) that overlap or touch form one group, and a group
+//   both sides changed differently fails the region. Two insertions at the same point
+//   touch; so do edits of adjacent words (the separator between them is a token, so edits
+//   of words one space apart do not touch).
+// - Placement: a pure insertion or deletion among equal tokens ("a a" → "a a a") could be
+//   placed at any point of that run. Each such change is placed leftmost, and the span it
+//   could slide over (its envelope) is what must not touch the other side's changes. Then
+//   every placement gives the same result: inside an envelope the other side kept the
+//   ancestor's tokens, so the result there is this side's text. A change whose envelope
+//   touches the other side's changes only because of the slide fails as `.ambiguous`.
+// - Bounds: a region with more than `maximumRegionTokens` tokens in any of its versions is
+//   not merged by token (`.tooLong`).
+// - Checked after the fact: the result is diffed again against each side; that diff must be
+//   exactly the other side's changes (the same tokens removed and inserted, at the same
+//   place), less the changes both sides made identically. So each side's changes appear
+//   exactly once, nothing else changed, and the unchanged text between them is the
+//   ancestor's. If not, the region fails (`.unverified`). A failed region leaves the whole
+//   merge a conflict, as before this step existed.
+// - The cursor of `ours`, if in the region, stays on its character when its token came from
+//   `ours` or is unchanged; in a token `theirs` replaced it moves to the start of the
+//   replacement.
+// - Cost: O(T) to cut the region (T: its bytes), then O((N + M)·D) per diff (N, M: tokens,
+//   D: tokens that differ), four diffs per region, each region at most
+//   `maximumRegionTokens` tokens per version.
+
+extension LineMerge {
+  /// The most tokens a conflicting region may have, in any of its three versions, to be
+  /// merged token by token.
+  ///
+  /// 2,000 tokens are about 1,000 words: several long paragraphs, more than one edit
+  /// session of one paragraph touches. Past it the region is a rewrite more than an edit,
+  /// the words that happen to match are mostly common ones ("the", ",", " "), and a conflict
+  /// copy shows the user both versions whole; it also keeps the diffs' worst case
+  /// (O((N + M)·D)) to a few million steps per region.
+  @_spi(Instrumentation) public static let maximumRegionTokens = 2_000
+
+  /// Why a region in conflict at the grain of lines stayed in conflict at the grain of
+  /// tokens.
+  @_spi(Instrumentation) public enum TokenFallback: String, CaseIterable, Sendable {
+    /// A version of the region has more than ``LineMerge/maximumRegionTokens`` tokens.
+    case tooLong
+    /// Changes of the two sides overlap or touch, differently.
+    case overlapping
+    /// Changes touch only when placed elsewhere among equal tokens (repetitive text).
+    case ambiguous
+    /// The merged region, diffed against a side, was not exactly the other side's changes.
+    case unverified
+  }
+
+  /// One side's change of tokens, placed leftmost, and the span it could slide over.
+  struct TokenChange: Equatable {
+    /// The change, placed leftmost among equal tokens.
+    var hunk: Hunk
+    /// The first ancestor token of the span, at the leftmost placement.
+    var low: Int
+    /// The ancestor token after the span, at the rightmost placement.
+    var high: Int
+  }
+
+  /// The changes of a shortest edit script from `a` to `b`, each placed leftmost, with the
+  /// span it could slide over.
+  ///
+  /// Only pure insertions and deletions slide, one token at a time, while the token they
+  /// would give up equals the one they would take, and never closer than one matched token
+  /// to their neighbours (placed as they are).
+  ///
+  /// - Parameters:
+  ///   - a: The old tokens.
+  ///   - b: The new tokens.
+  /// - Returns: The changes, in order.
+  static func tokenChanges(from a: [Int], to b: [Int]) -> [TokenChange] {
+    let hunks = editScript(from: a, to: b)
+    var changes: [TokenChange] = []
+    changes.reserveCapacity(hunks.count)
+    for (index, hunk) in hunks.enumerated() {
+      let isDeletion = hunk.sideStart == hunk.sideEnd
+      let isInsertion = hunk.ancestorStart == hunk.ancestorEnd
+      guard isDeletion || isInsertion else {
+        changes.append(TokenChange(hunk: hunk, low: hunk.ancestorStart, high: hunk.ancestorEnd))
+        continue
+      }
+      // A slide by one: the first token of the run moves to its end, or back.
+      func slides(_ hunk: Hunk, left: Bool) -> Bool {
+        if left {
+          return isDeletion
+            ? a[hunk.ancestorStart - 1] == a[hunk.ancestorEnd - 1]
+            : a[hunk.ancestorStart - 1] == b[hunk.sideEnd - 1]
+        }
+        return isDeletion
+          ? a[hunk.ancestorStart] == a[hunk.ancestorEnd]
+          : a[hunk.ancestorStart] == b[hunk.sideStart]
+      }
+      func shifted(_ hunk: Hunk, by step: Int) -> Hunk {
+        Hunk(
+          ancestorStart: hunk.ancestorStart + step, ancestorEnd: hunk.ancestorEnd + step,
+          sideStart: hunk.sideStart + step, sideEnd: hunk.sideEnd + step)
+      }
+      let previousEnd = changes.last?.hunk.ancestorEnd ?? -1
+      var left = hunk
+      while left.ancestorStart > previousEnd + 1, slides(left, left: true) {
+        left = shifted(left, by: -1)
+      }
+      let nextStart = index + 1 < hunks.count ? hunks[index + 1].ancestorStart : a.count + 1
+      var right = hunk
+      while right.ancestorEnd < nextStart - 1, slides(right, left: false) {
+        right = shifted(right, by: 1)
+      }
+      changes.append(TokenChange(hunk: left, low: left.ancestorStart, high: right.ancestorEnd))
+    }
+    return changes
+  }
+
+  /// A conflicting region merged token by token, or why not.
+  enum TokenOutcome {
+    /// The merged region: its lines, each followed by "\n", and the cursor's offset in
+    /// them if the cursor was in the region.
+    case merged(bytes: [UInt8], cursor: Int?)
+    /// The region stays in conflict.
+    case fallback(TokenFallback)
+  }
+
+  /// Merges a region again, token by token, and checks the result.
+  ///
+  /// - Parameters:
+  ///   - base: The ancestor's lines of the region.
+  ///   - mine: Our lines of the region.
+  ///   - other: Their lines of the region.
+  ///   - cursor: The cursor's offset in `mine.bytes`, if the cursor is in the region.
+  /// - Returns: The merged region, or why it stays in conflict.
+  static func mergeTokens(
+    base: Tokens, mine: Tokens, other: Tokens, cursor: Int?
+  ) -> TokenOutcome {
+    let limit = maximumRegionTokens
+    guard base.count <= limit, mine.count <= limit, other.count <= limit else {
+      return .fallback(.tooLong)
+    }
+    var table: [LineKey: Int] = [:]
+    let baseIDs = base.ids(interning: &table)
+    let mineIDs = mine.ids(interning: &table)
+    let otherIDs = other.ids(interning: &table)
+    let mineChanges = tokenChanges(from: baseIDs, to: mineIDs)
+    let otherChanges = tokenChanges(from: baseIDs, to: otherIDs)
+
+    var output = TokenOutput(mine: mine, other: other, mineIDs: mineIDs, otherIDs: otherIDs)
+    // The changes the result, diffed against theirs, must show (ours'), and the other way.
+    var mineExpected: [Placed] = []
+    var otherExpected: [Placed] = []
+    var nextMine = 0
+    var nextOther = 0
+    var mineGrowth = 0
+    var otherGrowth = 0
+    var done = 0
+    while nextMine < mineChanges.count || nextOther < otherChanges.count {
+      let start = min(
+        nextMine < mineChanges.count ? mineChanges[nextMine].low : Int.max,
+        nextOther < otherChanges.count ? otherChanges[nextOther].low : Int.max)
+      var end = start
+      let firstMine = nextMine
+      let firstOther = nextOther
+      var mineGroupGrowth = 0
+      var otherGroupGrowth = 0
+      while true {
+        if nextMine < mineChanges.count, mineChanges[nextMine].low <= end {
+          end = max(end, mineChanges[nextMine].high)
+          mineGroupGrowth += mineChanges[nextMine].hunk.growth
+          nextMine += 1
+        } else if nextOther < otherChanges.count, otherChanges[nextOther].low <= end {
+          end = max(end, otherChanges[nextOther].high)
+          otherGroupGrowth += otherChanges[nextOther].hunk.growth
+          nextOther += 1
+        } else {
+          break
+        }
+      }
+      output.appendMine((done + mineGrowth)..<(start + mineGrowth))
+      let mineRange = (start + mineGrowth)..<(end + mineGrowth + mineGroupGrowth)
+      let otherRange = (start + otherGrowth)..<(end + otherGrowth + otherGroupGrowth)
+      if nextOther == firstOther {
+        output.appendMine(mineRange)
+        mineExpected += mineChanges[firstMine..<nextMine].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + otherGrowth, inserting: mineIDs)
+        }
+      } else if nextMine == firstMine {
+        output.appendOther(otherRange, over: mineRange)
+        otherExpected += otherChanges[firstOther..<nextOther].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + mineGrowth, inserting: otherIDs)
+        }
+      } else if mineIDs[mineRange] == otherIDs[otherRange] {
+        output.appendMine(mineRange)
+      } else {
+        // Overlapping: some pair touches wherever each of the two is placed.
+        func rightmostStart(_ change: TokenChange) -> Int {
+          change.high - (change.hunk.ancestorEnd - change.hunk.ancestorStart)
+        }
+        let overlapping = mineChanges[firstMine..<nextMine].contains { mine in
+          otherChanges[firstOther..<nextOther].contains { other in
+            mine.hunk.ancestorEnd >= rightmostStart(other)
+              && other.hunk.ancestorEnd >= rightmostStart(mine)
+          }
+        }
+        return .fallback(overlapping ? .overlapping : .ambiguous)
+      }
+      mineGrowth += mineGroupGrowth
+      otherGrowth += otherGroupGrowth
+      done = end
+    }
+    output.appendMine((done + mineGrowth)..<mine.count)
+
+    guard
+      isClean(
+        output.ids, mine: mineIDs, other: otherIDs, mineChanges: mineExpected,
+        otherChanges: otherExpected),
+      output.bytes.last.map({ $0 == 0x0A }) ?? true
+    else { return .fallback(.unverified) }
+    return .merged(bytes: output.bytes, cursor: cursor.map { output.mapped($0) })
+  }
+
+  /// The check after the fact: whether `result`, diffed against each side, shows exactly
+  /// the other side's changes.
+  ///
+  /// - Parameters:
+  ///   - result: The merged region's tokens.
+  ///   - mine: Our tokens.
+  ///   - other: Their tokens.
+  ///   - mineChanges: Our changes that are not theirs too, placed in their tokens.
+  ///   - otherChanges: Their changes that are not ours too, placed in our tokens.
+  /// - Returns: Whether the diff from `other` to `result` is `mineChanges` and the diff
+  ///   from `mine` to `result` is `otherChanges`.
+  static func isClean(
+    _ result: [Int], mine: [Int], other: [Int], mineChanges: [Placed], otherChanges: [Placed]
+  ) -> Bool {
+    let theirsToResult = tokenChanges(from: other, to: result).map {
+      Placed($0.hunk, at: $0.hunk.ancestorStart, inserting: result)
+    }
+    guard theirsToResult == mineChanges else { return false }
+    let oursToResult = tokenChanges(from: mine, to: result).map {
+      Placed($0.hunk, at: $0.hunk.ancestorStart, inserting: result)
+    }
+    return oursToResult == otherChanges
+  }
+
+  /// A change as the check compares it: where it applies in the text it is applied to, how
+  /// many tokens it removes there, and the tokens it inserts.
+  struct Placed: Equatable {
+    var position: Int
+    var removed: Int
+    var inserted: [Int]
+
+    /// `hunk`, applied at `position`, inserting its tokens of `side`.
+    init(_ hunk: Hunk, at position: Int, inserting side: [Int]) {
+      self.position = position
+      removed = hunk.ancestorEnd - hunk.ancestorStart
+      inserted = Array(side[hunk.sideStart..<hunk.sideEnd])
+    }
+  }
+}
