@@ -15,7 +15,7 @@ import CGtk
 @MainActor
 final class ListStore {
   /// The `GListStore`; the selection model that wraps it owns it.
-  let store: OpaquePointer
+  private let store: OpaquePointer
 
   /// Creates an empty store.
   init() {
@@ -54,26 +54,24 @@ final class ListStore {
   ///
   /// - Parameters:
   ///   - update: The update.
-  ///   - offset: The position of the lens's first row in the store (rows above it, such
-  ///     as a sidebar's "All notes", are not the lens's).
   ///   - name: An id's string.
   ///   - all: Every id, in order (read only for a reload).
   func apply<ID: Hashable>(
-    _ update: ListUpdate<ID>, offset: Int = 0, name: (ID) -> String, all: () -> [String]
+    _ update: ListUpdate<ID>, name: (ID) -> String, all: () -> [String]
   ) {
     guard update.kind == .changed else {
       reload(all())
       return
     }
     let outgoing = (update.removed + update.moved).compactMap(\.from).sorted(by: >)
-    for position in outgoing { splice(at: position + offset, removing: 1, inserting: []) }
+    for position in outgoing { splice(at: position, removing: 1, inserting: []) }
     let incoming = (update.inserted + update.moved).compactMap { change in
       change.to.map { (position: $0, id: name(change.id)) }
     }.sorted { $0.position < $1.position }
-    for row in incoming { splice(at: row.position + offset, removing: 0, inserting: [row.id]) }
+    for row in incoming { splice(at: row.position, removing: 0, inserting: [row.id]) }
     for row in update.updated {
       guard let position = row.to else { continue }
-      splice(at: position + offset, removing: 1, inserting: [name(row.id)])
+      splice(at: position, removing: 1, inserting: [name(row.id)])
     }
   }
 

@@ -14,13 +14,6 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3)))
 @MainActor
 struct WindowTests {
-  /// The library's notes, read from the file.
-  func notes(in path: String) throws -> [Note] {
-    let database = try NotesDatabase(path: path)
-    defer { database.close() }
-    return Array(try database.loadState().notes.elements)
-  }
-
   @Test func theWindowShowsTheLibraryAndFollowsAnotherWriter() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
@@ -35,7 +28,7 @@ struct WindowTests {
         == ["All notes  6", "Home  2", "Ideas  2", "Work  2"])
     #expect(opened.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes")
     let welcome = try #require(
-      try notes(in: desktop.database).first { $0.title == "Welcome to Notes" })
+      try desktop.notes().first { $0.title == "Welcome to Notes" })
     #expect(opened.first("text", named: "Note text")?.text == welcome.body)
     #expect(opened.first("label", named: "3 notebooks · 6 notes · Not synced") != nil)
 
@@ -94,7 +87,7 @@ struct WindowTests {
       await desktop.waitForTree("Groceries in the editor") {
         $0.first("frame")?.name == "Home — Groceries"
       })
-    let before = try #require(try notes(in: desktop.database).first { $0.title == "Groceries" })
+    let before = try #require(try desktop.notes().first { $0.title == "Groceries" })
     #expect(groceries.first("text", named: "Note text")?.text == before.body)
 
     // A click below the text puts the cursor at its end; three keys, three edits.
@@ -107,7 +100,7 @@ struct WindowTests {
         $0.first("text", named: "Note text")?.text == before.body + "xyz"
       })
     let report = try await desktop.quit()
-    let after = try #require(try notes(in: desktop.database).first { $0.id == before.id })
+    let after = try #require(try desktop.notes().first { $0.id == before.id })
     #expect(after.body == before.body + "xyz")
     #expect(
       report.forwarded
@@ -187,7 +180,7 @@ struct CommandTests {
     try desktop.focus(windowTitled: "Delete Notebook")
     try desktop.press("Escape")
     try await Task.sleep(for: .milliseconds(300))
-    #expect(try notes(in: desktop.database).contains { $0.title == "Packing list" })
+    #expect(try desktop.notes().contains { $0.title == "Packing list" })
     try desktop.focusMainWindow()
     try desktop.press("ctrl+shift+Delete")
     try desktop.focus(windowTitled: "Delete Notebook")
@@ -196,15 +189,9 @@ struct CommandTests {
       await desktop.waitForTree("the notebook deleted") {
         !self.labels($0, "Notebooks").contains { $0.hasPrefix("Travel") }
       })
-    #expect(try !notes(in: desktop.database).contains { $0.title == "Packing list" })
+    #expect(try !desktop.notes().contains { $0.title == "Packing list" })
 
     let report = try await desktop.quit()
     #expect(report.liveBindings == 0, "bindings outlived the window")
-  }
-
-  func notes(in path: String) throws -> [Note] {
-    let database = try NotesDatabase(path: path)
-    defer { database.close() }
-    return Array(try database.loadState().notes.elements)
   }
 }

@@ -7,7 +7,10 @@
 // - Reads never race the window: `waitForTree` polls the accessible tree until a
 //   condition holds (or records the last tree on a timeout).
 
+import Airframe
 import Foundation
+import NotesCore
+import NotesStorage
 import Testing
 
 #if canImport(Glibc)
@@ -91,6 +94,13 @@ final class DesktopSession {
       binary, ["--database", database], environment: environment.merging(settings) { $1 },
       log: folder + "/app.log")
     _ = try xdotool(["search", "--sync", "--onlyvisible", "--name", "."])
+  }
+
+  /// The library's notes now, read from the file through a connection of the test's own.
+  func notes() throws -> [Note] {
+    let database = try NotesDatabase(path: database)
+    defer { database.close() }
+    return Array(try database.loadState().notes.elements)
   }
 
   /// The window's accessible tree now.
