@@ -86,6 +86,30 @@ struct BinderTests {
     #expect(received == [1])
   }
 
+  @Test func aDialogPerOutcomeClosesWhenItIsAnsweredElsewhere() {
+    // One window's binder shows a dialog per pending outcome and closes one that is no
+    // longer pending; the answer comes from somewhere else.
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "Delete?"))
+    var dialogs: Set<Int> = []
+    let binder = Binder()
+    binder.bind { connect in
+      connect.render(outcomes.readOnly) { dialogs.insert($0.id) }
+      connect.render(pending: outcomes.readOnly) { pending in
+        dialogs = dialogs.filter { id in pending.contains { $0.id == id } }
+      }
+    }
+    #expect(dialogs == [1])
+    outcomes.post(Confirmation(id: 2, message: "Delete more?"))
+    #expect(dialogs == [1, 2])
+    outcomes.acknowledge(1)
+    #expect(dialogs == [2])
+    binder.cancel()
+    outcomes.acknowledge(2)
+    #expect(dialogs == [2], "a cancelled binder renders nothing more")
+    #expect(outcomes.observerCount == 0)
+  }
+
   @Test func aControlThatEmitsWhileRenderingIsCaughtAndCounted() async {
     let title = StateSource("a")
     let field = TextFieldControl()

@@ -112,3 +112,60 @@ struct DurableOutcomesTests {
     #expect(view.observerCount == 0)
   }
 }
+
+/// The pending outcomes as state: what a view that shows one dialog per outcome needs to
+/// close a dialog answered elsewhere.
+@Suite(.noLiveBindings)
+@MainActor
+struct PendingOutcomesStateTests {
+  @Test func thePendingListIsReplayedAndFollowsEveryPostAndAcknowledgement() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    outcomes.post(Confirmation(id: 1, message: "one"))
+    var lists: [[Int]] = []
+    let lifetime = outcomes.readOnly.observePending { lists.append($0.map(\.id)) }
+    outcomes.post(Confirmation(id: 2, message: "two"))
+    #expect(outcomes.acknowledge(1))
+    #expect(!outcomes.acknowledge(1))
+    #expect(!outcomes.post(Confirmation(id: 1, message: "again")))
+    #expect(outcomes.acknowledge(2))
+    #expect(lists == [[1], [1, 2], [2], []])
+    lifetime.cancel()
+  }
+
+  @Test func anAcknowledgementElsewhereReachesEveryViewShowingTheOutcome() {
+    // Two windows each show a dialog for every pending outcome; the user answers in one.
+    let outcomes = DurableOutcomes<Confirmation>()
+    var shown: [[Int]] = [[], []]
+    var lifetimes: [Lifetime] = []
+    for window in 0..<2 {
+      lifetimes.append(outcomes.observe { shown[window].append($0.id) })
+      lifetimes.append(
+        outcomes.observePending { pending in
+          shown[window].removeAll { id in !pending.contains { $0.id == id } }
+        })
+    }
+    outcomes.post(Confirmation(id: 5, message: "Delete?"))
+    #expect(shown == [[5], [5]])
+    #expect(outcomes.acknowledge(5))
+    #expect(shown == [[], []])
+    for lifetime in lifetimes { lifetime.cancel() }
+  }
+
+  @Test func anAcknowledgementDuringThePendingDeliveryIsQueuedAndDeliveredAfterIt() {
+    let outcomes = DurableOutcomes<Confirmation>()
+    var first: [[Int]] = []
+    var second: [[Int]] = []
+    let answering = outcomes.observePending { pending in
+      first.append(pending.map(\.id))
+      if pending.contains(where: { $0.id == 1 }) { outcomes.acknowledge(1) }
+    }
+    let watching = outcomes.observePending { second.append($0.map(\.id)) }
+    outcomes.post(Confirmation(id: 1, message: "one"))
+    // Both saw [1] in the same pass before the acknowledgement made in it took effect.
+    #expect(first == [[], [1], []])
+    #expect(second == [[], [1], []])
+    #expect(outcomes.pending.isEmpty)
+    answering.cancel()
+    watching.cancel()
+  }
+}

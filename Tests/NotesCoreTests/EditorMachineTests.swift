@@ -85,6 +85,22 @@ struct EditorMachineTests {
     #expect(!taken.isDirty)
   }
 
+  @Test func aCleanDraftFollowingAChangeElsewhereKeepsTheCursorOnItsText() {
+    var machine = EditorMachine()
+    var original = note
+    original.body = "alpha\nbeta\ngamma"
+    _ = machine.handle(.opened(original))
+    // The cursor before "gamma"; another writer adds a line above and edits "alpha".
+    _ = machine.handle(.cursorMoved("alpha\nbeta\n".utf8.count))
+    var theirs = original
+    theirs.body = "ALPHA!\nnew line\nbeta\ngamma"
+    _ = machine.handle(.changedElsewhere(stored: theirs))
+    #expect(machine.body == theirs.body)
+    #expect(!machine.isDirty)
+    let rest = String(decoding: Array(machine.body.utf8)[machine.cursor...], as: UTF8.self)
+    #expect(rest == "gamma")
+  }
+
   @Test func aChangeElsewhereToOtherLinesMergesIntoTheDraftAndTheCursorStaysOnItsText() {
     var machine = EditorMachine()
     var open = note

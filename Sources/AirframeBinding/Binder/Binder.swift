@@ -115,6 +115,23 @@ public final class Binder {
       connect(render) { outcomes.observe($0) }
     }
 
+    /// Renders the list of pending outcomes now and again after every post and
+    /// acknowledgement, as a silent render.
+    ///
+    /// Beside the render of each outcome as it is posted, it lets a view that presents each
+    /// outcome (a dialog) dismiss one that was answered elsewhere: in another window or
+    /// view, or withdrawn by its owner.
+    ///
+    /// - Parameters:
+    ///   - outcomes: The read-only view of the durable outcomes.
+    ///   - render: Shows the pending outcomes, oldest first; must not emit input.
+    public mutating func render<Outcome>(
+      pending outcomes: PendingOutcomes<Outcome>,
+      with render: @escaping ([Outcome]) -> Void
+    ) {
+      connect(render) { outcomes.observePending($0) }
+    }
+
     /// Shows each transient event sent from now on, as a silent render.
     ///
     /// - Parameters:

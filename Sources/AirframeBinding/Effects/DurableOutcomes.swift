@@ -24,6 +24,10 @@
 ///   has finished, so every observer sees the same outcomes in the same order. An outcome
 ///   acknowledged earlier in a pass is still delivered to the rest of that pass's
 ///   observers (they were promised it when the pass began); it is not replayed later.
+/// - ``observePending(_:)`` follows the pending outcomes as state: it replays the list at
+///   once and delivers the whole list again after every post and every acknowledgement, so
+///   a view that shows a dialog per outcome also learns when one was answered elsewhere
+///   (in another window, by the owner withdrawing it) and closes it.
 @MainActor
 public final class DurableOutcomes<Outcome: Identifiable> {
   private enum Change {
@@ -32,6 +36,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   }
 
   private let observers = ObserverList<Outcome>()
+  private let pendingObservers = ObserverList<[Outcome]>()
   private var pendingOutcomes: [Outcome] = []
   private var seenIDs: Set<Outcome.ID> = []
   private var queued: [Change] = []
@@ -48,8 +53,8 @@ public final class DurableOutcomes<Outcome: Identifiable> {
     set { observers.label = newValue }
   }
 
-  /// The number of live observers.
-  public var observerCount: Int { observers.count }
+  /// The number of live observers, of outcomes and of the pending list.
+  public var observerCount: Int { observers.count + pendingObservers.count }
 
   /// Replays every pending outcome, then delivers each new one.
   ///
@@ -63,6 +68,30 @@ public final class DurableOutcomes<Outcome: Identifiable> {
     return lifetime
   }
 
+  /// Replays the pending outcomes, oldest first, then delivers them again after every post
+  /// and every acknowledgement.
+  ///
+  /// Where ``observe(_:)`` says "this outcome needs you", this says "these are the ones that
+  /// still do": a view that presents each outcome (a dialog) uses it to dismiss what was
+  /// acknowledged elsewhere.
+  ///
+  /// ```swift
+  /// outcomes.observePending { pending in
+  ///   for id in dialogs.keys where !pending.contains(where: { $0.id == id }) {
+  ///     dialogs.removeValue(forKey: id)?.dismiss()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameter observer: Called synchronously on the main actor with every pending
+  ///   outcome, oldest first; after a post, once every outcome observer has had it.
+  /// - Returns: The lifetime of the observation.
+  public func observePending(_ observer: @escaping ([Outcome]) -> Void) -> Lifetime {
+    let lifetime = pendingObservers.add(observer)
+    observer(pendingOutcomes)
+    return lifetime
+  }
+
   /// Adds `outcome` and delivers it, unless its id was posted before.
   ///
   /// - Parameter outcome: The outcome.
@@ -70,7 +99,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   @discardableResult
   public func post(_ outcome: Outcome) -> Bool {
     guard !seenIDs.contains(outcome.id) else { return false }
-    if observers.isDelivering {
+    if isDelivering {
       guard
         !queued.contains(where: { if case .post(let o) = $0 { o.id == outcome.id } else { false } })
       else { return false }
@@ -92,13 +121,17 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       pendingOutcomes.contains { $0.id == id }
       || queued.contains { if case .post(let o) = $0 { o.id == id } else { false } }
     guard isPending else { return false }
-    if observers.isDelivering {
+    if isDelivering {
       queued.append(.acknowledge(id))
     } else {
       apply(.acknowledge(id))
+      drainQueue()
     }
     return true
   }
+
+  /// Whether a pass of either kind is delivering: changes made now are queued.
+  private var isDelivering: Bool { observers.isDelivering || pendingObservers.isDelivering }
 
   private func apply(_ change: Change) {
     switch change {
@@ -108,8 +141,10 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       pendingOutcomes.append(outcome)
       observers.deliver(outcome)
     case .acknowledge(let id):
+      guard pendingOutcomes.contains(where: { $0.id == id }) else { return }
       pendingOutcomes.removeAll { $0.id == id }
     }
+    if pendingObservers.count > 0 { pendingObservers.deliver(pendingOutcomes) }
   }
 
   private func drainQueue() {

@@ -41,6 +41,15 @@ public struct PendingOutcomes<Outcome: Identifiable> {
   public func observe(_ observer: @escaping (Outcome) -> Void) -> Lifetime {
     outcomes.observe(observer)
   }
+
+  /// Replays the pending outcomes, then delivers them again after every post and every
+  /// acknowledgement (see ``DurableOutcomes/observePending(_:)``).
+  ///
+  /// - Parameter observer: Called synchronously on the main actor.
+  /// - Returns: The lifetime of the observation.
+  public func observePending(_ observer: @escaping ([Outcome]) -> Void) -> Lifetime {
+    outcomes.observePending(observer)
+  }
 }
 
 extension DurableOutcomes {

@@ -205,10 +205,13 @@ public struct EditorMachine: Equatable, Sendable {
       if isDirty {
         if !mergeDraft(with: stored) { phase = .conflict(theirs: stored) }
       } else {
-        // No unsaved edits (or none left): the draft follows the note, and a conflict the
-        // user typed their way out of is over.
+        // No unsaved edits (or none left): the draft follows the note, the cursor staying
+        // on its text, and a conflict the user typed their way out of is over.
         typingRun += 1
+        let mapped = LineMerge.offset(
+          cursor, mappedThrough: LineMerge.replacements(from: body, to: stored.body))
         show(stored, cursorAtEnd: false)
+        cursor = Self.boundary(atOrBefore: mapped, in: body)
         phase = .editing
       }
     case .keptMine:

@@ -40,6 +40,9 @@ typedef void (*AirframeHandler2)(gpointer instance, gpointer context);
 typedef void (*AirframeHandler3)(gpointer instance, gpointer argument, gpointer context);
 typedef void (*AirframeHandler4)(gpointer instance, guint first, guint second, gpointer context);
 typedef gboolean (*AirframeBoolHandler2)(gpointer instance, gpointer context);
+typedef void (*AirframeHandlerPosition)(gpointer instance, guint position, gpointer context);
+typedef gboolean (*AirframeKeyHandler)(gpointer instance, guint keyval, guint keycode,
+                                       GdkModifierType state, gpointer context);
 typedef void (*AirframeRelease)(gpointer context, GClosure *closure);
 
 static inline gulong airframe_connect2(gpointer instance, const char *signal,
@@ -63,6 +66,18 @@ static inline gulong airframe_connect4(gpointer instance, const char *signal,
 static inline gulong airframe_connect_bool2(gpointer instance, const char *signal,
                                             AirframeBoolHandler2 handler, gpointer context,
                                             AirframeRelease release) {
+  return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
+}
+
+static inline gulong airframe_connect_position(gpointer instance, const char *signal,
+                                               AirframeHandlerPosition handler, gpointer context,
+                                               AirframeRelease release) {
+  return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
+}
+
+static inline gulong airframe_connect_key(gpointer instance, const char *signal,
+                                          AirframeKeyHandler handler, gpointer context,
+                                          AirframeRelease release) {
   return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
 }
 

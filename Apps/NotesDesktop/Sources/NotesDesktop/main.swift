@@ -5,14 +5,12 @@
 // or PATH; a new library gets the sample notes, as in the terminal app.
 //
 // GTK's loop runs on the process's main thread, so `main` stays synchronous (an async main
-// would move the main actor to a dispatch thread). The main queue, and with it every
-// `@MainActor` task (the library's watcher, live sync), runs inside GTK's loop through
-// `airframe_bridge_main_queue` (CGtk/shim.h): a file-descriptor source on libdispatch's
-// wake-up eventfd, no polling.
+// would move the main actor to a dispatch thread). `DesktopApplication` bridges the main
+// queue into GTK's loop and closes the library after the last window.
 
 import AirframeBinding
-import CGtk
 import Foundation
+import NotesDesktopWindow
 import NotesHost
 
 #if canImport(Glibc)
@@ -24,22 +22,22 @@ func printError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+let usage = "usage: notes-desktop [--database PATH]"
 var databasePath: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--database":
     guard let path = arguments.popFirst() else {
-      printError("notes-desktop: --database needs a path")
+      printError("notes-desktop: --database needs a path\n\(usage)")
       exit(64)
     }
     databasePath = path
   case "--help", "-h":
-    print("usage: notes-desktop [--database PATH]")
+    print(usage)
     exit(0)
   default:
-    printError(
-      "notes-desktop: unknown argument '\(argument)'\nusage: notes-desktop [--database PATH]")
+    printError("notes-desktop: unknown argument '\(argument)'\n\(usage)")
     exit(64)
   }
 }
@@ -57,71 +55,5 @@ do {
   exit(74)
 }
 
-_ = airframe_bridge_main_queue()
-guard let application = gtk_application_new("dev.airframe.NotesDesktop", G_APPLICATION_NON_UNIQUE)
-else {
-  printError("notes-desktop: GTK could not start")
-  exit(1)
-}
-var window: DesktopWindow?
-
-/// Writes what the window forwarded and dropped to `NOTES_DESKTOP_REPORT`, if set (for the
-/// tests: a render's echo must never reach the session).
-@MainActor func writeReport(_ window: DesktopWindow) {
-  guard let path = ProcessInfo.processInfo.environment["NOTES_DESKTOP_REPORT"] else { return }
-  struct Report: Codable {
-    var forwarded: ForwardedInputs
-    var droppedEchoes: Int
-    var droppedPreviews: Int
-    var liveBindings: Int
-  }
-  let report = Report(
-    forwarded: window.forwarded, droppedEchoes: window.droppedEchoes,
-    droppedPreviews: window.droppedPreviews,
-    liveBindings: BindingLedger.shared.liveCount)
-  if let data = try? JSONEncoder().encode(report) {
-    _ = FileManager.default.createFile(atPath: path, contents: data)
-  }
-}
-
-Signal.connect(GPointer(application), "activate") {
-  guard window == nil else { return }
-  let shown = DesktopWindow(application: application, session: library.session)
-  shown.commands.install(in: application)
-  shown.bind()
-  library.start()
-  Signal.connectStopping(GPointer(shown.window), "close-request") {
-    shown.unbind()
-    library.close()
-    writeReport(shown)
-    return false
-  }
-  gtk_window_present(cast(raw(shown.window)))
-  window = shown
-  Running.window = shown
-}
-// SIGTERM, SIGINT and SIGHUP close the window as Ctrl-Q does (the draft saved, the library
-// closed in order), from GTK's loop rather than from a signal handler.
-/// What a signal handler on GTK's loop closes (a C callback can reach only statics).
-@MainActor
-enum Running {
-  static var application: UnsafeMutablePointer<GtkApplication>?
-  static var window: DesktopWindow?
-}
-Running.application = application
-let closeOnSignal: GSourceFunc = { _ in
-  MainActor.assumeIsolated {
-    if let window = Running.window {
-      gtk_window_close(cast(raw(window.window)))
-    } else if let application = Running.application {
-      g_application_quit(cast(raw(application)))
-    }
-  }
-  return 0  // G_SOURCE_REMOVE: a second signal ends the program the default way.
-}
-for signal in [SIGTERM, SIGINT, SIGHUP] { g_unix_signal_add(signal, closeOnSignal, nil) }
-
 // GTK gets no arguments: the options above are the program's own.
-let status = g_application_run(cast(raw(application)), 0, nil)
-library.close()
-exit(status)
+exit(DesktopApplication(library: library).run())

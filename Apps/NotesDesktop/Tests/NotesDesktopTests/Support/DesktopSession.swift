@@ -23,6 +23,7 @@ struct WindowReport: Decodable, Equatable {
     var notebookChoices = 0
     var noteChoices = 0
     var bodyEdits = 0
+    var cursorMoves = 0
     var titleCommits = 0
     var searchEdits = 0
   }
@@ -30,6 +31,7 @@ struct WindowReport: Decodable, Equatable {
   var droppedEchoes: Int
   var droppedPreviews: Int
   var liveBindings: Int
+  var windowsOpened: Int
 }
 
 /// A desktop window under test.

@@ -145,6 +145,42 @@ enum Signal {
     return airframe_connect4(instance, name, trampoline, context(handler), release)
   }
 
+  /// Connects a handler of a signal with one position argument (a list view's `activate`).
+  ///
+  /// - Parameters:
+  ///   - instance: The emitting object.
+  ///   - name: The signal's name.
+  ///   - body: The handler, given the position.
+  /// - Returns: The connection's id.
+  @discardableResult
+  static func connect(
+    _ instance: GPointer, _ name: String, withPosition body: @escaping (UInt32) -> Void
+  ) -> UInt {
+    let trampoline: AirframeHandlerPosition = { _, position, context in
+      MainActor.assumeIsolated { _ = Signal.handler(context)?.run(nil, nil, position, 0) }
+    }
+    let handler = SignalHandler { _, _, position, _ in
+      body(position)
+      return false
+    }
+    return airframe_connect_position(instance, name, trampoline, context(handler), release)
+  }
+
+  /// Connects a key controller's `key-pressed` handler; its answer stops the key.
+  ///
+  /// - Parameters:
+  ///   - controller: A `GtkEventControllerKey`.
+  ///   - body: The handler, given the key's value (`GDK_KEY_…`); `true` if it handled it.
+  /// - Returns: The connection's id.
+  @discardableResult
+  static func connectKeys(_ controller: GPointer, _ body: @escaping (UInt32) -> Bool) -> UInt {
+    let trampoline: AirframeKeyHandler = { _, key, _, _, context in
+      MainActor.assumeIsolated { Signal.handler(context)?.run(nil, nil, key, 0) ?? false } ? 1 : 0
+    }
+    let handler = SignalHandler { _, _, key, _ in body(key) }
+    return airframe_connect_key(controller, "key-pressed", trampoline, context(handler), release)
+  }
+
   /// Connects a handler whose answer stops the signal (`close-request`).
   ///
   /// - Parameters:

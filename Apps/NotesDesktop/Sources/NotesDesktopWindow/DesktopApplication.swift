@@ -1,0 +1,185 @@
+// DesktopApplication: the GTK application of one open library — its windows, all on the one
+// session, the main-queue bridge, and shutdown in the order that loses nothing.
+//
+// Guarantees
+// - One session, any number of windows: every window is another presentation of the same
+//   session (its selection, its editor, its pending confirmations), opened with New Window
+//   and closed with Close Window; each window's bindings end when it closes.
+// - The main queue, and with it every `@MainActor` task (the library's watcher, live sync),
+//   runs inside GTK's loop through a file-descriptor source on libdispatch's wake-up
+//   eventfd (see `bridgeMainQueue()`), never by polling.
+// - The library closes once, after the last window's bindings have ended: the draft saved,
+//   then the watcher and sync stopped, then the database closed.
+// - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather than
+//   from a signal handler.
+
+import AirframeBinding
+package import CGtk
+import Foundation
+package import NotesHost
+
+/// The desktop application: windows over one library's session.
+@MainActor
+package final class DesktopApplication {
+  /// The GTK application.
+  package let application: UnsafeMutablePointer<GtkApplication>
+  /// The library every window presents.
+  package let library: NotesLibrary
+  /// The open windows, oldest first.
+  package private(set) var windows: [DesktopWindow] = []
+  /// What closed windows forwarded and dropped, added up.
+  private var closedTotals = WindowCounts()
+  /// Called after a window is shown (the benchmark times the first one).
+  package var windowShown: ((DesktopWindow) -> Void)?
+  private var isClosed = false
+
+  /// Makes the application for `library`; nothing shows until ``run()``.
+  ///
+  /// - Parameter library: The open library. The application starts it (watcher, live sync)
+  ///   with the first window and closes it after the last.
+  package init(library: NotesLibrary) {
+    self.library = library
+    guard
+      let application = gtk_application_new(
+        "dev.airframe.NotesDesktop", G_APPLICATION_NON_UNIQUE)
+    else { fatalError("GTK could not start") }
+    self.application = application
+    DesktopCommands.installShortcuts(in: application)
+    Signal.connect(GPointer(application), "activate") { [unowned self] in
+      guard self.windows.isEmpty, !self.isClosed else { return }
+      self.openWindow()
+      self.library.start()
+    }
+    Self.current = self
+    for signal in [SIGTERM, SIGINT, SIGHUP] {
+      g_unix_signal_add(signal, Self.closeOnSignal, nil)
+    }
+  }
+
+  /// Runs GTK's loop until the last window closes.
+  ///
+  /// - Returns: GTK's exit status.
+  package func run() -> Int32 {
+    bridgeMainQueue()
+    let status = g_application_run(cast(raw(application)), 0, nil)
+    closeLibrary()
+    return status
+  }
+
+  /// Opens one more window on the session, bound at once.
+  @discardableResult
+  package func openWindow() -> DesktopWindow {
+    let window = DesktopWindow(application: self, session: library.session)
+    window.bind()
+    Signal.connectStopping(GPointer(window.window), "close-request") {
+      [unowned self, unowned window] in
+      self.windowClosing(window)
+      return false
+    }
+    // The window's Swift side lives as long as its GTK window, not only while it is open:
+    // GTK emits its widgets' signals until they are destroyed. The handler's closure is
+    // released when GTK destroys the window's handlers, after its children's.
+    Signal.connect(GPointer(window.window), "destroy") { withExtendedLifetime(window) {} }
+    windows.append(window)
+    gtk_window_present(cast(raw(window.window)))
+    windowShown?(window)
+    return window
+  }
+
+  /// Closes every window, which ends the program (Quit).
+  package func quit() {
+    for window in windows { gtk_window_close(cast(raw(window.window))) }
+  }
+
+  /// What every window, open or closed, forwarded and dropped.
+  package var counts: WindowCounts {
+    windows.reduce(closedTotals) { $0 + $1.counts }
+  }
+
+  private func windowClosing(_ window: DesktopWindow) {
+    window.unbind()
+    closedTotals = closedTotals + window.counts
+    windows.removeAll { $0 === window }
+    if windows.isEmpty { closeLibrary() }
+  }
+
+  private func closeLibrary() {
+    guard !isClosed else { return }
+    isClosed = true
+    library.close()
+    writeReport()
+  }
+
+  /// Writes what the windows forwarded and dropped to `NOTES_DESKTOP_REPORT`, if set (for
+  /// the tests: a render's echo must never reach the session).
+  private func writeReport() {
+    guard let path = ProcessInfo.processInfo.environment["NOTES_DESKTOP_REPORT"] else { return }
+    struct Report: Codable {
+      var forwarded: ForwardedInputs
+      var droppedEchoes: Int
+      var droppedPreviews: Int
+      var liveBindings: Int
+      var windowsOpened: Int
+    }
+    let counts = counts
+    let report = Report(
+      forwarded: counts.forwarded, droppedEchoes: counts.droppedEchoes,
+      droppedPreviews: counts.droppedPreviews, liveBindings: BindingLedger.shared.liveCount,
+      windowsOpened: counts.windows)
+    if let data = try? JSONEncoder().encode(report) {
+      _ = FileManager.default.createFile(atPath: path, contents: data)
+    }
+  }
+
+  // MARK: - Signals
+
+  /// The application a signal handler on GTK's loop closes (a C callback reaches statics
+  /// only).
+  private static var current: DesktopApplication?
+
+  private static let closeOnSignal: GSourceFunc = { _ in
+    MainActor.assumeIsolated {
+      guard let current = DesktopApplication.current else { return }
+      if current.windows.isEmpty {
+        g_application_quit(cast(raw(current.application)))
+      } else {
+        current.quit()
+      }
+    }
+    return 0  // G_SOURCE_REMOVE: a second signal ends the program the default way.
+  }
+}
+
+/// Runs `DispatchQueue.main` (and so `@MainActor`) work inside GTK's main loop.
+///
+/// The bridge is a file-descriptor source on libdispatch's main-queue wake-up eventfd
+/// (`airframe_bridge_main_queue` in CGtk): work queued from any thread wakes GTK's loop,
+/// which drains the main queue in FIFO order between two GTK events. No timer and no idle
+/// callback runs while nothing is queued. Call it once, before GTK's loop runs.
+@MainActor
+package func bridgeMainQueue() {
+  enum Bridge { @MainActor static var isInstalled = false }
+  guard !Bridge.isInstalled else { return }
+  Bridge.isInstalled = true
+  _ = airframe_bridge_main_queue()
+}
+
+/// What a window forwarded to its session and dropped, and how many windows that is.
+package struct WindowCounts: Sendable {
+  /// Inputs that reached the session, by kind.
+  package var forwarded = ForwardedInputs()
+  /// Renders that made GTK emit a user's signal, dropped by the slots.
+  package var droppedEchoes = 0
+  /// Previews computed for a note a recycled row no longer showed, and dropped.
+  package var droppedPreviews = 0
+  /// How many windows these counts cover.
+  package var windows = 0
+
+  package static func + (left: Self, right: Self) -> Self {
+    Self(
+      forwarded: left.forwarded + right.forwarded,
+      droppedEchoes: left.droppedEchoes + right.droppedEchoes,
+      droppedPreviews: left.droppedPreviews + right.droppedPreviews,
+      windows: left.windows + right.windows)
+  }
+}

@@ -1,0 +1,86 @@
+// DesktopCommand: every command a desktop window offers — the session's commands, and the
+// few that belong to the window (New Window, Close Window, the command palette) — with its
+// menu, its action name and its shortcut.
+
+import CGtk
+import NotesPresentation
+
+/// A command of the desktop window.
+enum DesktopCommand: Hashable, Sendable {
+  /// One of the session's commands.
+  case session(SessionCommand)
+  /// Another window on the same session.
+  case newWindow
+  /// Close this window (the program ends with the last one).
+  case closeWindow
+  /// The command palette: every command, with why a disabled one cannot run.
+  case palette
+
+  /// The menus, in order, and the commands in each.
+  static let menus: [(title: String, commands: [DesktopCommand])] = [
+    (
+      "Note",
+      [
+        .session(.newNote), .session(.renameNote), .session(.moveNote),
+        .session(.togglePin), .session(.deleteNote),
+      ]
+    ),
+    ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
+    ("Edit", [.session(.undo), .session(.redo), .session(.search)]),
+    ("View", [.session(.toggleSort), .palette, .session(.help)]),
+    ("Sync", [.session(.syncNow)]),
+    ("Window", [.newWindow, .closeWindow, .session(.quit)]),
+  ]
+
+  /// Every command, in menu order.
+  static let all: [DesktopCommand] = menus.flatMap(\.commands)
+
+  /// The name a menu shows.
+  var name: String {
+    switch self {
+    case .session(let command): command.name
+    case .newWindow: "New Window"
+    case .closeWindow: "Close Window"
+    case .palette: "Command Palette"
+    }
+  }
+
+  /// The action's name in the window's action map, such as `new-note`.
+  var actionName: String {
+    name.lowercased().split(separator: " ").joined(separator: "-")
+  }
+
+  /// The keyboard shortcut, in GTK's accelerator syntax, if it has one.
+  var shortcut: String? {
+    switch self {
+    case .session(.newNote): "<Control>n"
+    case .session(.renameNote): "F2"
+    case .session(.moveNote): "<Control>m"
+    case .session(.togglePin): "<Control>p"
+    case .session(.deleteNote): "<Control>Delete"
+    case .session(.newNotebook): "<Control><Shift>n"
+    case .session(.deleteNotebook): "<Control><Shift>Delete"
+    case .session(.undo): "<Control>z"
+    case .session(.redo): "<Control><Shift>z"
+    case .session(.search): "<Control>f"
+    case .session(.help): "F1"
+    case .session(.quit): "<Control>q"
+    case .palette: "<Control>k"
+    case .newWindow: "<Control><Alt>n"
+    case .closeWindow: "<Control>w"
+    case .session(.renameNotebook), .session(.toggleSort), .session(.syncNow): nil
+    }
+  }
+
+  /// The shortcut as a menu shows it, such as `Ctrl+Shift+N`, or empty.
+  var shortcutLabel: String {
+    guard let shortcut else { return "" }
+    var key: guint = 0
+    var modifiers = GdkModifierType(rawValue: 0)
+    guard gtk_accelerator_parse(shortcut, &key, &modifiers) != 0,
+      let label = gtk_accelerator_get_label(key, modifiers)
+    else { return "" }
+    defer { g_free(label) }
+    return String(cString: label)
+  }
+}

@@ -1,0 +1,247 @@
+// DesktopCommands: a window's commands as its menu bar, keyboard shortcuts and command
+// palette — one GAction per command, enabled exactly when the session says it can run,
+// with the reason it cannot shown beside its menu item and in the palette.
+//
+// Guarantees
+// - One source of truth: an action's enabled state and a menu item's or palette row's reason
+//   are renders of the session's availability; nothing here decides whether a command can
+//   run.
+// - A command the user runs (menu, shortcut, palette) reaches the session through one input
+//   slot; the palette refuses a disabled command with the session's reason and stays open.
+// - Commands that need a title ask for it in a dialog; a title the session refuses keeps
+//   the dialog open with the reason. Move Note asks for the notebook in a list.
+// - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
+
+import Airframe
+import AirframeBinding
+import CGtk
+import NotesCore
+import NotesPresentation
+
+/// One window's commands.
+@MainActor
+final class DesktopCommands {
+  /// The menu bar.
+  let menuBar: UnsafeMutablePointer<GtkWidget>
+  /// Commands the user ran; renders never emit them.
+  let runs = InputSlot<DesktopCommand>()
+
+  private let session: NotesSession
+  private unowned let owner: DesktopWindow
+  private var actions: [DesktopCommand: OpaquePointer] = [:]
+  /// The reason each disabled session command cannot run, as last rendered.
+  private var reasons: [String: String] = [:]
+  /// The palette, while it is open.
+  private var palette: ChoiceDialog?
+  /// Prompts and pickers this window opened that are still open.
+  private var dialogs: [any WindowDialog] = []
+
+  /// Makes the window's actions and its menu bar.
+  ///
+  /// - Parameters:
+  ///   - owner: The window whose action map holds the actions.
+  ///   - session: The session the commands run in.
+  init(owner: DesktopWindow, session: NotesSession) {
+    self.owner = owner
+    self.session = session
+    let empty = g_menu_new()
+    menuBar = required(
+      gtk_popover_menu_bar_new_from_model(empty.map { cast(GPointer($0)) }), "menu bar")
+    g_object_unref(GPointer(empty))
+    airframe_accessible_label(menuBar, "Menu bar")
+    for command in DesktopCommand.all {
+      guard let action = g_simple_action_new(command.actionName, nil) else { continue }
+      Signal.connect(
+        GPointer(action), "activate",
+        withArgument: { [unowned self] _ in
+          _ = self.runs.send(command)
+        })
+      g_action_map_add_action(cast(raw(owner.window)), cast(GPointer(action)))
+      actions[command] = action
+    }
+  }
+
+  /// Gives every command's action its shortcut, in every window of `application`.
+  ///
+  /// - Parameter application: The application.
+  static func installShortcuts(in application: UnsafeMutablePointer<GtkApplication>) {
+    for command in DesktopCommand.all {
+      guard let shortcut = command.shortcut else { continue }
+      var accelerators: [UnsafePointer<CChar>?] = [UnsafePointer(strdup(shortcut)), nil]
+      gtk_application_set_accels_for_action(
+        application, "win." + command.actionName, &accelerators)
+      free(UnsafeMutablePointer(mutating: accelerators[0]))
+    }
+  }
+
+  /// Renders each command's availability and forwards each run to the session.
+  ///
+  /// - Parameter connect: The window's binding.
+  func bind(_ connect: inout Binder.Connections) {
+    for (command, action) in actions {
+      guard case .session(let sessionCommand) = command else { continue }
+      connect.render(session.availability(of: sessionCommand)) { availability in
+        g_simple_action_set_enabled(action, availability.isEnabled ? 1 : 0)
+      }
+    }
+    connect.render(session.menu) { [unowned self] rows in
+      self.reasons = Dictionary(
+        rows.compactMap { row in row.availability.reason.map { (row.id, $0) } },
+        uniquingKeysWith: { first, _ in first })
+      self.showMenu()
+      self.palette?.show(self.paletteChoices())
+    }
+    connect.forward(runs) { [unowned self] command in self.run(command) }
+  }
+
+  /// Closes every dialog the commands opened, without an answer.
+  func closeDialogs() {
+    palette?.close()
+    for dialog in dialogs { dialog.close() }
+    dialogs.removeAll()
+  }
+
+  /// A command's label: its name, and the reason beside a disabled one.
+  private func label(_ command: DesktopCommand) -> String {
+    reasons[command.name].map { "\(command.name) — \($0)" } ?? command.name
+  }
+
+  /// Builds the menu model: each command's item, with the reason beside a disabled one.
+  private func showMenu() {
+    guard let model = g_menu_new() else { return }
+    for (title, commands) in DesktopCommand.menus {
+      guard let section = g_menu_new() else { continue }
+      for command in commands {
+        g_menu_append(section, label(command), "win." + command.actionName)
+      }
+      g_menu_append_submenu(model, title, cast(GPointer(section)))
+      g_object_unref(GPointer(section))
+    }
+    gtk_popover_menu_bar_set_menu_model(cast(raw(menuBar)), cast(GPointer(model)))
+    g_object_unref(GPointer(model))
+  }
+
+  // MARK: - Running a command
+
+  private func run(_ command: DesktopCommand) {
+    let session = session
+    switch command {
+    case .newWindow: owner.application?.openWindow()
+    case .closeWindow: gtk_window_close(cast(raw(owner.window)))
+    case .palette, .session(.help): openPalette()
+    case .session(.quit): owner.application?.quit()
+    case .session(.search): owner.focusSearch()
+    case .session(.newNote):
+      ask("New Note", "The new note's title:", text: "", accept: "Create") {
+        session.noteCreated(titled: $0)
+      }
+    case .session(.newNotebook):
+      ask("New Notebook", "The new notebook's title:", text: "", accept: "Create") {
+        session.notebookCreated(titled: $0)
+      }
+    case .session(.renameNote):
+      let original = session.editorState.value.title
+      ask("Rename Note", "The note's new title:", text: original, accept: "Rename") {
+        session.noteRenamed(to: $0, from: original)
+      }
+    case .session(.renameNotebook):
+      let original = session.selectedNotebook.value.flatMap { session.title(of: $0) } ?? ""
+      ask("Rename Notebook", "The notebook's new title:", text: original, accept: "Rename") {
+        session.notebookRenamed(to: $0)
+      }
+    case .session(.moveNote): pickNotebook()
+    case .session(.togglePin): session.report(session.pinToggled())
+    case .session(.deleteNote): session.report(session.noteDeleted())
+    case .session(.deleteNotebook): session.report(session.notebookDeletionRequested())
+    case .session(.undo): session.report(session.undoRequested())
+    case .session(.redo): session.report(session.redoRequested())
+    case .session(.toggleSort): session.sortToggled()
+    case .session(.syncNow): session.syncRequested()
+    }
+  }
+
+  /// Every command as a palette row: its name, its shortcut, and why it cannot run.
+  private func paletteChoices() -> [ChoiceDialog.Choice] {
+    DesktopCommand.all.map { command in
+      let shortcut = command.shortcutLabel
+      return ChoiceDialog.Choice(
+        id: command.actionName,
+        label: label(command) + (shortcut.isEmpty ? "" : "   " + shortcut))
+    }
+  }
+
+  /// The command palette: every command; a disabled one is refused with its reason.
+  private func openPalette() {
+    guard palette == nil else { return }
+    let commands = Dictionary(
+      DesktopCommand.all.map { ($0.actionName, $0) }, uniquingKeysWith: { first, _ in first })
+    let dialog = ChoiceDialog(
+      parent: owner.window, title: "Commands", message: "Run a command:", accept: "Run",
+      choices: paletteChoices()
+    ) { [unowned self] id in
+      guard let command = commands[id] else { return nil }
+      if case .session(let sessionCommand) = command,
+        let reason = self.session.availability(of: sessionCommand).value.reason
+      {
+        return "\(command.name): \(reason)"
+      }
+      // The palette closes first, so a command that opens a dialog of its own opens it
+      // over the window.
+      self.palette?.close()
+      _ = self.runs.send(command)
+      return nil
+    }
+    dialog.closed = { [unowned self] in self.palette = nil }
+    palette = dialog
+  }
+
+  /// Move Note: the notebooks the selected note can move to.
+  private func pickNotebook() {
+    let session = session
+    // The action is enabled only while a note is selected (the session's availability).
+    guard let note = session.selectedNote.value else { return }
+    let targets = session.moveTargets(for: note)
+    keep(
+      ChoiceDialog(
+        parent: owner.window, title: "Move Note",
+        message: "Move “\(session.title(of: note) ?? "")” to:", accept: "Move",
+        choices: targets.map { .init(id: String($0.id.rawValue), label: $0.title) }
+      ) { id in
+        guard let raw = Int64(id) else { return nil }
+        let outcome = session.noteMoved(to: NotebookID(rawValue: raw))
+        session.report(outcome)
+        return Self.refusal(outcome)
+      })
+  }
+
+  /// Asks for a title; the dialog stays open with the session's reason while it refuses.
+  private func ask(
+    _ title: String, _ message: String, text: String, accept: String,
+    _ submit: @escaping (String) -> ActionOutcome
+  ) {
+    let session = session
+    keep(
+      Dialog(parent: owner.window, title: title, message: message, text: text, accept: accept) {
+        answer in
+        guard answer.accepted else { return nil }
+        let outcome = submit(answer.text)
+        session.report(outcome)
+        return Self.refusal(outcome)
+      })
+  }
+
+  /// Keeps `dialog` among this window's open dialogs until it closes.
+  private func keep(_ dialog: any WindowDialog) {
+    dialogs.append(dialog)
+    dialog.closed = { [unowned self, unowned dialog] in self.dialogs.removeAll { $0 === dialog } }
+  }
+
+  /// Why an outcome refused the change, or `nil` if it did not.
+  private static func refusal(_ outcome: ActionOutcome) -> String? {
+    switch outcome {
+    case .invalid(let result): result.issues.map(\.message).joined(separator: " ")
+    case .rejected(let reason), .failed(let reason): reason
+    default: nil
+    }
+  }
+}

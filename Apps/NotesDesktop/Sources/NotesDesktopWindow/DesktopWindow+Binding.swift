@@ -1,0 +1,139 @@
+// DesktopWindow+Binding: the window's one binder — every render from the session into a
+// widget, and every widget's user signal through an input slot to a session intent.
+
+import Airframe
+import AirframeBinding
+import CGtk
+import NotesCore
+import NotesPresentation
+
+extension DesktopWindow {
+  /// Connects GTK's signals to the input slots.
+  ///
+  /// A signal emitted while the binder renders is an echo: the slot drops it.
+  func connectSignals() {
+    Signal.connect(
+      GPointer(sidebarSelection), "selection-changed",
+      withPositions: { [unowned self] _, _ in
+        let position = Int(gtk_single_selection_get_selected(self.sidebarSelection))
+        let notebook =
+          position >= 1 && position - 1 < self.notebookRows.count
+          ? self.notebookRows[position - 1].id : nil
+        _ = self.notebookChoices.send(notebook)
+      })
+    Signal.connect(
+      GPointer(noteSelection), "selection-changed",
+      withPositions: { [unowned self] _, _ in
+        let position = Int(gtk_single_selection_get_selected(self.noteSelection))
+        guard let id = self.notes.id(at: position).flatMap(Int64.init) else { return }
+        _ = self.noteChoices.send(NoteID(rawValue: id))
+      })
+    Signal.connect(GPointer(buffer), "changed") { [unowned self] in
+      let text = self.bufferText()
+      _ = self.bodyEdits.send((text, self.cursorUTF8Offset(in: text)))
+    }
+    Signal.connect(
+      GPointer(buffer), "notify::cursor-position",
+      withArgument: { [unowned self] _ in
+        // A move inside the text the session has; a move that comes with an edit reaches
+        // the session with the edit (`changed`).
+        let text = self.bufferText()
+        guard text.utf8.elementsEqual(self.session.editorState.value.body.utf8) else { return }
+        _ = self.cursorMoves.send(self.cursorUTF8Offset(in: text))
+      })
+    Signal.connect(GPointer(titleEntry), "activate") { [unowned self] in
+      _ = self.titleCommits.send(self.entryText())
+    }
+    Signal.connect(GPointer(searchEntry), "search-changed") { [unowned self] in
+      let text = gtk_editable_get_text(cast(raw(self.searchEntry))).map { String(cString: $0) }
+      _ = self.searchEdits.send(text ?? "")
+    }
+  }
+
+  /// Connects every widget to the session, both ways; renders the current state at once.
+  package func bind() {
+    let session = session
+    binder.bind { connect in
+      connect.render(session.title) { [unowned self] title in
+        gtk_label_set_text(cast(raw(self.heading)), title)
+        gtk_window_set_title(cast(raw(self.window)), title)
+      }
+      connect.render(session.status) { [unowned self] status in
+        gtk_label_set_text(cast(raw(self.statusLabel)), status.text)
+      }
+      // A row taken out and put back loses GTK's selection: each list shows the session's
+      // selection again after every change of its rows.
+      connect.render(session.notebooks) { [unowned self] rows in
+        self.showNotebooks(rows)
+        self.selectNotebook(session.selectedNotebook.value)
+      }
+      connect.render(session.selectedNotebook) { [unowned self] in self.selectNotebook($0) }
+      connect.render(session.list.updates) { [unowned self] update in
+        self.showNotes(update)
+        self.selectNote(session.selectedNote.value)
+      }
+      connect.render(session.selectedNote) { [unowned self] in self.selectNote($0) }
+      connect.render(session.editorState) { [unowned self] editor in self.showEditor(editor) }
+      connect.forward(notebookChoices) { [unowned self] notebook in
+        self.forwarded.notebookChoices += 1
+        session.notebookSelected(notebook)
+      }
+      connect.forward(noteChoices) { [unowned self] note in
+        self.forwarded.noteChoices += 1
+        _ = session.noteSelected(note)
+      }
+      connect.forward(bodyEdits) { [unowned self] edit in
+        self.forwarded.bodyEdits += 1
+        session.report(session.bodyTyped(edit.body, cursor: edit.cursor))
+      }
+      connect.forward(cursorMoves) { [unowned self] offset in
+        self.forwarded.cursorMoves += 1
+        session.cursorMoved(to: offset)
+      }
+      connect.forward(searchEdits) { [unowned self] text in
+        self.forwarded.searchEdits += 1
+        session.searchTyped(text)
+      }
+      connect.forward(titleCommits) { [unowned self] title in
+        self.forwarded.titleCommits += 1
+        session.report(session.noteRenamed(to: title, from: session.editorState.value.title))
+      }
+      // A dialog for each confirmation as it is posted (or pending when the window opens),
+      // closed when it is answered, here or in another window.
+      connect.render(session.confirmations) { [unowned self] confirmation in
+        self.confirm(confirmation)
+      }
+      connect.render(pending: session.confirmations) { [unowned self] pending in
+        for (id, dialog) in self.confirmationDialogs where !pending.contains(where: { $0.id == id })
+        {
+          dialog.close()
+        }
+      }
+      commands.bind(&connect)
+    }
+  }
+
+  /// Ends every connection and closes the window's dialogs; the widgets stay as they are.
+  package func unbind() {
+    binder.cancel()
+    commands.closeDialogs()
+    for dialog in confirmationDialogs.values { dialog.close() }
+    for row in noteRows.values { row.clear() }
+  }
+
+  /// Asks whether to delete a notebook with notes; the answer goes to the session, which
+  /// keeps the question pending (and shown again in a new window) until it is answered.
+  private func confirm(_ confirmation: DeletionConfirmation) {
+    guard confirmationDialogs[confirmation.id] == nil else { return }
+    let session = session
+    let dialog = Dialog(
+      parent: window, title: "Delete Notebook", message: confirmation.message, text: nil,
+      accept: "Delete"
+    ) { answer in
+      session.report(session.deletionAnswered(confirmation.id, confirmed: answer.accepted))
+      return nil
+    }
+    dialog.closed = { [unowned self] in self.confirmationDialogs[confirmation.id] = nil }
+    confirmationDialogs[confirmation.id] = dialog
+  }
+}

@@ -1,0 +1,101 @@
+// DesktopWindow+Editor: the note's title and text, rendered without disturbing the user.
+//
+// Guarantees
+// - In place: when the session's text differs from the buffer (another process, sync, a
+//   merge into the draft), only the characters of the lines that changed are replaced
+//   (`LineMerge.replacements`); a line nobody changed is never touched, so a selection on
+//   it and the view's scroll position stay.
+// - The cursor goes where the session's editor state puts it (it maps the cursor through
+//   every change); the window tells the session of each cursor move, so the two agree.
+// - Offsets: the session counts UTF-8 bytes, GTK counts characters (Unicode scalars); the
+//   conversions are here and nowhere else.
+
+import CGtk
+import NotesCore
+import NotesPresentation
+
+extension DesktopWindow {
+  func showEditor(_ editor: EditorState) {
+    gtk_widget_set_sensitive(textView, editor.noteID == nil ? 0 : 1)
+    gtk_widget_set_sensitive(titleEntry, editor.noteID == nil ? 0 : 1)
+    if entryText() != editor.title {
+      gtk_editable_set_text(OpaquePointer(titleEntry), editor.title)
+    }
+    let shown = bufferText()
+    let changed = !shown.utf8.elementsEqual(editor.body.utf8)
+    if changed { replace(shown, with: editor.body) }
+    // The session maps the cursor through every change; a selection the user holds on
+    // unchanged text stays as it is.
+    if changed || gtk_text_buffer_get_has_selection(buffer) == 0 {
+      placeCursor(atUTF8: editor.cursor, in: editor.body)
+    }
+  }
+
+  /// Makes the buffer hold `body` by replacing only what changed since `shown`.
+  private func replace(_ shown: String, with body: String) {
+    let changes = LineMerge.replacements(from: shown, to: body)
+    let offsets = Self.characterOffsets(
+      ofUTF8: changes.flatMap { [$0.range.lowerBound, $0.range.upperBound] }, in: shown)
+    // Last first, so the offsets of the earlier changes still hold.
+    for (index, change) in changes.enumerated().reversed() {
+      var start = GtkTextIter()
+      var end = GtkTextIter()
+      gtk_text_buffer_get_iter_at_offset(buffer, &start, Int32(offsets[2 * index]))
+      gtk_text_buffer_get_iter_at_offset(buffer, &end, Int32(offsets[2 * index + 1]))
+      if !change.range.isEmpty { gtk_text_buffer_delete(buffer, &start, &end) }
+      if !change.text.isEmpty {
+        gtk_text_buffer_insert(buffer, &start, change.text, Int32(change.text.utf8.count))
+      }
+    }
+  }
+
+  /// Puts the cursor at a UTF-8 offset into `body` (the buffer's text), unless it is there.
+  private func placeCursor(atUTF8 offset: Int, in body: String) {
+    let wanted = Self.characterOffsets(ofUTF8: [offset], in: body)[0]
+    var iter = GtkTextIter()
+    gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
+    guard Int(gtk_text_iter_get_offset(&iter)) != wanted else { return }
+    gtk_text_buffer_get_iter_at_offset(buffer, &iter, Int32(wanted))
+    gtk_text_buffer_place_cursor(buffer, &iter)
+  }
+
+  /// The character (Unicode scalar) offsets of increasing UTF-8 offsets into `text`.
+  static func characterOffsets(ofUTF8 offsets: [Int], in text: String) -> [Int] {
+    var result: [Int] = []
+    result.reserveCapacity(offsets.count)
+    var characters = 0
+    var bytes = 0
+    var utf8 = text.utf8.makeIterator()
+    for offset in offsets {
+      while bytes < offset, let byte = utf8.next() {
+        if byte & 0xC0 != 0x80 { characters += 1 }
+        bytes += 1
+      }
+      result.append(characters)
+    }
+    return result
+  }
+
+  func bufferText() -> String {
+    var start = GtkTextIter()
+    var end = GtkTextIter()
+    gtk_text_buffer_get_bounds(buffer, &start, &end)
+    guard let text = gtk_text_buffer_get_text(buffer, &start, &end, 1) else { return "" }
+    defer { g_free(text) }
+    return String(cString: text)
+  }
+
+  func entryText() -> String {
+    gtk_editable_get_text(OpaquePointer(titleEntry)).map { String(cString: $0) } ?? ""
+  }
+
+  /// The cursor as a UTF-8 offset into `text`, the buffer's text.
+  func cursorUTF8Offset(in text: String) -> Int {
+    var iter = GtkTextIter()
+    gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
+    let characters = Int(gtk_text_iter_get_offset(&iter))
+    var offset = 0
+    for scalar in text.unicodeScalars.prefix(characters) { offset += scalar.utf8.count }
+    return offset
+  }
+}

@@ -1,0 +1,192 @@
+// DesktopWindow: one Notes window on GTK 4 — a header bar with the window title, a menu
+// bar, the sidebar and the note list as `GtkListView`s, the note's title and text, and a
+// status bar — every widget connected to the one `NotesSession` through a `Binder`.
+//
+// Guarantees
+// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
+//   from a session projection through the binder's renders, and every user gesture goes
+//   to a session intent through an `InputSlot` (DesktopWindow+Binding.swift).
+// - No echoes: setting a widget from state makes GTK emit the same signals a user causes
+//   (`changed`, `selection-changed`, `notify::cursor-position`). Those arrive while the
+//   binder renders, so the slots drop them and count them; none reaches the session, and
+//   no handler is blocked by hand.
+// - The editor is updated in place (DesktopWindow+Editor.swift): a change from elsewhere
+//   replaces only the text that changed, and the cursor goes where the session's editor
+//   state maps it, so the view stays where the user was.
+// - The lists change by the positions each lens update names (DesktopWindow+Lists.swift,
+//   `ListStore`); recycled note rows rebind (`NoteRowView`).
+// - Several windows may show one session; each has its own binder, and closing one ends
+//   its bindings and its dialogs only.
+
+import Airframe
+import AirframeBinding
+package import CGtk
+import NotesCore
+package import NotesPresentation
+
+/// How many inputs of each kind a window forwarded to its session.
+package struct ForwardedInputs: Codable, Equatable, Sendable {
+  package var notebookChoices = 0
+  package var noteChoices = 0
+  package var bodyEdits = 0
+  package var cursorMoves = 0
+  package var titleCommits = 0
+  package var searchEdits = 0
+
+  package static func + (left: Self, right: Self) -> Self {
+    Self(
+      notebookChoices: left.notebookChoices + right.notebookChoices,
+      noteChoices: left.noteChoices + right.noteChoices,
+      bodyEdits: left.bodyEdits + right.bodyEdits,
+      cursorMoves: left.cursorMoves + right.cursorMoves,
+      titleCommits: left.titleCommits + right.titleCommits,
+      searchEdits: left.searchEdits + right.searchEdits)
+  }
+}
+
+/// One desktop window of a session.
+@MainActor
+package final class DesktopWindow {
+  /// The GTK window.
+  package let window: UnsafeMutablePointer<GtkWidget>
+  /// The application that opened it (New Window, Quit), if any.
+  private(set) weak var application: DesktopApplication?
+
+  let session: NotesSession
+  let binder = Binder(label: "desktop window")
+
+  // User input, one slot per gesture; renders make GTK emit the same signals, dropped here.
+  let notebookChoices = InputSlot<NotebookID?>()
+  let noteChoices = InputSlot<NoteID>()
+  let bodyEdits = InputSlot<(body: String, cursor: Int)>()
+  let cursorMoves = InputSlot<Int>()
+  let titleCommits = InputSlot<String>()
+  let searchEdits = InputSlot<String>()
+
+  /// The menu bar, shortcuts and palette.
+  private(set) var commands: DesktopCommands!
+
+  let heading: UnsafeMutablePointer<GtkWidget>
+  let sidebar = ListStore()
+  let sidebarSelection: OpaquePointer
+  let notes = ListStore()
+  let noteSelection: OpaquePointer
+  let titleEntry: UnsafeMutablePointer<GtkWidget>
+  let textView: UnsafeMutablePointer<GtkWidget>
+  let buffer: UnsafeMutablePointer<GtkTextBuffer>
+  let statusLabel: UnsafeMutablePointer<GtkWidget>
+  let searchEntry: UnsafeMutablePointer<GtkWidget>
+  /// The row widgets GTK made for the note list, by list item.
+  var noteRows: [GPointer: NoteRowView] = [:]
+  /// Previews dropped by rows GTK has released.
+  var droppedPreviewsOfReleasedRows = 0
+  /// How many inputs of each kind reached the session (echoes never do).
+  var forwarded = ForwardedInputs()
+  /// The notebooks the sidebar shows, after "All notes".
+  var notebookRows: [SidebarRow] = []
+  /// The revision of the list update the note list shows.
+  var listRevision = -1
+  /// The confirmation dialogs shown, by confirmation.
+  var confirmationDialogs: [DeletionConfirmation.ID: Dialog] = [:]
+
+  /// Builds a window for `session`; nothing is bound until ``bind()``.
+  ///
+  /// - Parameters:
+  ///   - application: The application it belongs to.
+  ///   - session: The session it presents.
+  package init(application: DesktopApplication, session: NotesSession) {
+    self.application = application
+    self.session = session
+    window = required(gtk_application_window_new(application.application), "window")
+    gtk_window_set_default_size(cast(raw(window)), 1_000, 640)
+
+    heading = required(gtk_label_new(""), "label")
+    let header = required(gtk_header_bar_new(), "header bar")
+    gtk_header_bar_set_title_widget(OpaquePointer(header), heading)
+    gtk_window_set_titlebar(cast(raw(window)), header)
+
+    sidebarSelection = required(gtk_single_selection_new(sidebar.model), "selection")
+    noteSelection = required(gtk_single_selection_new(notes.model), "selection")
+    gtk_single_selection_set_autoselect(sidebarSelection, 0)
+    gtk_single_selection_set_autoselect(noteSelection, 0)
+    gtk_single_selection_set_can_unselect(noteSelection, 1)
+
+    titleEntry = required(gtk_entry_new(), "entry")
+    airframe_accessible_label(titleEntry, "Note title")
+    textView = required(gtk_text_view_new(), "text view")
+    gtk_text_view_set_wrap_mode(cast(raw(textView)), GTK_WRAP_WORD_CHAR)
+    airframe_accessible_label(textView, "Note text")
+    buffer = required(gtk_text_view_get_buffer(cast(raw(textView))), "text buffer")
+    statusLabel = required(gtk_label_new(""), "label")
+    gtk_label_set_xalign(cast(raw(statusLabel)), 0)
+    searchEntry = required(gtk_search_entry_new(), "search entry")
+    airframe_accessible_label(searchEntry, "Search")
+    commands = DesktopCommands(owner: self, session: session)
+
+    layOut()
+    connectSignals()
+  }
+
+  /// What this window forwarded and dropped.
+  package var counts: WindowCounts {
+    WindowCounts(
+      forwarded: forwarded, droppedEchoes: droppedEchoes, droppedPreviews: droppedPreviews,
+      windows: 1)
+  }
+
+  /// The echoes each slot dropped: renders that made GTK emit a user's signal.
+  var droppedEchoes: Int {
+    notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
+      + cursorMoves.echoCount + titleCommits.echoCount + searchEdits.echoCount
+      + commands.runs.echoCount
+  }
+
+  /// Previews computed for a note a recycled row no longer showed, and dropped.
+  var droppedPreviews: Int {
+    noteRows.values.reduce(droppedPreviewsOfReleasedRows) { $0 + $1.droppedPreviews }
+  }
+
+  /// Gives the search entry the keyboard.
+  func focusSearch() {
+    gtk_widget_grab_focus(searchEntry)
+  }
+
+  // MARK: - Layout
+
+  private func layOut() {
+    let sidebarView = labelListView(sidebarSelection, label: "Notebooks") { [unowned self] item in
+      self.sidebarText(at: Int(gtk_list_item_get_position(item)))
+    }
+    g_object_ref(GPointer(sidebarSelection))  // gtk_list_view_new took the reference this keeps
+    let noteView = noteListView()
+    let editor = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
+    gtk_box_append(cast(raw(editor)), titleEntry)
+    gtk_box_append(cast(raw(editor)), scrolled(textView))
+    let listColumn = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")
+    gtk_box_append(cast(raw(listColumn)), searchEntry)
+    gtk_box_append(cast(raw(listColumn)), scrolled(noteView))
+    let right = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
+    gtk_paned_set_start_child(cast(raw(right)), listColumn)
+    gtk_paned_set_end_child(cast(raw(right)), editor)
+    gtk_paned_set_position(cast(raw(right)), 300)
+    let panes = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
+    gtk_paned_set_start_child(cast(raw(panes)), scrolled(sidebarView))
+    gtk_paned_set_end_child(cast(raw(panes)), right)
+    gtk_paned_set_position(cast(raw(panes)), 200)
+    gtk_widget_set_vexpand(panes, 1)
+    let column = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")
+    gtk_box_append(cast(raw(column)), commands.menuBar)
+    gtk_box_append(cast(raw(column)), panes)
+    gtk_box_append(cast(raw(column)), statusLabel)
+    gtk_window_set_child(cast(raw(window)), column)
+  }
+
+  private func scrolled(_ child: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>
+  {
+    let scroller = required(gtk_scrolled_window_new(), "scrolled window")
+    gtk_scrolled_window_set_child(cast(raw(scroller)), child)
+    gtk_widget_set_hexpand(scroller, 1)
+    gtk_widget_set_vexpand(scroller, 1)
+    return scroller
+  }
+}
