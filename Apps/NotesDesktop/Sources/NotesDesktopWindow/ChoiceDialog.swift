@@ -116,11 +116,16 @@ final class ChoiceDialog: WindowDialog {
   // MARK: - Input
 
   private func connectInput(_ list: UnsafeMutablePointer<GtkWidget>) {
-    Signal.connect(GPointer(filterEntry), "search-changed") { [unowned self] in
+    // `changed`, not `search-changed`: GtkSearchEntry delays the latter, and Enter right
+    // after typing must pick from the filtered rows.
+    Signal.connect(GPointer(filterEntry), "changed") { [unowned self] in
       let text = gtk_editable_get_text(cast(raw(self.filterEntry))).map { String(cString: $0) }
       gtk_string_filter_set_search(self.filter, text ?? "")
     }
     Signal.connect(GPointer(filterEntry), "activate") { [unowned self] in self.pickSelected() }
+    // The search entry takes Escape for itself (`stop-search`): it closes the dialog, as
+    // Escape does anywhere else in it.
+    Signal.connect(GPointer(filterEntry), "stop-search") { [unowned self] in self.close() }
     Signal.connect(GPointer(frame.main), "clicked") { [unowned self] in self.pickSelected() }
     Signal.connect(GPointer(frame.cancel), "clicked") { [unowned self] in self.close() }
     Signal.connect(

@@ -117,6 +117,10 @@ package final class DesktopWindow {
     gtk_text_view_set_wrap_mode(cast(raw(textView)), GTK_WRAP_WORD_CHAR)
     airframe_accessible_label(textView, "Note text")
     buffer = required(gtk_text_view_get_buffer(cast(raw(textView))), "text buffer")
+    // One undo history, the session's: GTK's own undo in the text and the title would
+    // take Ctrl-Z from the session's Undo and change the text behind its back.
+    gtk_text_buffer_set_enable_undo(buffer, 0)
+    gtk_editable_set_enable_undo(OpaquePointer(titleEntry), 0)
     statusLabel = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(statusLabel)), 0)
     searchEntry = required(gtk_search_entry_new(), "search entry")

@@ -7,6 +7,12 @@ struct AccessibleNode: Decodable {
   var name: String
   var text: String?
   var states: [String]
+  /// A text's caret, as a character offset.
+  var caret: Int?
+  /// A text's selection: start and end character offsets.
+  var selection: [Int]?
+  /// Where the caret's character is in the window: x, y, width, height.
+  var caretFrame: [Int]?
   /// x, y, width, height on the screen.
   var frame: [Int]?
   var children: [AccessibleNode]?

@@ -100,17 +100,49 @@ final class DesktopSession {
 
   /// The library's notes now, read from the file through a connection of the test's own.
   func notes() throws -> [Note] {
+    Array(try state().notes.elements)
+  }
+
+  /// The library now, read from the file through a connection of the test's own.
+  func state() throws -> NotesState {
     let database = try NotesDatabase(path: database)
     defer { database.close() }
-    return Array(try database.loadState().notes.elements)
+    return try database.loadState()
+  }
+
+  /// Waits until the window agrees with the library after `step` (see `disagreements`),
+  /// recording what still differs after the timeout.
+  @discardableResult
+  func waitForAgreement(
+    after step: String, search: String = "", sourceLocation: SourceLocation = #_sourceLocation,
+    until condition: (AccessibleNode) -> Bool = { _ in true }
+  ) async throws -> AccessibleNode? {
+    var problems: [String] = []
+    let tree = try await waitForTree(step, sourceLocation: sourceLocation) { tree in
+      guard condition(tree), let state = try? self.state() else { return false }
+      problems = disagreements(tree, state, search: search)
+      return problems.isEmpty
+    }
+    if tree == nil, !problems.isEmpty {
+      let lines = problems.joined(separator: "\n")
+      Issue.record(
+        "after \(step) the window disagrees with the library:\n\(lines)",
+        sourceLocation: sourceLocation)
+    }
+    return tree
   }
 
   /// The window's accessible tree now.
-  func tree() throws -> AccessibleNode {
+  ///
+  /// - Parameter arguments: What the reader does first, such as `["--caret", "Note text",
+  ///   "12"]`.
+  /// - Returns: The tree.
+  /// - Throws: ``DesktopError`` when the reader fails.
+  func tree(_ arguments: [String] = []) throws -> AccessibleNode {
     let reader = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("accessible-tree.py").path
     let (status, output) = try Spawned.run(
-      "/usr/bin/python3", [reader, "notes-desktop"], environment: environment,
+      "/usr/bin/python3", [reader, "notes-desktop"] + arguments, environment: environment,
       log: folder + "/tree.json")
     guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") })
     else { throw DesktopError("the accessible tree could not be read (\(status)): \(output)") }

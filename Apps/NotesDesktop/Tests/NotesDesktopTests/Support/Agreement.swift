@@ -1,0 +1,77 @@
+// Agreement: what the window must show for a library, worked out from the database alone
+// (not from the session), so a test can check after every step that every presentation —
+// title, sidebar, note list, editor, status bar — agrees with the others and with the file.
+
+import Airframe
+import Foundation
+import NotesCore
+
+/// The differences between what the window shows and what the library holds.
+///
+/// - Parameters:
+///   - tree: The window's accessible tree.
+///   - state: The library, read from the file.
+///   - search: The search text the list is filtered by, if any (the list then shows a
+///     subset of the notebook's notes).
+/// - Returns: One line per difference; empty when everything agrees.
+func disagreements(_ tree: AccessibleNode, _ state: NotesState, search: String = "") -> [String] {
+  var problems: [String] = []
+  let notebooks = state.notebooks.elements.sorted {
+    ($0.title.lowercased(), $0.id.rawValue) < ($1.title.lowercased(), $1.id.rawValue)
+  }
+  func count(_ notebook: NotebookID) -> Int {
+    state.notes.elements.filter { $0.notebookID == notebook }.count
+  }
+  // The sidebar: "All notes" and every notebook with its count, in title order.
+  let sidebar = tree.first("list", named: "Notebooks")
+  let expectedSidebar =
+    ["All notes  \(state.notes.count)"] + notebooks.map { "\($0.title)  \(count($0.id))" }
+  if sidebar?.rowLabels != expectedSidebar {
+    problems.append("sidebar \(sidebar?.rowLabels ?? []) ≠ \(expectedSidebar)")
+  }
+  let selectedNotebook = notebooks.first { sidebar?.selectedRow == "\($0.title)  \(count($0.id))" }
+  // The note list: the selected notebook's notes (all of them under "All notes").
+  let list = tree.first("list", named: "Notes")
+  let listed = state.notes.elements.filter { note in
+    (selectedNotebook == nil || note.notebookID == selectedNotebook?.id)
+      && (search.isEmpty
+        || (note.title + "\n" + note.body).lowercased().contains(search.lowercased()))
+  }
+  let expectedRows = Set(listed.map { ($0.isPinned ? "★ " : "") + $0.title })
+  let rows = list?.rowLabels ?? []
+  if Set(rows) != expectedRows || rows.count != listed.count {
+    problems.append("note list \(rows) ≠ \(expectedRows.sorted())")
+  }
+  let pinnedFirst = rows.drop { $0.hasPrefix("★ ") }.allSatisfy { !$0.hasPrefix("★ ") }
+  if !pinnedFirst { problems.append("pinned notes are not first: \(rows)") }
+  // The editor: the selected note's title and text, as stored.
+  let selectedTitle = list?.selectedRow.map { $0.hasPrefix("★ ") ? String($0.dropFirst(2)) : $0 }
+  let note = listed.first { $0.title == selectedTitle }
+  let titleEntry = tree.all.first { $0.role == "text" && $0.name == "Note title" }?.text
+  let body = tree.first("text", named: "Note text")?.text
+  if let note {
+    if titleEntry != note.title {
+      problems.append("title entry \(titleEntry ?? "-") ≠ \(note.title)")
+    }
+    if body != note.body { problems.append("editor text ≠ the stored body of \(note.title)") }
+  } else if !listed.isEmpty {
+    problems.append("no note is selected, though the list has \(listed.count)")
+  }
+  // The window title: the notebook (the selected one, else the note's) and the note.
+  let notebookTitle =
+    selectedNotebook?.title ?? note.flatMap { state.notebooks[$0.notebookID]?.title }
+  let expectedTitle =
+    [notebookTitle, note?.title].compactMap { $0 }.joined(separator: " — ")
+  let frame = tree.first("frame")?.name
+  if frame != (expectedTitle.isEmpty ? "Notes" : expectedTitle) {
+    problems.append("window title \(frame ?? "-") ≠ \(expectedTitle)")
+  }
+  // The status bar: the counts.
+  let counts =
+    (state.notebooks.count == 1 ? "1 notebook" : "\(state.notebooks.count) notebooks") + " · "
+    + (state.notes.count == 1 ? "1 note" : "\(state.notes.count) notes")
+  if !tree.all.contains(where: { $0.role == "label" && $0.name.hasPrefix(counts + " · ") }) {
+    problems.append("no status bar starts with \(counts)")
+  }
+  return problems
+}
