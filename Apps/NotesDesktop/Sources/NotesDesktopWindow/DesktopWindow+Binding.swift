@@ -123,12 +123,16 @@ extension DesktopWindow {
 
   /// Asks whether to delete a notebook with notes; the answer goes to the session, which
   /// keeps the question pending (and shown again in a new window) until it is answered.
+  ///
+  /// Not modal: the question belongs to the session, not to this window, so the windows
+  /// stay usable while it waits (another window shows it too; closing this one leaves it
+  /// pending), as the durable outcome it presents does.
   private func confirm(_ confirmation: DeletionConfirmation) {
     guard confirmationDialogs[confirmation.id] == nil else { return }
     let session = session
     let dialog = Dialog(
       parent: window, title: "Delete Notebook", message: confirmation.message, text: nil,
-      accept: "Delete"
+      accept: "Delete", modal: false
     ) { answer in
       session.report(session.deletionAnswered(confirmation.id, confirmed: answer.accepted))
       return nil

@@ -11,7 +11,7 @@
 import AirframeBinding
 import CGtk
 
-/// A modal window with a message, optionally an entry, and two buttons.
+/// A window over its parent with a message, optionally an entry, and two buttons.
 @MainActor
 final class Dialog: WindowDialog {
   /// The user's answer: the entry's text and whether they chose the main button.
@@ -37,13 +37,15 @@ final class Dialog: WindowDialog {
   ///   - message: The question.
   ///   - text: The entry's text, or `nil` for no entry (a confirmation).
   ///   - accept: The main button's label.
+  ///   - modal: Whether the parent takes no input while it is open.
   ///   - answer: Given each answer; returns why it was refused (the dialog stays open), or
   ///     `nil` to close.
   init(
     parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, text: String?,
-    accept: String, answer: @escaping (Answer) -> String?
+    accept: String, modal: Bool = true, answer: @escaping (Answer) -> String?
   ) {
-    frame = DialogWindow(parent: parent, title: title, message: message, accept: accept)
+    frame = DialogWindow(
+      parent: parent, title: title, message: message, accept: accept, modal: modal)
     entry = text.map { text in
       let entry = required(gtk_entry_new(), "entry")
       gtk_editable_set_text(cast(raw(entry)), text)

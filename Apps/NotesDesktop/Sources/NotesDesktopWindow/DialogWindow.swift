@@ -1,10 +1,11 @@
-// DialogWindow: the frame every dialog of the window shares — a modal window over its
-// parent with a message, room for content, a line for the reason an answer was refused,
-// and Cancel and main buttons; Escape and the close button cancel.
+// DialogWindow: the frame every dialog of the window shares — a window over its parent
+// (modal unless it shows a question the session holds) with a message, room for content,
+// a line for the reason an answer was refused, and Cancel and main buttons; Escape and the
+// close button cancel.
 
 import CGtk
 
-/// A modal window's widgets; a dialog adds its content and connects the buttons.
+/// A dialog window's widgets; a dialog adds its content and connects the buttons.
 @MainActor
 struct DialogWindow {
   /// The window.
@@ -27,13 +28,14 @@ struct DialogWindow {
   ///   - message: The question.
   ///   - accept: The main button's label.
   ///   - width: Its default width.
+  ///   - modal: Whether its parent takes no input while it is open.
   init(
     parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, accept: String,
-    width: Int32 = 420
+    width: Int32 = 420, modal: Bool = true
   ) {
     window = required(gtk_window_new(), "window")
     gtk_window_set_title(cast(raw(window)), title)
-    gtk_window_set_modal(cast(raw(window)), 1)
+    gtk_window_set_modal(cast(raw(window)), modal ? 1 : 0)
     gtk_window_set_transient_for(cast(raw(window)), cast(raw(parent)))
     gtk_window_set_default_size(cast(raw(window)), width, -1)
     column = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8), "box")

@@ -206,6 +206,24 @@ final class DesktopSession {
     try xdotool(["windowfocus", "--sync", id])
   }
 
+  /// The X ids of the visible windows titled exactly `title`, oldest first.
+  func windowIDs(titled title: String) throws -> [String] {
+    let pattern = "^" + NSRegularExpression.escapedPattern(for: title) + "$"
+    let (status, output) = try Spawned.run(
+      "xdotool", ["search", "--onlyvisible", "--name", pattern], environment: environment,
+      log: folder + "/xdotool.log")
+    // xdotool exits 1 when nothing matches.
+    guard status == 0 || status == 1 else { throw DesktopError("xdotool search failed: \(output)") }
+    return output.split(separator: "\n").map(String.init).sorted {
+      (Int($0) ?? 0) < (Int($1) ?? 0)
+    }
+  }
+
+  /// Presses keys in the window with the X id `window`, after giving it the focus.
+  func press(inWindow window: String, _ keys: String...) throws {
+    try xdotool(["windowfocus", "--sync", window, "key", "--delay", "60"] + keys)
+  }
+
   /// Gives the keyboard focus to the main window (the application's first frame).
   func focusMainWindow() throws {
     guard let title = try tree().children?.first(where: { $0.role == "frame" })?.name else {
