@@ -28,6 +28,9 @@ let package = Package(
     .library(name: "NotesHost", targets: ["NotesHost"]),
     .library(name: "NotesApp", targets: ["NotesApp"]),
     .executable(name: "notes", targets: ["Notes"]),
+    // What the reference apps' own tests share (a throwaway PostgreSQL server, programs run
+    // with posix_spawn): the desktop window's package uses it too. Not part of the framework.
+    .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
   ],

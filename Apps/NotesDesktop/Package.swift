@@ -72,6 +72,9 @@ let package = Package(
       name: "NotesDesktopTests",
       dependencies: [
         "NotesDesktopWindow",
+        // The terminal app, which the tests run in tmux beside the window.
+        .product(name: "notes", package: "Airframe"),
+        .product(name: "NotesTestSupport", package: "Airframe"),
         .product(name: "Airframe", package: "Airframe"),
         .product(name: "NotesCore", package: "Airframe"),
         .product(name: "NotesStorage", package: "Airframe"),

@@ -300,7 +300,7 @@ final class DesktopSession {
     return condition()
   }
 
-  private static func builtProgram(_ name: String) -> String? {
+  static func builtProgram(_ name: String) -> String? {
     guard let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return nil }
     var folder = URL(fileURLWithPath: runner).deletingLastPathComponent()
