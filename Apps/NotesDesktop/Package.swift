@@ -75,6 +75,8 @@ let package = Package(
         // The terminal app, which the tests run in tmux beside the window.
         .product(name: "notes", package: "Airframe"),
         .product(name: "NotesTestSupport", package: "Airframe"),
+        .product(name: "AirframeTesting", package: "Airframe"),
+        "CGtk",
         .product(name: "Airframe", package: "Airframe"),
         .product(name: "NotesCore", package: "Airframe"),
         .product(name: "NotesStorage", package: "Airframe"),

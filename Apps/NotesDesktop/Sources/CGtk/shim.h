@@ -41,6 +41,8 @@ typedef void (*AirframeHandler3)(gpointer instance, gpointer argument, gpointer 
 typedef void (*AirframeHandler4)(gpointer instance, guint first, guint second, gpointer context);
 typedef gboolean (*AirframeBoolHandler2)(gpointer instance, gpointer context);
 typedef void (*AirframeHandlerPosition)(gpointer instance, guint position, gpointer context);
+typedef void (*AirframeHandlerChange)(gpointer instance, guint position, guint removed,
+                                      guint added, gpointer context);
 typedef gboolean (*AirframeKeyHandler)(gpointer instance, guint keyval, guint keycode,
                                        GdkModifierType state, gpointer context);
 typedef void (*AirframeRelease)(gpointer context, GClosure *closure);
@@ -72,6 +74,12 @@ static inline gulong airframe_connect_bool2(gpointer instance, const char *signa
 static inline gulong airframe_connect_position(gpointer instance, const char *signal,
                                                AirframeHandlerPosition handler, gpointer context,
                                                AirframeRelease release) {
+  return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
+}
+
+static inline gulong airframe_connect_change(gpointer instance, const char *signal,
+                                             AirframeHandlerChange handler, gpointer context,
+                                             AirframeRelease release) {
   return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
 }
 

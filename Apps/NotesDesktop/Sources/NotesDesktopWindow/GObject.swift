@@ -68,6 +68,13 @@ private final class SignalHandler {
   init(_ run: @escaping (GPointer?, GPointer?, UInt32, UInt32) -> Bool) { self.run = run }
 }
 
+/// A Swift closure connected to a list model's `items-changed`.
+@MainActor
+private final class ChangeHandler {
+  let run: (UInt32, UInt32, UInt32) -> Void
+  init(_ run: @escaping (UInt32, UInt32, UInt32) -> Void) { self.run = run }
+}
+
 /// Connects Swift closures to GTK signals.
 @MainActor
 enum Signal {
@@ -164,6 +171,28 @@ enum Signal {
       return false
     }
     return airframe_connect_position(instance, name, trampoline, context(handler), release)
+  }
+
+  /// Connects a handler of a list model's `items-changed` (position, removed, added).
+  ///
+  /// - Parameters:
+  ///   - model: A `GListModel`.
+  ///   - body: The handler, given the position and how many items went and came there.
+  /// - Returns: The connection's id.
+  @discardableResult
+  static func connectItemsChanged(
+    _ model: GPointer,
+    _ body: @escaping (_ position: UInt32, _ removed: UInt32, _ added: UInt32) -> Void
+  ) -> UInt {
+    let trampoline: AirframeHandlerChange = { _, position, removed, added, context in
+      MainActor.assumeIsolated {
+        guard let context else { return }
+        Unmanaged<ChangeHandler>.fromOpaque(context).takeUnretainedValue().run(
+          position, removed, added)
+      }
+    }
+    let context = Unmanaged.passRetained(ChangeHandler(body)).toOpaque()
+    return airframe_connect_change(model, "items-changed", trampoline, context, release)
   }
 
   /// Connects a key controller's `key-pressed` handler; its answer stops the key.
