@@ -76,6 +76,14 @@ extension DesktopWindow {
     return result
   }
 
+  /// Inserts `text` at the cursor as a key press in the text view does (for the benchmark,
+  /// which types without a keyboard).
+  ///
+  /// - Parameter text: The typed text.
+  package func typeAtCursor(_ text: String) {
+    gtk_text_buffer_insert_interactive_at_cursor(buffer, text, Int32(text.utf8.count), 1)
+  }
+
   func bufferText() -> String {
     var start = GtkTextIter()
     var end = GtkTextIter()

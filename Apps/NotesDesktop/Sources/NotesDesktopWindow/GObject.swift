@@ -10,13 +10,13 @@
 import CGtk
 
 /// A GTK object or widget pointer, whatever its static C type.
-typealias GPointer = UnsafeMutableRawPointer
+package typealias GPointer = UnsafeMutableRawPointer
 
 /// Casts a GTK pointer to another type of its class hierarchy (GTK's `GTK_WINDOW()`, …).
 ///
 /// - Parameter pointer: An instance of the target type or of a subtype.
 /// - Returns: The same pointer, typed.
-func cast<Target>(_ pointer: GPointer) -> UnsafeMutablePointer<Target> {
+package func cast<Target>(_ pointer: GPointer) -> UnsafeMutablePointer<Target> {
   pointer.assumingMemoryBound(to: Target.self)
 }
 
@@ -25,7 +25,7 @@ func cast<Target>(_ pointer: GPointer) -> UnsafeMutablePointer<Target> {
 ///
 /// - Parameter pointer: An instance of the target type or of a subtype.
 /// - Returns: The same pointer, opaque.
-func cast(_ pointer: GPointer) -> OpaquePointer {
+package func cast(_ pointer: GPointer) -> OpaquePointer {
   OpaquePointer(pointer)
 }
 
@@ -33,7 +33,7 @@ func cast(_ pointer: GPointer) -> OpaquePointer {
 ///
 /// - Parameter pointer: A typed GTK pointer.
 /// - Returns: The same pointer, untyped.
-func raw<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>) -> GPointer {
+package func raw<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>) -> GPointer {
   GPointer(pointer)
 }
 
@@ -77,7 +77,7 @@ private final class ChangeHandler {
 
 /// Connects Swift closures to GTK signals.
 @MainActor
-enum Signal {
+package enum Signal {
   private static func context(_ handler: SignalHandler) -> GPointer {
     Unmanaged.passRetained(handler).toOpaque()
   }
@@ -99,7 +99,9 @@ enum Signal {
   ///   - body: The handler.
   /// - Returns: The connection's id.
   @discardableResult
-  static func connect(_ instance: GPointer, _ name: String, _ body: @escaping () -> Void) -> UInt {
+  package static func connect(
+    _ instance: GPointer, _ name: String, _ body: @escaping () -> Void
+  ) -> UInt {
     let trampoline: AirframeHandler2 = { _, context in
       MainActor.assumeIsolated { _ = Signal.handler(context)?.run(nil, nil, 0, 0) }
     }
