@@ -44,7 +44,8 @@ enum FirstWindow {
   ///
   /// - Parameter library: The library file.
   /// - Returns: The exit status.
-  static func run(library path: String) -> Int32 {
+  static func run(library: String) -> Int32 {
+    let path = library
     MainActor.assumeIsolated {
       let library: NotesLibrary
       do {
