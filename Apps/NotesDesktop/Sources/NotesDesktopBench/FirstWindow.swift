@@ -46,7 +46,7 @@ enum FirstWindow {
   /// - Returns: The exit status.
   static func run(library: String) -> Int32 {
     let path = library
-    MainActor.assumeIsolated {
+    return MainActor.assumeIsolated { () -> Int32 in
       let library: NotesLibrary
       do {
         library = try NotesLibrary.open(path: path, samples: .never)

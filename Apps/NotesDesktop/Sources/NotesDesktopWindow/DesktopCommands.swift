@@ -132,8 +132,11 @@ final class DesktopCommands {
     case .session(.quit): owner.application?.quit()
     case .session(.search): owner.focusSearch()
     case .session(.newNote):
-      ask("New Note", "The new note's title:", text: "", accept: "Create") {
-        session.noteCreated(titled: $0)
+      // The new note is open in the editor: the keyboard goes there, to write it.
+      ask("New Note", "The new note's title:", text: "", accept: "Create") { [unowned self] in
+        let outcome = session.noteCreated(titled: $0)
+        if outcome.isCommitted { self.owner.focusEditor() }
+        return outcome
       }
     case .session(.newNotebook):
       ask("New Notebook", "The new notebook's title:", text: "", accept: "Create") {

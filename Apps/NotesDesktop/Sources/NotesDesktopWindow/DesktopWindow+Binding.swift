@@ -29,17 +29,17 @@ extension DesktopWindow {
         _ = self.noteChoices.send(NoteID(rawValue: id))
       })
     Signal.connect(GPointer(buffer), "changed") { [unowned self] in
-      let text = self.bufferText()
-      _ = self.bodyEdits.send((text, self.cursorUTF8Offset(in: text)))
+      _ = self.bodyEdits.send((self.bufferText(), self.cursorUTF8Offset()))
     }
     Signal.connect(
       GPointer(buffer), "notify::cursor-position",
       withArgument: { [unowned self] _ in
         // A move inside the text the session has; a move that comes with an edit reaches
         // the session with the edit (`changed`).
-        let text = self.bufferText()
-        guard text.utf8.elementsEqual(self.session.editorState.value.body.utf8) else { return }
-        _ = self.cursorMoves.send(self.cursorUTF8Offset(in: text))
+        guard Self.sameBytes(self.bufferText(), self.session.editorState.value.body) else {
+          return
+        }
+        _ = self.cursorMoves.send(self.cursorUTF8Offset())
       })
     Signal.connect(GPointer(titleEntry), "activate") { [unowned self] in
       _ = self.titleCommits.send(self.entryText())

@@ -22,7 +22,7 @@ extension DesktopWindow {
       gtk_editable_set_text(OpaquePointer(titleEntry), editor.title)
     }
     let shown = bufferText()
-    let changed = !shown.utf8.elementsEqual(editor.body.utf8)
+    let changed = !Self.sameBytes(shown, editor.body)
     if changed { replace(shown, with: editor.body) }
     // The session maps the cursor through every change; a selection the user holds on
     // unchanged text stays as it is.
@@ -97,13 +97,29 @@ extension DesktopWindow {
     gtk_editable_get_text(OpaquePointer(titleEntry)).map { String(cString: $0) } ?? ""
   }
 
-  /// The cursor as a UTF-8 offset into `text`, the buffer's text.
-  func cursorUTF8Offset(in text: String) -> Int {
-    var iter = GtkTextIter()
-    gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
-    let characters = Int(gtk_text_iter_get_offset(&iter))
-    var offset = 0
-    for scalar in text.unicodeScalars.prefix(characters) { offset += scalar.utf8.count }
-    return offset
+  /// The cursor as a UTF-8 offset into the buffer's text.
+  func cursorUTF8Offset() -> Int {
+    var start = GtkTextIter()
+    var cursor = GtkTextIter()
+    gtk_text_buffer_get_start_iter(buffer, &start)
+    gtk_text_buffer_get_iter_at_mark(buffer, &cursor, gtk_text_buffer_get_insert(buffer))
+    // GTK's text is UTF-8: the bytes before the cursor are its offset.
+    guard let before = gtk_text_buffer_get_text(buffer, &start, &cursor, 1) else { return 0 }
+    defer { g_free(before) }
+    return strlen(before)
+  }
+
+  /// Whether two texts are the same bytes (not only canonically equivalent).
+  static func sameBytes(_ first: String, _ second: String) -> Bool {
+    var first = first
+    var second = second
+    return first.withUTF8 { a in
+      second.withUTF8 { b in
+        guard a.count == b.count, let left = a.baseAddress, let right = b.baseAddress else {
+          return a.count == b.count
+        }
+        return memcmp(left, right, a.count) == 0
+      }
+    }
   }
 }

@@ -150,6 +150,11 @@ package final class DesktopWindow {
     noteRows.values.reduce(droppedPreviewsOfReleasedRows) { $0 + $1.droppedPreviews }
   }
 
+  /// Gives the note's text the keyboard, with the cursor where the session has it.
+  func focusEditor() {
+    gtk_widget_grab_focus(textView)
+  }
+
   /// Gives the search entry the keyboard.
   func focusSearch() {
     gtk_widget_grab_focus(searchEntry)

@@ -37,9 +37,9 @@ struct ScenarioTests {
         $0.first("frame")?.name == "Travel — Packing list"
       })
 
-    // Its text, typed; every key saved.
-    let editor = try #require(created.first("text", named: "Note text"))
-    try desktop.click(editor)
+    // Its text, typed (the new note's editor has the keyboard); every key saved.
+    #expect(created.first("text", named: "Note text")?.states.contains("focused") == true)
+    try desktop.focusMainWindow()
     try desktop.type("Passport, tickets")
     try await desktop.waitForAgreement(after: "typing") {
       $0.first("text", named: "Note text")?.text == "Passport, tickets"
