@@ -10,7 +10,8 @@ import NotesDesktopWindow
 @MainActor
 final class WindowFigures {
   private let window: DesktopWindow
-  private var layoutStart: UInt64 = 0
+  /// When the frame being made began its first phase, if one is being made.
+  private var frameStart: UInt64?
   private var frameWaiters: [CheckedContinuation<(layout: UInt64, painted: UInt64), Never>] = []
 
   /// Follows `window`'s frames (it must be shown: its frame clock exists then).
@@ -19,17 +20,24 @@ final class WindowFigures {
     guard let clock = gtk_widget_get_frame_clock(window.window) else {
       fatalError("the window has no frame clock: it is not shown")
     }
-    // A frame's phases run in order: layout, paint, after-paint.
-    Signal.connect(GPointer(clock), "layout") { [unowned self] in self.layoutStart = now() }
+    // A frame runs only the phases some widget asked for (a redraw alone has no layout):
+    // its work starts at the first of update, layout and paint that runs.
+    for phase in ["update", "layout", "paint"] {
+      Signal.connect(GPointer(clock), phase) { [unowned self] in
+        if self.frameStart == nil { self.frameStart = now() }
+      }
+    }
     Signal.connect(GPointer(clock), "after-paint") { [unowned self] in
       let painted = now()
+      let start = self.frameStart ?? painted
+      self.frameStart = nil
       let waiters = self.frameWaiters
       self.frameWaiters.removeAll()
-      for waiter in waiters { waiter.resume(returning: (self.layoutStart, painted)) }
+      for waiter in waiters { waiter.resume(returning: (start, painted)) }
     }
   }
 
-  /// When the next frame's layout started and its paint ended.
+  /// When the next frame's work started and its paint ended.
   func nextFrame() async -> (layout: UInt64, painted: UInt64) {
     await withCheckedContinuation { frameWaiters.append($0) }
   }

@@ -17,8 +17,8 @@
 import AirframeBinding
 import CGtk
 import Foundation
-import NotesDesktopWindow
 import NotesCore
+import NotesDesktopWindow
 import NotesHost
 import NotesPresentation
 
@@ -127,7 +127,8 @@ let status = MainActor.assumeIsolated {
           Row(
             "D2 keystroke", "key to every widget updated, \(note) (\(noteCount) notes)",
             renders, target: ("p99 ≤ 8 ms", 8)))
-        reporter.emit(Row("D2 keystroke", "GTK's layout and paint of its frame", frames))
+        reporter.emit(
+          Row("D2 keystroke", "GTK's frame for it (its update, layout and paint)", frames))
       }
       let bridge = await WindowFigures.bridgeLatency(2_000)
       reporter.emit(Row("D3 main-queue bridge", "queued on another thread to run", bridge))

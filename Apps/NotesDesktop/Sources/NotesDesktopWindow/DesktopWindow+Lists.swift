@@ -87,7 +87,11 @@ extension DesktopWindow {
       notes.reload(list.rows.map { String($0.id.rawValue) })
     } else if update.revision > listRevision {
       notes.apply(
-        update, name: { String($0.rawValue) }, all: { list.rows.map { String($0.id.rawValue) } })
+        update, name: { String($0.rawValue) }, all: { list.rows.map { String($0.id.rawValue) } },
+        refresh: { id in
+          guard let row = list.row(for: id) else { return }
+          for view in noteRows.values where view.note == id { view.show(row) }
+        })
     }
     listRevision = max(listRevision, update.revision)
   }

@@ -7,7 +7,8 @@
 //   before the new one starts, and starts a new preview request, which supersedes the old
 //   one: a preview computed for the note the row showed before never reaches it.
 // - While a preview loads, the row shows the title alone, never the preview of the note it
-//   showed before (`loading(previous:)` belongs to that note).
+//   showed before (`loading(previous:)` may belong to that note); while the same note's
+//   new preview loads (it was edited), its last preview stays.
 
 import AirframeBinding
 import CGtk
@@ -28,6 +29,8 @@ final class NoteRowView {
   private let preview = AsyncProjection<String>()
   /// The note the row shows, if bound.
   private(set) var note: NoteID?
+  /// The note the last preview shown was computed for.
+  private var previewNote: NoteID?
 
   /// Makes a row widget.
   init() {
@@ -43,24 +46,39 @@ final class NoteRowView {
   ///
   /// - Parameter row: The note's row.
   func show(_ row: NoteRow) {
-    note = row.id
+    let id = row.id
+    note = id
     let title = (row.isPinned ? "★ " : "") + row.title
     let body = row.body
+    // The request first: the binding's replay is then this request's loading phase, never
+    // a finished preview of the note the row showed before.
+    _ = preview.load { await Self.summary(of: body) }
     binder.bind { connect in
       connect.render(preview) { [unowned self] phase in
-        if case .loaded(let summary) = phase {
-          gtk_label_set_text(cast(raw(self.label)), title + "\n" + summary)
-        } else {
-          gtk_label_set_text(cast(raw(self.label)), title)
+        switch phase {
+        case .loaded(let summary):
+          self.previewNote = id
+          self.setText(title + "\n" + summary)
+        case .loading(let previous?) where self.previewNote == id:
+          self.setText(title + "\n" + previous)
+        default:
+          self.setText(title)
         }
       }
     }
-    _ = preview.load { await Self.summary(of: body) }
+  }
+
+  /// Sets the label's text unless it shows it already: a new text makes GTK measure the
+  /// list again.
+  private func setText(_ text: String) {
+    if let shown = gtk_label_get_text(cast(raw(label))), strcmp(shown, text) == 0 { return }
+    gtk_label_set_text(cast(raw(label)), text)
   }
 
   /// Lets go of the note: no connection and no preview request is left.
   func clear() {
     note = nil
+    previewNote = nil
     binder.cancel()
     preview.cancel()
   }
