@@ -26,7 +26,7 @@ let package = Package(
     .library(name: "NotesStorage", targets: ["NotesStorage"]),
     .library(name: "NotesPresentation", targets: ["NotesPresentation"]),
     .library(name: "NotesHost", targets: ["NotesHost"]),
-    .library(name: "NotesApp", targets: ["NotesApp"]),
+    .library(name: "NotesTerminalUI", targets: ["NotesTerminalUI"]),
     .executable(name: "notes", targets: ["Notes"]),
     // What the reference apps' own tests share (a throwaway PostgreSQL server, programs run
     // with posix_spawn): the desktop window's package uses it too. Not part of the framework.
@@ -62,7 +62,7 @@ let package = Package(
       dependencies: ["Airframe", "NotesCore", "NotesPresentation", "NotesStorage", "NotesSync"]
     ),
     .target(
-      name: "NotesApp",
+      name: "NotesTerminalUI",
       dependencies: ["Airframe", "NotesCore", "NotesPresentation"]
     ),
     .target(
@@ -86,7 +86,7 @@ let package = Package(
     .executableTarget(
       name: "Notes",
       dependencies: [
-        "Airframe", "NotesApp", "NotesPresentation", "NotesCommandLine", "NotesCore",
+        "Airframe", "NotesTerminalUI", "NotesPresentation", "NotesCommandLine", "NotesCore",
         "NotesHost", "CNcurses",
       ]
     ),
@@ -97,7 +97,8 @@ let package = Package(
     .executableTarget(
       name: "AirframeBench",
       dependencies: [
-        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesApp",
+        "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation",
+        "NotesTerminalUI",
         "NotesCommandLine", "NotesServer", "NotesSync", "NotesHost", "CSQLite", "NotesTestSupport",
       ]
     ),
@@ -116,7 +117,8 @@ let package = Package(
     .testTarget(
       name: "NotesStorageTests",
       dependencies: [
-        "Airframe", "NotesStorage", "NotesCore", "NotesApp", "NotesPresentation", "NotesHost",
+        "Airframe", "NotesStorage", "NotesCore", "NotesTerminalUI", "NotesPresentation",
+        "NotesHost",
         "AirframeTesting", "CFaultVFS",
         "NotesTestSupport",
       ]
@@ -139,9 +141,9 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "NotesAppTests",
+      name: "NotesTerminalUITests",
       dependencies: [
-        "Airframe", "NotesApp", "NotesPresentation", "NotesCore", "AirframeTesting",
+        "Airframe", "NotesTerminalUI", "NotesPresentation", "NotesCore", "AirframeTesting",
         "NotesTestSupport",
       ]
     ),
@@ -153,7 +155,7 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "NotesTerminalTests",
+      name: "NotesEndToEndTests",
       dependencies: ["NotesCore", "NotesStorage", "AirframeTesting", "NotesTestSupport"]
     ),
     // What the Notes test targets share: temporary folders, finding and running the built

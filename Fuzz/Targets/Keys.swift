@@ -14,9 +14,10 @@
 
 import Airframe
 import Foundation
-import NotesApp
 import NotesCore
+import NotesTerminalUI
 import NotesTestSupport
+
 @testable import NotesPresentation
 
 /// The keys ncurses decodes from escape sequences, in the order 0xFE's next byte picks.
@@ -49,7 +50,7 @@ private let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
 @MainActor
 private func check(_ keys: [Key]) {
-  let app = NotesApplication(
+  let app = TerminalApplication(
     model: Model(SampleLibrary.state(now: fixedDate)),
     syncService: SimulatedSyncService(steps: 2, stepDelay: .zero), now: { fixedDate })
   // A small screen after every key (a render is most of the cost in this instrumented

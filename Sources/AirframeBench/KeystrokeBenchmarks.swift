@@ -10,10 +10,10 @@
 
 import Airframe
 import Foundation
-import NotesApp
 @_spi(Instrumentation) import NotesCore
 @_spi(Instrumentation) import NotesPresentation
 import NotesStorage
+import NotesTerminalUI
 import NotesTestSupport
 
 /// The keystroke-to-screen figure, for the in-memory model and the SQLite-backed one.
@@ -82,7 +82,7 @@ private struct KeystrokeRun {
   var checksum = 0
 
   init(model: Model<NotesState>, keystrokes: Int) {
-    let app = NotesApplication(
+    let app = TerminalApplication(
       model: model, syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
     defer { app.shutdown() }
     app.handle(.enter)  // the first note opens in the editor

@@ -9,9 +9,9 @@
 
 import Airframe
 import Foundation
-import NotesApp
 @_spi(Instrumentation) import NotesCore
 import NotesStorage
+import NotesTerminalUI
 import NotesTestSupport
 
 /// The cross-process latency figure.
@@ -39,7 +39,7 @@ func sharedLibraryFigure(number: Int, fixture: NotesFixture, scale: Scale, sink:
   let readerModel = Model(try readerDatabase.loadState(), storage: readerDatabase)
   let writerModel = Model(try writerDatabase.loadState(), storage: writerDatabase)
   let writer = ActionDispatcher(model: writerModel)
-  let app = NotesApplication(
+  let app = TerminalApplication(
     model: readerModel, syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
   defer { app.shutdown() }
   let watcher = LibraryWatcher(database: readerDatabase, model: readerModel)

@@ -20,7 +20,7 @@
 //   other figures.
 // - sync-latency (14): both devices run as the `notes` app does: each library is opened
 //   and started by `NotesLibrary` (the program's own path: watcher, server sync service,
-//   live sync). B shows a `NotesApplication` on its session; A's local commits push as in
+//   live sync). B shows a `TerminalApplication` on its session; A's local commits push as in
 //   the app. Each sample: both devices idle, a random wait of 0–50 ms,
 //   then A commits one `EditNoteBody` through its model (origin `.user`); the sample ends
 //   when B's model has committed the new body with an `.external` origin, B's note list row
@@ -36,13 +36,13 @@
 import Airframe
 import Dispatch
 import Foundation
-import NotesApp
 @_spi(Instrumentation) import NotesCore
 @_spi(Instrumentation) import NotesHost
 import NotesPresentation
 import NotesServer
 import NotesStorage
 import NotesSync
+import NotesTerminalUI
 import NotesTestSupport
 
 #if canImport(Glibc)
@@ -308,7 +308,7 @@ private func measureLiveLatency(
   let bLibrary = try NotesLibrary.open(path: devices.b, samples: .never)
   defer { bLibrary.close() }
   let bModel = bLibrary.model
-  let app = NotesApplication(session: bLibrary.session)
+  let app = TerminalApplication(session: bLibrary.session)
   defer { app.shutdown() }
   bLibrary.start()
   guard bLibrary.isSyncingLive else { throw SyncBenchError(description: "device B has no server") }

@@ -1,6 +1,6 @@
 // Figure 12: the terminal app and the script commands as people use them, on the figures'
 // library of 100,000 notes, through the real code paths:
-// - first screen: open the SQLite file, load the library, build `NotesApplication`, render
+// - first screen: open the SQLite file, load the library, build `TerminalApplication`, render
 //   every pane to a 120 × 40 buffer (what `notes` does before its first draw; closing is
 //   not timed);
 // - search key: one character typed in the search prompt → the list filtered → every pane
@@ -19,11 +19,11 @@
 
 import Airframe
 import Foundation
-import NotesApp
 import NotesCommandLine
 @_spi(Instrumentation) import NotesCore
 import NotesPresentation
 import NotesStorage
+import NotesTerminalUI
 import NotesTestSupport
 
 /// Figure 12, with a target for each subject.
@@ -106,10 +106,10 @@ func terminalAppFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
 
 /// An app over the library at `path`, as `notes` opens it.
 @MainActor
-private func openApp(_ path: String) throws -> (NotesDatabase, NotesApplication) {
+private func openApp(_ path: String) throws -> (NotesDatabase, TerminalApplication) {
   let database = try NotesDatabase(path: path)
   let model = Model(try database.loadState(), storage: database)
-  let app = NotesApplication(
+  let app = TerminalApplication(
     model: model, syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
   return (database, app)
 }
@@ -117,7 +117,7 @@ private func openApp(_ path: String) throws -> (NotesDatabase, NotesApplication)
 /// An app over the figures' library in memory, with every note modified at the same
 /// moment, as notes imported together are: the date decides no pair of notes.
 @MainActor
-private func oneDateApp(_ fixture: NotesFixture) -> NotesApplication {
+private func oneDateApp(_ fixture: NotesFixture) -> TerminalApplication {
   var state = fixture.library.state
   let moment = Date(timeIntervalSince1970: GeneratedLibrary.epoch)
   state.notes = EntityTable(
@@ -126,7 +126,7 @@ private func oneDateApp(_ fixture: NotesFixture) -> NotesApplication {
       note.modified = moment
       return note
     })
-  return NotesApplication(
+  return TerminalApplication(
     model: Model(state), syncService: SimulatedSyncService(stepDelay: .zero), now: { Date() })
 }
 
@@ -137,7 +137,7 @@ private func firstScreen(_ path: String, _ runs: Int) throws -> [Double] {
   var failure: (any Error)?
   for run in 0...runs {
     var rows = 0
-    var opened: (NotesDatabase, NotesApplication)?
+    var opened: (NotesDatabase, TerminalApplication)?
     let time = timeNanoseconds {
       do {
         let (database, app) = try openApp(path)
@@ -161,7 +161,7 @@ private func firstScreen(_ path: String, _ runs: Int) throws -> [Double] {
 
 /// Nanoseconds per search key: typing a word letter by letter, then deleting it.
 @MainActor
-private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
+private func searchKeys(_ app: TerminalApplication, _ runs: Int) throws -> [Double] {
   var samples: [Double] = []
   let all = app.session.list.count
   for run in 0...runs {
@@ -187,7 +187,7 @@ private func searchKeys(_ app: NotesApplication, _ runs: Int) throws -> [Double]
 
 /// Nanoseconds per sort toggle, rendered.
 @MainActor
-private func sortToggles(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
+private func sortToggles(_ app: TerminalApplication, _ runs: Int) throws -> [Double] {
   var samples: [Double] = []
   for run in 0...(runs * 2) {
     let before = app.session.sort
@@ -203,7 +203,7 @@ private func sortToggles(_ app: NotesApplication, _ runs: Int) throws -> [Double
 
 /// Nanoseconds per 5,000-character paste into the editor: bytes in → saved and drawn.
 @MainActor
-private func pastes(_ app: NotesApplication, _ runs: Int) throws -> [Double] {
+private func pastes(_ app: TerminalApplication, _ runs: Int) throws -> [Double] {
   app.handle(.enter)  // the selected note opens in the editor
   guard app.focus == .editor, let id = app.session.selectedNote.value else {
     throw BenchmarkCheck("no note opened in the editor")

@@ -5,9 +5,9 @@
 
 import Airframe
 import Foundation
-import NotesApp
 import NotesCore
 import NotesPresentation
+import NotesTerminalUI
 
 /// A `ConsistencyCheck` over the app's View State Controllers that writes mismatches to a
 /// file.

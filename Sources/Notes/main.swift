@@ -14,9 +14,9 @@
 //   and a closed terminal (hangup) also save the editor's draft and close the database.
 
 import Foundation
-import NotesApp
 import NotesCommandLine
 import NotesHost
+import NotesTerminalUI
 
 /// Writes a line to standard error.
 func printError(_ message: String) {
@@ -34,14 +34,14 @@ func runFullScreen(databasePath: String?) -> Never {
   let library: NotesLibrary
   do {
     library = try NotesLibrary.open(
-      path: databasePath, samples: .whenNew, shortcut: NotesApplication.shortcut)
+      path: databasePath, samples: .whenNew, shortcut: TerminalApplication.shortcut)
   } catch {
     printError("\(error)")
     exit(1)
   }
   // Sync talks to the server `notes sync setup` stored; without one, `s` says how to set
   // it up and nothing else changes.
-  let app = NotesApplication(session: library.session)
+  let app = TerminalApplication(session: library.session)
   let terminal: Terminal
   do {
     terminal = try Terminal.start()

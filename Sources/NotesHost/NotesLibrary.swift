@@ -29,7 +29,7 @@ import NotesSync
 /// ```swift
 /// let library = try NotesLibrary.open(path: nil, samples: .whenNew)
 /// library.start()
-/// let app = NotesApplication(session: library.session)   // any presentation
+/// let app = TerminalApplication(session: library.session)   // any presentation
 /// …
 /// library.close()
 /// ```

@@ -56,6 +56,13 @@ struct LineMergeReplacementsTests {
     #expect(LineMerge.offset(2, mappedThrough: changes) == "ALPHA!".utf8.count)
     #expect(LineMerge.offset(old.utf8.count, mappedThrough: changes) == new.utf8.count)
     #expect(LineMerge.offset(0, mappedThrough: changes) == 0)
+    // Text inserted where the offset is comes after it (unless it is whole lines, which go
+    // above the offset's line); a replacement ending there moves it.
+    let inserted = LineMerge.replacements(from: "ab", to: "aXb")
+    #expect(LineMerge.offset(1, mappedThrough: inserted) == 1)
+    #expect(LineMerge.offset(2, mappedThrough: inserted) == 3)
+    let shortened = LineMerge.replacements(from: "Ship it", to: "Ship")
+    #expect(LineMerge.offset(7, mappedThrough: shortened) == 4)
   }
 
   @Test func rangesAreInOrderApartAndOnScalarBoundaries() {

@@ -6,8 +6,8 @@ import Airframe
 import AirframeTesting
 import CFaultVFS
 import Foundation
-import NotesApp
 @_spi(Instrumentation) import NotesCore
+import NotesTerminalUI
 import NotesTestSupport
 import Testing
 
@@ -35,7 +35,7 @@ struct FullDiskInTheAppTests {
       for note in samples.notes.elements { try transaction.insert(note, into: \.notes) }
       transaction.set(\.lastAssignedID, to: samples.lastAssignedID)
     }
-    let app = NotesApplication(
+    let app = TerminalApplication(
       model: model, syncService: SimulatedSyncService(steps: 1, stepDelay: .zero),
       now: { now })
     app.handle(.enter)

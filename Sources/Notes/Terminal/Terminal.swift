@@ -38,7 +38,7 @@
 
 import CNcurses
 import Dispatch
-import NotesApp
+import NotesTerminalUI
 
 #if canImport(Glibc)
   import Glibc

@@ -67,6 +67,11 @@ extension LineMerge {
   /// Where a UTF-8 offset into the old text is after `replacements`: moved by what was
   /// replaced before it, and to the end of a replacement it was inside of or at the end of.
   ///
+  /// Text inserted right at the offset comes after it: a cursor stays in front of what
+  /// somebody else adds where it is, so the user's own typing goes on where it was. Whole
+  /// lines are the exception: lines inserted where the offset's line starts go above that
+  /// line, and the offset stays on it.
+  ///
   /// - Parameters:
   ///   - offset: A UTF-8 offset into the old text, such as a cursor.
   ///   - replacements: ``replacements(from:to:)`` of the old text.
@@ -74,7 +79,12 @@ extension LineMerge {
   public static func offset(_ offset: Int, mappedThrough replacements: [Replacement]) -> Int {
     var shift = 0
     for change in replacements {
-      if change.range.upperBound <= offset {
+      let isBefore =
+        change.range.isEmpty
+        ? change.range.lowerBound < offset
+          || (change.range.lowerBound == offset && change.text.hasSuffix("\n"))
+        : change.range.upperBound <= offset
+      if isBefore {
         shift += change.text.utf8.count - change.range.count
       } else if change.range.lowerBound < offset {
         return change.range.lowerBound + shift + change.text.utf8.count

@@ -388,8 +388,12 @@ struct ReferenceNotes {
       if editor.isDirty {
         mergeDraft(with: theirs)
       } else {
+        // The cursor goes through the change as text does (LineMerge, tested on its own,
+        // as for the merge of a draft below).
         typingRun += 1
-        show(theirs)
+        let mapped = LineMerge.offset(
+          editor.cursor, mappedThrough: LineMerge.replacements(from: editor.body, to: theirs.body))
+        show(theirs, cursor: mapped)
       }
     }
   }
@@ -425,10 +429,11 @@ struct ReferenceNotes {
 
   // MARK: - Editor
 
-  /// Shows `note` in the editor; the cursor stays where it was (clamped to the text and
-  /// moved back to the start of its character), or goes to the end.
-  private mutating func show(_ note: Note, cursorAtEnd: Bool = false) {
-    var cursor = cursorAtEnd ? note.body.utf8.count : min(editor.cursor, note.body.utf8.count)
+  /// Shows `note` in the editor; the cursor stays where it was (or goes to `cursor`),
+  /// clamped to the text and moved back to the start of its character, or goes to the end.
+  private mutating func show(_ note: Note, cursorAtEnd: Bool = false, cursor given: Int? = nil) {
+    var cursor =
+      cursorAtEnd ? note.body.utf8.count : min(given ?? editor.cursor, note.body.utf8.count)
     while cursor > 0,
       note.body.utf8.index(note.body.utf8.startIndex, offsetBy: cursor)
         .samePosition(in: note.body) == nil

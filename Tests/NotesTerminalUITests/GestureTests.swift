@@ -1,0 +1,231 @@
+import Airframe
+import AirframeTesting
+import Foundation
+@_spi(Instrumentation) import NotesCore
+import NotesTerminalUI
+import Testing
+
+@testable import NotesPresentation
+
+/// Each gesture of the terminal app, driven by key presses, checked on the screen and in
+/// the model; after every step all panes agree.
+@Suite(.noLiveBindings)
+@MainActor
+struct GestureTests {
+  @Test func createNotebookThenNoteThenType() throws {
+    let app = makeApp()
+    app.press(.character("N"))
+    app.type("Travel")
+    #expect(app.screen()[22].hasPrefix(" New notebook title: Travel"))
+    app.press(.enter)
+    #expect(app.session.model.state.notebooks.count == 4)
+    #expect(app.screen()[0].hasPrefix(" Travel "))
+    app.expectPanesAgree()
+
+    app.press(.character("n"))
+    app.type("Packing list")
+    app.press(.enter)
+    #expect(app.focus == .editor)
+    let id = NoteID(rawValue: app.session.model.state.lastAssignedID)
+    #expect(app.session.model.state.notes[id]?.title == "Packing list")
+    app.type("Socks")
+    app.press(.enter)
+    app.type("Passport")
+    #expect(app.session.model.state.notes[id]?.body == "Socks\nPassport")
+    let lines = app.screen()
+    #expect(lines.contains { $0.contains("│ Socks") })
+    #expect(lines.contains { $0.contains("│ Passport") })
+    #expect(lines[0].hasPrefix(" Travel — Packing list"))
+    #expect(lines.contains { $0.hasPrefix(" Travel           1 │") })
+    app.expectPanesAgree()
+
+    // The typing run undoes as one step, then the note, then the notebook.
+    app.press(.escape, .character("u"))
+    #expect(app.session.model.state.notes[id]?.body == "")
+    app.press(.character("u"))
+    #expect(app.session.model.state.notes[id] == nil)
+    app.expectPanesAgree()
+    app.press(.character("U"))
+    #expect(app.session.model.state.notes[id]?.body == "")
+    app.press(.control("r"))
+    #expect(app.session.model.state.notes[id]?.body == "Socks\nPassport")
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func renameNoteInPlace() {
+    let app = makeApp()
+    app.press(.character("r"))
+    app.press(.control("u"))
+    app.type("Hello")
+    // The field replaces the selected row while it is edited.
+    #expect(app.screen()[2].contains("│ Hello▏"))
+    app.press(.enter)
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]?.title == "Hello")
+    #expect(app.screen()[0].hasPrefix(" Work — Hello"))
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func invalidTitleIsReportedAndChangesNothing() {
+    let app = makeApp()
+    let revision = app.session.model.revision
+    app.press(.character("r"), .control("u"), .enter)
+    #expect(app.session.model.revision == revision)
+    #expect(app.interaction != .browsing)
+    #expect(app.screen()[23].contains("empty"))
+    app.press(.escape, .character("N"))
+    app.type("work")
+    app.press(.enter)
+    #expect(app.session.model.revision == revision)
+    #expect(app.screen()[23].lowercased().contains("already"))
+    app.press(.escape)
+    #expect(app.interaction == .browsing)
+    #expect(app.session.model.revision == revision)
+    app.shutdown()
+  }
+
+  @Test func moveNoteUpdatesBothCounts() {
+    let app = makeApp()
+    // The selected note (Welcome) is in Work; the picker lists Home and Ideas.
+    app.press(.character("m"), .down, .enter)
+    #expect(
+      app.session.model.state.notes[NoteID(rawValue: 4)]?.notebookID == NotebookID(rawValue: 2))
+    let lines = app.screen()
+    #expect(lines.contains { $0.hasPrefix(" Ideas            3 │") })
+    #expect(lines.contains { $0.hasPrefix(" Work             1 │") })
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func deletingANotebookWithNotesAsksFirst() {
+    let app = makeApp()
+    app.press(.tab, .tab, .down)  // sidebar, "Home"
+    #expect(app.session.sidebar.selection.value == NotebookID(rawValue: 1))
+    app.press(.character("d"))
+    #expect(app.screen().contains { $0.contains("Delete \"Home\" and its 2 notes?") })
+    app.press(.character("n"))
+    #expect(app.session.model.state.notebooks[NotebookID(rawValue: 1)] != nil)
+    #expect(!app.screen().contains { $0.contains("Delete \"Home\"") })
+    app.press(.character("d"), .character("y"))
+    #expect(app.session.model.state.notebooks[NotebookID(rawValue: 1)] == nil)
+    #expect(app.session.model.state.notes.count == 4)
+    app.expectPanesAgree()
+    app.press(.character("u"))
+    #expect(app.session.model.state.notes.count == 6)
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func deleteNoteAndSearchAsYouType() {
+    let app = makeApp()
+    app.press(.character("/"))
+    app.type("gro")
+    #expect(app.screen()[1].contains("NOTES 1 "))
+    app.type("x")
+    #expect(app.screen()[1].contains("NOTES 0 "))
+    app.press(.backspace, .enter)
+    #expect(app.session.noteList.search == "gro")
+    app.press(.down, .character("d"))
+    #expect(app.session.model.state.notes.count == 5)
+    #expect(app.screen()[1].contains("NOTES 0 "))
+    app.press(.escape)
+    #expect(app.screen()[1].contains("NOTES 5 "))
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func theListKeepsASelectionWhileItHasRows() {
+    let app = makeApp()
+    app.press(.down, .down)  // the third note: "Book list"
+    #expect(app.session.noteList.lens.selection.value == NoteID(rawValue: 8))
+    app.press(.character("d"))
+    // Its neighbour moves into its place and is selected and shown.
+    #expect(app.session.noteList.lens.selection.value == NoteID(rawValue: 7))
+    #expect(app.screen()[1].contains("│ Weekend"))
+    app.press(.tab, .tab, .down)  // the sidebar: Home
+    #expect(app.session.noteList.lens.selection.value == app.session.noteList.lens.row(at: 0).id)
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func paletteShowsDisabledCommandsWithTheirReasonAndRefusesThem() {
+    let app = makeApp()
+    app.press(.character(":"))
+    let lines = app.screen(height: 30)
+    #expect(lines.contains { $0.contains("Undo") && $0.contains("— Nothing to undo.") })
+    #expect(lines.contains { $0.contains("Delete Notebook") && $0.contains("— Select a notebook") })
+    // Move down to "Undo" (the 11th command) and run it: refused with the reason.
+    for _ in 0..<10 { app.press(.down) }
+    app.press(.enter)
+    #expect(app.interaction == .browsing)
+    #expect(app.screen()[23].contains("Nothing to undo."))
+    app.shutdown()
+  }
+
+  @Test func helpListsEveryKeyBinding() {
+    let app = makeApp()
+    app.press(.character("?"))
+    let lines = app.screen(height: 30)
+    for binding in KeyBindings.all {
+      #expect(lines.contains { $0.contains(binding.keys) && $0.contains(binding.action) })
+    }
+    app.press(.character("x"))
+    #expect(app.interaction == .browsing)
+    app.shutdown()
+  }
+
+  @Test func syncProgressReachesTitleAndStatus() async {
+    let app = makeApp()
+    app.press(.character("s"))
+    #expect(app.screen()[23].contains("Syncing"))
+    #expect(app.screen()[0].contains("Syncing"))
+    while app.session.syncCoordinator.isSyncing { await Task.yield() }
+    #expect(app.screen()[23].contains("Synced"))
+    #expect(!app.screen()[0].contains("Sync"))
+    app.shutdown()
+  }
+
+  @Test func quitSavesTheDraftAndEndsEveryBinding() {
+    let app = makeApp()
+    app.press(.enter)
+    #expect(app.focus == .editor)
+    app.type("!")
+    app.press(.control("q"))
+    #expect(app.isFinished)
+    app.shutdown()
+    #expect(app.session.model.state.notes[NoteID(rawValue: 4)]?.body.hasSuffix("palette.!") == true)
+  }
+}
+
+/// Search as you type, as people type it: quotes and punctuation never hide words.
+@Suite(.noLiveBindings)
+@MainActor
+struct SearchGestureTests {
+  /// The titles the list shows after typing `query` in the search prompt.
+  func titles(searching query: String) -> [String] {
+    let app = makeApp()
+    app.press(.character("/"))
+    app.type(query)
+    let titles = (0..<app.session.noteList.lens.count).map {
+      app.session.noteList.lens.row(at: $0).title
+    }
+    app.shutdown()
+    return titles
+  }
+
+  @Test(arguments: ["notes\"", "\"notes\"", "notes'", "(notes)", "no"])
+  func quotesAroundAWordFindWhatTheWordFinds(_ query: String) {
+    let plain = titles(searching: query.filter { $0.isLetter })
+    #expect(!plain.isEmpty)
+    #expect(titles(searching: query) == plain)
+  }
+
+  @Test func everyWordMustMatchSomewhereInTitleOrBody() {
+    #expect(titles(searching: "welcome sqlite") == ["Welcome to Notes"])
+    #expect(titles(searching: "welcome, milk").isEmpty)
+    // A search with no letter or digit is searched for as it is.
+    #expect(titles(searching: "\"'").isEmpty)
+    #expect(titles(searching: "★").isEmpty)
+  }
+}

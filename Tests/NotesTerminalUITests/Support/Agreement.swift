@@ -1,0 +1,38 @@
+import Airframe
+@_spi(Instrumentation) import NotesCore
+import NotesTerminalUI
+import Testing
+
+@testable import NotesPresentation
+
+extension TerminalApplication {
+  /// Checks that every pane on the screen shows the model as it is now: the title bar, each
+  /// sidebar count, the status bar, the note list's count and the editor's note.
+  func expectPanesAgree(
+    width: Int = 100, height: Int = 24, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let lines = screen(width: width, height: height)
+    let state = session.model.state
+    let title = WindowTitleController.title(
+      for: state, note: session.noteList.lens.selection.value,
+      notebook: session.sidebar.selection.value,
+      hasUnsavedEdits: false)
+    #expect(lines[0].hasPrefix(" " + title), sourceLocation: sourceLocation)
+    let status = StatusBarController.status(for: state, message: nil)
+    #expect(lines[height - 1].contains(status.counts), sourceLocation: sourceLocation)
+    #expect(lines[height - 1].contains(status.sync), sourceLocation: sourceLocation)
+    for row in SidebarController.recomputedRows(for: state) {
+      let shown = lines.contains {
+        $0.hasPrefix(" \(row.title)") && $0.contains(" \(row.noteCount) │")
+      }
+      #expect(shown, "sidebar row \(row.title) \(row.noteCount)", sourceLocation: sourceLocation)
+    }
+    let listed = NoteListController.recomputedRows(
+      for: state, notebook: session.sidebar.selection.value, search: session.noteList.search,
+      sort: session.noteList.sort)
+    #expect(lines[1].contains("NOTES \(listed.count) "), sourceLocation: sourceLocation)
+    if let id = session.noteList.lens.selection.value, let note = state.notes[id] {
+      #expect(lines[1].contains("│ \(note.title)"), sourceLocation: sourceLocation)
+    }
+  }
+}
