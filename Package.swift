@@ -87,7 +87,7 @@ let package = Package(
       name: "Notes",
       dependencies: [
         "Airframe", "NotesTerminalUI", "NotesPresentation", "NotesCommandLine", "NotesCore",
-        "NotesHost", "CNcurses",
+        "NotesHost", "NotesStorage", "CNcurses",
       ]
     ),
     .executableTarget(

@@ -16,6 +16,7 @@
 import Foundation
 import NotesCommandLine
 import NotesHost
+import NotesStorage
 import NotesTerminalUI
 
 /// Writes a line to standard error.
@@ -66,10 +67,11 @@ func runFullScreen(databasePath: String?) -> Never {
   }
   app.onRepaint = { terminal.repaintNextDraw() }
   // Another process's commits (a second window, a script) reach every pane, and a library
-  // with a server syncs live. AIRFRAME_NOTES_WATCH_MS sets the watcher's period (tests
-  // slow it down to make two writers meet).
+  // with a server syncs live. The watcher wakes on writes to the library's files;
+  // AIRFRAME_NOTES_WATCH_MS makes it poll at that period instead (tests slow it down to
+  // make two writers meet).
   let period = ProcessInfo.processInfo.environment["AIRFRAME_NOTES_WATCH_MS"].flatMap(Int.init)
-  library.start(watchInterval: .milliseconds(max(10, period ?? 100)))
+  library.start(watching: period.map { .polling(every: .milliseconds(max(10, $0))) } ?? .fileEvents)
   func finish() -> Never {
     app.shutdown()
     terminal.stop()

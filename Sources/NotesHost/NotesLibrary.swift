@@ -105,11 +105,14 @@ public final class NotesLibrary {
 
   /// Starts following other writers and, with a sync server, syncing live.
   ///
-  /// - Parameter watchInterval: How often the watcher asks the file whether another
-  ///   writer committed.
-  public func start(watchInterval: Duration = .milliseconds(100)) {
+  /// - Parameter wake: What wakes the watcher that applies other writers' commits: writes
+  ///   to the library's files (the default; it polls every 100 ms where no file watch can
+  ///   be made), or a timer.
+  public func start(watching wake: LibraryWatcher.Wake = .fileEvents) {
     guard !isClosed, watcher == nil else { return }
-    let watcher = LibraryWatcher(database: database, model: model, interval: watchInterval)
+    let interval: Duration
+    if case .polling(let every) = wake { interval = every } else { interval = .milliseconds(100) }
+    let watcher = LibraryWatcher(database: database, model: model, interval: interval, wake: wake)
     watcher.start()
     self.watcher = watcher
     liveSync = startLiveSync(caughtUp: { watcher.check() })
@@ -128,7 +131,7 @@ public final class NotesLibrary {
     return live
   }
 
-  /// Whether live sync runs (the library has a server and ``start(watchInterval:)`` ran).
+  /// Whether live sync runs (the library has a server and ``start(watching:)`` ran).
   public var isSyncingLive: Bool { liveSync != nil }
 
   /// Applies what other writers committed since the last check, now.

@@ -35,7 +35,7 @@ struct NotesLibraryTests {
     defer { folder.remove() }
     let path = folder.file("notes.sqlite")
     let library = try NotesLibrary.open(path: path, samples: .whenNew)
-    library.start(watchInterval: .milliseconds(10))
+    library.start()
     #expect(!library.isSyncingLive)
     let note = try #require(library.session.selectedNote.value)
     let body = library.session.editorState.value.body
@@ -55,7 +55,7 @@ struct NotesLibraryTests {
     let path = folder.file("notes.sqlite")
     let library = try NotesLibrary.open(path: path, samples: .whenNew)
     defer { library.close() }
-    library.start(watchInterval: .seconds(3_600))
+    library.start(watching: .polling(every: .seconds(3_600)))
     let other = try NotesLibrary.open(path: path, samples: .never)
     #expect(other.session.notebookCreated(titled: "From elsewhere").isCommitted)
     other.close()
