@@ -124,9 +124,10 @@ public final class NotesLibrary {
     defer { store.close() }
     guard let server = try? store.server() else { return nil }
     let session = session
+    let service = syncService
     let live = LiveSync(
-      model: model, service: syncService, serverURL: server, deviceID: store.deviceID,
-      startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
+      model: model, retryDelay: { service.retryDelay }, serverURL: server,
+      deviceID: store.deviceID, startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
     live.start()
     return live
   }

@@ -1,18 +1,22 @@
-// LiveSync: when the running app syncs — on start, shortly after each edit, when the
-// server signals another device's change, and again after a failure, backing off.
+// LiveSync: when the running app syncs — on start, as soon as the user commits an edit,
+// when the server signals another device's change, and again after a failure, backing off.
 //
 // Guarantees
 // - One sync at a time: a reason to sync that comes while one runs (an edit, a signal)
-//   runs one more sync right after it, never two at once and never lost.
-// - Edits are batched: a sync starts `editDelay` after the last local commit of a burst
-//   (typing), not once per keystroke. Commits from other writers (sync itself, other
-//   processes) and status changes start nothing.
+//   runs exactly one more sync right after it, never two at once and never lost.
+// - An edit is pushed at once: the first local commit starts a sync on the main actor's
+//   next turn (not inside the commit's delivery, where the sync's own status write would
+//   be refused). Edits that come while that sync is in flight are batched into the one
+//   that follows it, so a burst of typing costs two syncs, not one a key. Commits from
+//   other writers (sync itself, other processes) and status changes start nothing.
 // - After every sync, `caughtUp` runs on the main actor, so the model applies what the
-//   sync wrote at once instead of at the next watcher tick.
-// - After a failure the next try comes after the service's `retryDelay` (1 s, doubling
-//   up to 60 s); editing meanwhile is never blocked, and the edits stay pending until a
-//   sync succeeds.
-// - `stop()` cancels the timers and the signal listener; nothing runs afterwards.
+//   sync wrote at once.
+// - After a failure the next try comes after `retryDelay` (the service's: 1 s, doubling up
+//   to 60 s); editing meanwhile is never blocked, and the edits stay pending until a sync
+//   succeeds. A sync the user started that is still running is asked about again 100 ms
+//   later.
+// - Time goes through `scheduler`: tests drive every delay with a virtual clock.
+// - `stop()` cancels the waits and the signal listener; nothing runs afterwards.
 
 public import Airframe
 internal import Foundation
@@ -21,40 +25,49 @@ public import NotesCore
 /// Drives the app's background syncs.
 @MainActor
 public final class LiveSync {
-  /// How long after the last edit of a burst a sync starts.
-  public static let editDelay: Duration = .milliseconds(10)
+  /// How long to wait before asking again when a sync this driver did not start is running.
+  public static let busyDelay: Duration = .milliseconds(100)
 
   private let model: Model<NotesState>
-  private let service: ServerSyncService
+  private let retryDelay: @MainActor () -> Duration?
   private let startSync: @MainActor () -> Task<Void, Never>?
   private let caughtUp: @MainActor () -> Void
+  private let scheduler: any WorkScheduler
   private let signals: ServerSignals?
   private var commits: Lifetime?
   private var running: Task<Void, Never>?
   private var another = false
-  private var pendingEdit: DispatchWorkItem?
-  private var retry: DispatchWorkItem?
+  private var isRequestQueued = false
+  private var wait: Task<Void, Never>?
   private var stopped = false
+
+  /// The number of syncs this driver started.
+  public private(set) var syncCount = 0
 
   /// Creates the driver; nothing happens until ``start()``.
   ///
   /// - Parameters:
   ///   - model: The app's model, whose local commits start syncs.
-  ///   - service: The service the syncs run on, which says when to try again.
+  ///   - retryDelay: How long to wait after a failed sync (the service's `retryDelay`);
+  ///     `nil` to wait for the next reason instead.
   ///   - serverURL: The server, to listen for its signals; `nil` to listen to nothing.
   ///   - deviceID: This library's device id (its own signals are ignored).
   ///   - startSync: Starts a sync and returns it, or `nil` if one is running (the session's
   ///     `startBackgroundSync()`).
   ///   - caughtUp: Makes the model apply what the sync wrote (the watcher's `check()`).
+  ///   - scheduler: Where the deferred requests run and how the waits pass.
   public init(
-    model: Model<NotesState>, service: ServerSyncService, serverURL: String?, deviceID: String,
+    model: Model<NotesState>, retryDelay: @escaping @MainActor () -> Duration?,
+    serverURL: String?, deviceID: String,
     startSync: @escaping @MainActor () -> Task<Void, Never>?,
-    caughtUp: @escaping @MainActor () -> Void
+    caughtUp: @escaping @MainActor () -> Void,
+    scheduler: any WorkScheduler = .mainActor
   ) {
     self.model = model
-    self.service = service
+    self.retryDelay = retryDelay
     self.startSync = startSync
     self.caughtUp = caughtUp
+    self.scheduler = scheduler
     weak var driver: LiveSync?
     signals = serverURL.map {
       ServerSignals(url: $0, device: deviceID) { driver?.request() }
@@ -66,7 +79,8 @@ public final class LiveSync {
   public func start() {
     commits = model.observeCommits { [weak self] commit in
       guard case .user = commit.origin else { return }
-      self?.editCommitted()
+      // Not inside the commit's delivery: the sync writes its status to the model.
+      self?.queueRequest()
     }
     signals?.start()
     request()
@@ -77,8 +91,8 @@ public final class LiveSync {
     stopped = true
     commits?.cancel()
     commits = nil
-    pendingEdit?.cancel()
-    retry?.cancel()
+    wait?.cancel()
+    wait = nil
     signals?.stop()
   }
 
@@ -89,26 +103,43 @@ public final class LiveSync {
       another = true
       return
     }
-    retry?.cancel()
+    wait?.cancel()
+    wait = nil
     guard let task = startSync() else {
       // A sync this driver did not start (the user's) is running: ask again shortly.
-      let item = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.request() } }
-      retry = item
-      DispatchQueue.main.asyncAfter(deadline: .now() + 0.1, execute: item)
+      after(Self.busyDelay)
       return
     }
+    syncCount += 1
     running = task
-    Task { [weak self] in
+    _ = scheduler.startTask { [weak self] in
       await task.value
       self?.finished()
     }
   }
 
-  private func editCommitted() {
-    pendingEdit?.cancel()
-    let item = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.request() } }
-    pendingEdit = item
-    DispatchQueue.main.asyncAfter(deadline: .now() + Self.seconds(Self.editDelay), execute: item)
+  /// Requests a sync on the main actor's next turn, once however many ask before it.
+  private func queueRequest() {
+    guard !isRequestQueued, !stopped else { return }
+    isRequestQueued = true
+    scheduler.schedule { [weak self] in
+      guard let self else { return }
+      self.isRequestQueued = false
+      self.request()
+    }
+  }
+
+  /// Requests a sync after `delay` of the scheduler's time, unless another reason comes
+  /// first.
+  private func after(_ delay: Duration) {
+    wait?.cancel()
+    let scheduler = scheduler
+    wait = scheduler.startTask { [weak self] in
+      do { try await scheduler.sleep(for: delay) } catch { return }
+      guard let self else { return }
+      self.wait = nil
+      self.request()
+    }
   }
 
   private func finished() {
@@ -118,14 +149,8 @@ public final class LiveSync {
     if another {
       another = false
       request()
-    } else if case .failed = model.state.sync, let delay = service.retryDelay {
-      let item = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.request() } }
-      retry = item
-      DispatchQueue.main.asyncAfter(deadline: .now() + Self.seconds(delay), execute: item)
+    } else if case .failed = model.state.sync, let delay = retryDelay() {
+      after(delay)
     }
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }
