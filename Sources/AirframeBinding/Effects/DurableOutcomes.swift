@@ -34,7 +34,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   private let observers = ObserverList<Outcome>()
   private var pendingOutcomes: [Outcome] = []
   private var seenIDs: Set<Outcome.ID> = []
-  private var queued: [Change] = []
+  private let queued = Backlog<Change>()
 
   /// Creates an empty set of outcomes.
   public init() {}
@@ -78,7 +78,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       return true
     }
     apply(.post(outcome))
-    drainQueue()
+    queued.drain(apply)
     return true
   }
 
@@ -110,15 +110,5 @@ public final class DurableOutcomes<Outcome: Identifiable> {
     case .acknowledge(let id):
       pendingOutcomes.removeAll { $0.id == id }
     }
-  }
-
-  private func drainQueue() {
-    var index = 0
-    while index < queued.count {
-      let next = queued[index]
-      index += 1
-      apply(next)
-    }
-    queued.removeAll(keepingCapacity: true)
   }
 }
