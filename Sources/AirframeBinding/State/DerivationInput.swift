@@ -46,12 +46,17 @@ struct DerivationLink {
     }
   }
 
+  /// The storage of `input`, when it is in the graph.
+  @inlinable
+  static func source<Input: StateProjection>(of input: Input) -> StateSource<Input.Value>? {
+    (input as? any DerivationInput<Input.Value>)?.derivationSource
+  }
+
   /// Reads `input`'s current value: from its storage when it is in the graph, otherwise
   /// through `value`.
   @inlinable
   static func reader<Input: StateProjection>(_ input: Input) -> () -> Input.Value {
-    if let member = input as? any DerivationInput<Input.Value> {
-      let source = member.derivationSource
+    if let source = source(of: input) {
       return { source.stored }
     }
     return { input.value }

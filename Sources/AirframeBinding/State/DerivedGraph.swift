@@ -58,11 +58,14 @@ enum DerivedGraph {
   /// Whether `deliveries` holds values.
   @exclusivity(unchecked)
   private static var hasMoreDeliveries = false
-  /// Nodes unlinked during this pass, kept until it ends: the pass follows links
-  /// without retaining what they point to.
+  /// Links ended during this pass (an input and its dependent), and nodes of derived
+  /// values released during it.
+  ///
+  /// The pass follows links without retaining what they point to, so unlinking waits
+  /// until the pass ends: during a pass, links are only added.
   @exclusivity(unchecked)
-  private static var retired: ContiguousArray<GraphNode> = []
-  /// Whether `retired` holds nodes.
+  private static var retired: ContiguousArray<(input: GraphNode?, node: GraphNode)> = []
+  /// Whether `retired` holds anything.
   @exclusivity(unchecked)
   private static var hasRetired = false
   /// Work that arrived while a pass ran: writes to sources that feed the graph, and
@@ -93,10 +96,7 @@ enum DerivedGraph {
       node.withNode(deliver)
       if hasMoreDeliveries { deliverTheRest() }
     }
-    if hasRetired {
-      retired.removeAll()
-      hasRetired = false
-    }
+    if hasRetired { unlinkRetired() }
     isRunning = false
     if hasDeferredWork {
       deferred.drain { $0() }
@@ -111,12 +111,30 @@ enum DerivedGraph {
     hasDeferredWork = true
   }
 
-  /// Keeps `node`, which is being unlinked or released, alive until the running pass
-  /// ends: the pass may still hold it unretained.
+  /// Keeps `node`, a released derived value's, alive until the running pass ends: the pass
+  /// may still hold it unretained.
   static func retire(_ node: GraphNode) {
     guard isRunning else { return }
-    retired.append(node)
+    retired.append((nil, node))
     hasRetired = true
+  }
+
+  /// Unlinks `dependent` from `input` now, or at the end of the running pass.
+  static func unlink(_ dependent: GraphNode, from input: GraphNode) {
+    guard isRunning else {
+      input.removeDependent(dependent)
+      return
+    }
+    retired.append((input, dependent))
+    hasRetired = true
+  }
+
+  private static func unlinkRetired() {
+    for (input, node) in retired {
+      input?.removeDependent(node)
+    }
+    retired.removeAll()
+    hasRetired = false
   }
 
   /// Runs a pass from `node`, a derived value one of whose observed inputs (a projection
@@ -169,16 +187,24 @@ enum DerivedGraph {
   /// Settles or schedules the dependents of `node`, which is not fused.
   private static func propagateToDependents(of node: GraphNode) {
     guard node.feedsGraph else { return }
-    for dependent in node.dependents where !dependent.isDetached {
-      if dependent.inputCount == 1 {
-        if dependent.evaluate() {
-          record(dependent)
-          propagate(from: dependent)
+    // By index: a transform may link a derived value meanwhile (appended, and visited
+    // too); nothing is unlinked until the pass ends.
+    var index = 0
+    while index < node.dependentLinks.count {
+      let link = node.dependentLinks[index]
+      index += 1
+      link.withNode { dependent in
+        if dependent.isDetached { return }
+        if dependent.inputCount == 1 {
+          if dependent.evaluate() {
+            record(dependent)
+            propagate(from: dependent)
+          }
+        } else if !dependent.isScheduled {
+          dependent.isScheduled = true
+          waiting.insert(link)
+          waitingCount += 1
         }
-      } else if !dependent.isScheduled {
-        dependent.isScheduled = true
-        waiting.insert(dependent)
-        waitingCount += 1
       }
     }
   }
@@ -187,7 +213,7 @@ enum DerivedGraph {
   private static func settleWaiting() {
     while waitingCount > 0 {
       waitingCount -= 1
-      if let node = waiting.popFirst() {
+      waiting.popFirst()?.withNode { node in
         node.isScheduled = false
         if !node.isDetached, node.evaluate() {
           record(node)
@@ -231,23 +257,27 @@ enum DerivedGraph {
 
 /// Derived values waiting for their inputs, by rank, in the order they were scheduled
 /// within a rank.
+///
+/// Unretained: a waiting node stays linked to its inputs until the pass ends.
+@MainActor
 private struct RankQueue {
-  private var buckets: [ContiguousArray<GraphNode>] = []
+  private var buckets: [ContiguousArray<Unmanaged<GraphNode>>] = []
   private var heads: [Int] = []
   private var lowest = 0
   private var count = 0
 
-  mutating func insert(_ node: GraphNode) {
-    while buckets.count <= node.rank {
+  mutating func insert(_ link: Unmanaged<GraphNode>) {
+    let rank = link.withNode { $0.rank }
+    while buckets.count <= rank {
       buckets.append([])
       heads.append(0)
     }
-    buckets[node.rank].append(node)
-    lowest = min(lowest, node.rank)
+    buckets[rank].append(link)
+    lowest = min(lowest, rank)
     count += 1
   }
 
-  mutating func popFirst() -> GraphNode? {
+  mutating func popFirst() -> Unmanaged<GraphNode>? {
     guard count > 0 else { return nil }
     while heads[lowest] == buckets[lowest].count {
       if heads[lowest] > 0 {

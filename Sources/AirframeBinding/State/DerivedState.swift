@@ -92,37 +92,6 @@ public final class DerivedState<Value>: StateProjection {
     }
   }
 
-  /// Creates a value derived from every input in `inputs`, recomputed when any of them
-  /// delivers a new value.
-  ///
-  /// - Parameters:
-  ///   - inputs: The projections the transform reads.
-  ///   - transform: Computes the derived value from the inputs' current values.
-  public convenience init<each Input: StateProjection>(
-    combining inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value
-  ) {
-    self.init(inputs: repeat each inputs, transform: transform, isDuplicate: nil)
-  }
-
-  @inlinable
-  convenience init<each Input: StateProjection>(
-    inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value,
-    isDuplicate: ((Value, Value) -> Bool)?
-  ) {
-    var links: [DerivationLink] = []
-    for input in repeat each inputs {
-      links.append(DerivationLink(input))
-    }
-    let readers = (repeat DerivationLink.reader(each inputs))
-    let compute = { transform(repeat (each readers)()) }
-    let output = StateSource.derived(UntrackedReads.perform(compute), isDuplicate: isDuplicate)
-    self.init(output: output, inputs: links) {
-      output.store(compute(), unlessDuplicateBy: isDuplicate)
-    }
-  }
-
   /// The cached derived value.
   public var value: Value { output.value }
 
@@ -149,63 +118,10 @@ public final class DerivedState<Value>: StateProjection {
   }
 }
 
-extension DerivedState where Value: Equatable {
-  /// Creates a value derived from every input in `inputs`; equal results are not
-  /// delivered again.
-  ///
-  /// - Parameters:
-  ///   - inputs: The projections the transform reads.
-  ///   - transform: Computes the derived value from the inputs' current values.
-  public convenience init<each Input: StateProjection>(
-    combining inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value
-  ) {
-    self.init(inputs: repeat each inputs, transform: transform, isDuplicate: { $0 == $1 })
-  }
-}
-
 extension DerivedState: DerivationInput {
   @usableFromInline
   var derivationSource: StateSource<Value> { output }
 
   @usableFromInline
   var derivationNode: GraphNode { node }
-}
-
-extension StateSource {
-  /// Stores `newValue` unless `isDuplicate` calls it a repeat of the stored value, and
-  /// returns whether it did.
-  ///
-  /// The cache of a derived value is written this way; nothing is delivered.
-  @inlinable
-  func store(_ newValue: Value, unlessDuplicateBy isDuplicate: ((Value, Value) -> Bool)?) -> Bool {
-    // Optional chaining calls the predicate without retaining it.
-    if isDuplicate?(stored, newValue) == true { return false }
-    store(newValue)
-    return true
-  }
-
-  /// The cache of a derived value: it suppresses what `isDuplicate` calls a repeat, and
-  /// delivers every value when there is no predicate.
-  @inlinable
-  static func derived(
-    _ initialValue: Value, isDuplicate: ((Value, Value) -> Bool)?
-  ) -> StateSource<Value> {
-    if let isDuplicate {
-      return StateSource(initialValue, isDuplicate: isDuplicate)
-    }
-    return StateSource(initialValue)
-  }
-}
-
-extension StateSource where Value: Equatable {
-  /// Stores `newValue` unless it equals the stored value, and returns whether it did.
-  ///
-  /// The cache of a derived value is written this way; nothing is delivered.
-  @inlinable
-  func storeIfChanged(_ newValue: Value) -> Bool {
-    if stored == newValue { return false }
-    store(newValue)
-    return true
-  }
 }

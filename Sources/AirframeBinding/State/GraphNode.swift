@@ -8,7 +8,8 @@
 /// ## Guarantees
 /// - Links: a dependent is kept (strongly) from the moment a derived value is made until
 ///   the lifetime of that link ends, which happens when the derived value is released.
-///   Releasing it marks its node detached first, so a pass in progress skips it.
+///   Releasing it marks its node detached at once, so a pass in progress skips it; the
+///   link itself is removed when no pass runs, so a pass only ever sees links added.
 /// - Fusion: a node whose only dependent has no other input holds that dependent in
 ///   `fused`, and a pass hands its result straight on. Adding a second dependent un-fuses
 ///   it (the pass then visits its dependents in order); removing one fuses it again.
@@ -38,11 +39,14 @@ final class GraphNode {
   /// The derived values that read this one, in the order they were made.
   @exclusivity(unchecked)
   private(set) var dependents: ContiguousArray<GraphNode> = []
+  /// `dependents`, unretained, for the pass to follow without reference counting.
+  @exclusivity(unchecked)
+  private(set) var dependentLinks: ContiguousArray<Unmanaged<GraphNode>> = []
   /// The only dependent, when it has no other input: evaluated straight after this node.
   ///
   /// Unretained, so a pass follows it without reference counting: `dependents` holds it,
-  /// and a node unlinked during a pass is kept until the pass ends (see
-  /// `DerivedGraph.retire(_:)`).
+  /// and a link ended during a pass is only removed when the pass ends (see
+  /// `DerivedGraph.unlink(_:from:)`).
   @exclusivity(unchecked)
   private(set) var fused: Unmanaged<GraphNode>?
   /// Whether any derived value reads this one.
@@ -89,21 +93,22 @@ final class GraphNode {
   /// ends.
   func addDependent(_ dependent: GraphNode) -> Lifetime {
     dependents.append(dependent)
+    dependentLinks.append(.passUnretained(dependent))
     dependentsChanged()
     return Lifetime(target: DerivationEdge(input: self, dependent: dependent), handle: 0)
   }
 
-  fileprivate func removeDependent(_ dependent: GraphNode) {
+  /// Unlinks `dependent`; the derived graph calls it when no pass runs.
+  func removeDependent(_ dependent: GraphNode) {
     guard let index = dependents.firstIndex(where: { $0 === dependent }) else { return }
-    DerivedGraph.retire(dependents.remove(at: index))
+    dependents.remove(at: index)
+    dependentLinks.remove(at: index)
     dependentsChanged()
   }
 
   private func dependentsChanged() {
     feedsGraph = !dependents.isEmpty
-    fused =
-      dependents.count == 1 && dependents[0].inputCount == 1
-      ? .passUnretained(dependents[0]) : nil
+    fused = dependents.count == 1 && dependents[0].inputCount == 1 ? dependentLinks[0] : nil
   }
 }
 
@@ -134,7 +139,7 @@ private final class DerivationEdge: LifetimeTarget {
 
   override func lifetimeDidEnd(handle: Int) {
     dependent.isDetached = true
-    input.removeDependent(dependent)
+    DerivedGraph.unlink(dependent, from: input)
   }
 
   override var graphLabel: String { input.observers.graphLabel }
