@@ -25,9 +25,6 @@ final class Backlog<Item> {
   /// Whether no item is waiting.
   var isEmpty: Bool { items.isEmpty }
 
-  /// The most recently appended item that is still waiting.
-  var last: Item? { items.last }
-
   /// Whether a waiting item satisfies `predicate`.
   func contains(where predicate: (Item) -> Bool) -> Bool {
     items.contains(where: predicate)

@@ -255,45 +255,61 @@ enum DerivedGraph {
   }
 }
 
-/// Derived values waiting for their inputs, by rank, in the order they were scheduled
-/// within a rank.
+/// Derived values waiting for their inputs, lowest rank first, and in the order they were
+/// scheduled within a rank: a binary min-heap on (rank, order).
 ///
-/// Unretained: a waiting node stays linked to its inputs until the pass ends.
+/// Unretained: a waiting node stays linked to its inputs until the pass ends. Slots are
+/// reused from pass to pass (a count, not removals), so a pass allocates nothing.
 @MainActor
 private struct RankQueue {
-  private var buckets: [ContiguousArray<Unmanaged<GraphNode>>] = []
-  private var heads: [Int] = []
-  private var lowest = 0
+  /// `rank << 32 | order`, where `order` counts insertions in this pass.
+  private var keys: ContiguousArray<Int> = []
+  private var nodes: ContiguousArray<Unmanaged<GraphNode>> = []
   private var count = 0
+  private var nextOrder = 0
 
   mutating func insert(_ link: Unmanaged<GraphNode>) {
-    let rank = link.withNode { $0.rank }
-    while buckets.count <= rank {
-      buckets.append([])
-      heads.append(0)
+    let key = link.withNode { $0.rank } << 32 | nextOrder
+    nextOrder += 1
+    if count == keys.count {
+      keys.append(key)
+      nodes.append(link)
+    } else {
+      keys[count] = key
+      nodes[count] = link
     }
-    buckets[rank].append(link)
-    lowest = min(lowest, rank)
+    var child = count
     count += 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard keys[child] < keys[parent] else { break }
+      keys.swapAt(child, parent)
+      nodes.swapAt(child, parent)
+      child = parent
+    }
   }
 
   mutating func popFirst() -> Unmanaged<GraphNode>? {
     guard count > 0 else { return nil }
-    while heads[lowest] == buckets[lowest].count {
-      if heads[lowest] > 0 {
-        buckets[lowest].removeAll(keepingCapacity: true)
-        heads[lowest] = 0
-      }
-      lowest += 1
-    }
-    let node = buckets[lowest][heads[lowest]]
-    heads[lowest] += 1
+    let first = nodes[0]
     count -= 1
-    if count == 0 {
-      buckets[lowest].removeAll(keepingCapacity: true)
-      heads[lowest] = 0
-      lowest = 0
+    guard count > 0 else {
+      nextOrder = 0
+      return first
     }
-    return node
+    keys[0] = keys[count]
+    nodes[0] = nodes[count]
+    var parent = 0
+    while true {
+      var smallest = parent
+      let left = 2 * parent + 1
+      if left < count, keys[left] < keys[smallest] { smallest = left }
+      if left + 1 < count, keys[left + 1] < keys[smallest] { smallest = left + 1 }
+      guard smallest != parent else { break }
+      keys.swapAt(smallest, parent)
+      nodes.swapAt(smallest, parent)
+      parent = smallest
+    }
+    return first
   }
 }

@@ -61,8 +61,9 @@ public final class StateSource<Value>: StateProjection {
   let isDuplicate: ((Value, Value) -> Bool)?
   @usableFromInline
   let observers = ObserverList<Value>()
-  /// Writes queued during this source's own pass, outside a pass of the derived graph.
-  let queued = Backlog<Value>()
+  /// Writes queued during this source's own pass, outside a pass of the derived graph;
+  /// made on first use.
+  lazy var queued = Backlog<Value>()
   /// Whether `queued` holds writes; a stored flag keeps the write path free of generic
   /// collection calls.
   @exclusivity(unchecked) @usableFromInline
