@@ -2,7 +2,10 @@
 //
 // They are inlinable, so the closure that recomputes a stage is made where the value
 // types are known, and reads its input's storage directly: a write through a chain of
-// them costs a few direct calls per stage, not a generic delivery pass per stage.
+// them costs a few direct calls per stage, not a generic delivery pass per stage. The
+// closure is made by the input's storage (StateSource+Derived.swift), so it depends only
+// on the input and output types: a stage over a source and one over a derived value
+// share one specialization.
 
 extension StateProjection {
   /// A derived value computed from this projection's value.
@@ -47,12 +50,8 @@ extension StateProjection {
     guard let member = self as? any DerivationInput<Value> else {
       return DerivedState(inputs: self, transform: transform, isDuplicate: isDuplicate)
     }
-    let input = member.derivationSource
-    let output = StateSource.derived(
-      UntrackedReads.perform { transform(input.stored) }, isDuplicate: isDuplicate)
-    return DerivedState(output: output, inputs: [DerivationLink(self)]) {
-      output.store(transform(input.stored), unlessDuplicateBy: isDuplicate)
-    }
+    return member.derivationSource.derived(
+      linkedBy: DerivationLink(self), transform: transform, isDuplicate: isDuplicate)
   }
 }
 
@@ -65,11 +64,7 @@ extension StateProjection where Value: Equatable {
     guard let member = self as? any DerivationInput<Value> else {
       return removingDuplicates(by: { $0 == $1 })
     }
-    let input = member.derivationSource
-    let output = StateSource(input.stored)
-    return DerivedState(output: output, inputs: [DerivationLink(self)]) {
-      output.storeIfChanged(input.stored)
-    }
+    return member.derivationSource.deduplicated(linkedBy: DerivationLink(self))
   }
 }
 
@@ -83,10 +78,7 @@ extension StateProjection {
     guard let member = self as? any DerivationInput<Value> else {
       return deriving(transform, isDuplicate: { $0 == $1 })
     }
-    let input = member.derivationSource
-    let output = StateSource(UntrackedReads.perform { transform(input.stored) })
-    return DerivedState(output: output, inputs: [DerivationLink(self)]) {
-      output.storeIfChanged(transform(input.stored))
-    }
+    return member.derivationSource.derivedDistinct(
+      linkedBy: DerivationLink(self), transform: transform)
   }
 }

@@ -1,5 +1,47 @@
 // How a derived value's cache, a `StateSource` nobody else writes, is made and written
-// during a pass of the derived graph: stored, never delivered (the pass delivers later).
+// during a pass of the derived graph (stored, never delivered: the pass delivers later),
+// and the single-input stages that read a source's storage.
+
+extension StateSource {
+  /// A derived value that applies `transform` to this storage's value and suppresses
+  /// what `isDuplicate` calls a repeat (nothing, without a predicate).
+  @inlinable
+  func derived<Output>(
+    linkedBy link: DerivationLink,
+    transform: @escaping (Value) -> Output,
+    isDuplicate: ((Output, Output) -> Bool)?
+  ) -> DerivedState<Output> {
+    let output = StateSource<Output>.derived(
+      UntrackedReads.perform { transform(stored) }, isDuplicate: isDuplicate)
+    return DerivedState(output: output, inputs: [link]) { [self] in
+      output.store(transform(stored), unlessDuplicateBy: isDuplicate)
+    }
+  }
+
+  /// A derived value that applies `transform` to this storage's value and suppresses
+  /// results equal to the cached one, comparing with `==` directly.
+  @inlinable
+  func derivedDistinct<Output: Equatable>(
+    linkedBy link: DerivationLink,
+    transform: @escaping (Value) -> Output
+  ) -> DerivedState<Output> {
+    let output = StateSource<Output>(UntrackedReads.perform { transform(stored) })
+    return DerivedState(output: output, inputs: [link]) { [self] in
+      output.storeIfChanged(transform(stored))
+    }
+  }
+}
+
+extension StateSource where Value: Equatable {
+  /// This storage's values without consecutive equal ones, as a derived value.
+  @inlinable
+  func deduplicated(linkedBy link: DerivationLink) -> DerivedState<Value> {
+    let output = StateSource(stored)
+    return DerivedState(output: output, inputs: [link]) { [self] in
+      output.storeIfChanged(stored)
+    }
+  }
+}
 
 extension StateSource {
   /// Stores `newValue` unless `isDuplicate` calls it a repeat of the stored value, and
