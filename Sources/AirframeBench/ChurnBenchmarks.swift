@@ -11,6 +11,9 @@
 //   cancels the one created 64 pairs earlier, which is never the last slot: cancels
 //   leave holes that ObserverList compacts (O(live) work) once they make up half the
 //   list, so the amortized cost of compaction shows up in the figure.
+// - dictionary of closures (baseline): the plain hand-written pattern, observers in a
+//   `[Int: (Int) -> Void]` keyed by a counter; observe inserts and replays, cancel removes
+//   the key. Both are O(1), so this is what StateSource's pair is compared with.
 // - Observation peer: `withObservationTracking` has no cancel; a registration ends only
 //   when a property it read changes (or its object dies). The closest honest peer: with
 //   `live` registrations on `model.value`, register one tracking of `model.other` and end
@@ -19,7 +22,8 @@
 //   with live registrations), not its absolute time, with StateSource's.
 // `ratio_100k_to_1k` on each 100k row is that subject's 100k median / its 1k median;
 // `min_ratio_100k_to_1k` is the same ratio of the fastest runs, which is steadier on a
-// noisy machine.
+// noisy machine. `ratio_to_baseline` on a StateSource row is its median / the dictionary's
+// median at the same number of live observers.
 
 import AirframeBinding
 import Observation
@@ -53,6 +57,31 @@ final class ObservationChurn: @unchecked Sendable {
       changes += 1
     }
     model.other &+= 1
+  }
+}
+
+/// The raw baseline: observers in a dictionary keyed by a counter.
+///
+/// Insert and remove are O(1) (hashing), as a careful hand-written source does; delivery
+/// order would need the keys sorted, which this figure does not measure.
+@MainActor
+final class ClosureDictionarySource {
+  var value = 0
+  private var nextKey = 0
+  private var observers: [Int: (Int) -> Void] = [:]
+
+  /// Registers `observer`, replays the value, and returns the key that cancels it.
+  ///
+  /// A main-actor method, like `StateSource.observe` (see `Sink`).
+  func observe(_ observer: @escaping (Int) -> Void) -> Int {
+    nextKey += 1
+    observers[nextKey] = observer
+    observer(value)
+    return nextKey
+  }
+
+  func cancel(_ key: Int) {
+    observers.removeValue(forKey: key)
   }
 }
 
@@ -102,6 +131,21 @@ func churnFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
         }
       })
   }
+  var dictionaries: [ClosureDictionarySource] = []
+  for live in sizes {
+    let dictionary = ClosureDictionarySource()
+    for _ in 0..<live {
+      _ = dictionary.observe { [churnSink] in churnSink.total &+= $0 }
+    }
+    dictionaries.append(dictionary)
+    subjects.append(
+      Subject(name: "dictionary of closures (baseline)", operations: pairs) {
+        for _ in 0..<pairs {
+          let key = dictionary.observe { [churnSink] in churnSink.total &+= $0 }
+          dictionary.cancel(key)
+        }
+      })
+  }
   for live in sizes {
     let peer = ObservationChurn()
     peer.addLiveRegistrations(live)
@@ -148,6 +192,20 @@ func churnFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
       figure.rows.append(row)
     }
   }
+  // StateSource's rows against the dictionary's at the same number of live observers.
+  let dictionaryRows = figure.rows.indices.filter {
+    figure.rows[$0].subject.hasPrefix("dictionary")
+  }
+  for index in figure.rows.indices where figure.rows[index].subject.hasPrefix("StateSource") {
+    let baseline = figure.rows[dictionaryRows[index % 2]].time
+    let ratio = figure.rows[index].time.median / baseline.median
+    figure.rows[index].ratioToBaseline = ratio
+    figure.rows[index].extras.append(
+      ("min_ratio_to_baseline", .double(figure.rows[index].time.min / baseline.min)))
+    let versus = "\(ratioText(ratio)) the dictionary"
+    figure.rows[index].comment =
+      figure.rows[index].comment.isEmpty ? versus : versus + "; " + figure.rows[index].comment
+  }
   if let largeRatio {
     figure.notes.append(
       "target: StateSource<Int> at \(grouped(sizes[1])) live within 1.2× of \(grouped(sizes[0]))"
@@ -171,6 +229,6 @@ func churnFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
     sink.total &+= peer.total
     sink.count += peer.changes
   }
-  withExtendedLifetime(keepAlive) {}
+  withExtendedLifetime((keepAlive, dictionaries)) {}
   return figure
 }

@@ -1,51 +1,32 @@
-// Derived chain (figure 4): the cost of a write that flows through
-// `source.map(f).removingDuplicates().map(g)` to one observer at the end.
+// Derived values (figure 4): the cost of a write that flows through derived values to one
+// observer at the end, in two shapes.
 //
-// f halves the value (`$0 >> 1`, so every other write produces a repeat that
-// deduplication suppresses) and g is a cheap arithmetic step (`$0 &* 3 &+ 1`); both are
-// written as literals at each call, as `Sink` explains. The baseline does by hand what the
-// chain does, through stored closures: store the value, call f, compare with the
-// previous f result and stop if equal, call g, call the observer. Both subjects get the
-// same distinct writes; the figure is ns per write. The two end observers must see the
+// - Chain: `source.map(f).removingDuplicates().map(g)`. f halves the value (`$0 >> 1`, so
+//   every other write produces a repeat that deduplication suppresses) and g is a cheap
+//   arithmetic step (`$0 &* 3 &+ 1`). The baseline does by hand what the chain does,
+//   through stored closures: store the value, call f, compare with the previous f result
+//   and stop if equal, call g, call the observer.
+// - Diamond: `DerivedState(combining: source.map(×2), source.map(×3)) { $0 &+ $1 }`, whose
+//   two inputs derive from one source: the shape that needs glitch-free propagation (one
+//   recompute and one delivery per write, both inputs from that write). The baseline
+//   computes both branches, compares each with its previous result, combines, compares,
+//   and calls the observer. Observation's row is one observer re-tracking a read of the
+//   same combination of an `@Observable` property (Observation is lazy: nothing to
+//   glitch); it takes a tenth of the writes, since each costs microseconds.
+//
+// Transforms are written as literals at each call, as `Sink` explains, and each subject's
+// loop is written out for the same reason: a shared helper taking the write as a closure
+// would add a call per write to every subject. Every subject gets
+// distinct writes; the figure is ns per write. The end observers of a shape must see the
 // same number of values; a mismatch is printed as a warning.
 
 import AirframeBinding
-
-/// The hand-written chain: f, a duplicate check, g and the observer, through closures.
-@MainActor
-final class ClosureChain {
-  var value: Int
-  private var lastMapped: Int
-  private let transform: (Int) -> Int
-  private let finish: (Int) -> Int
-  private let observer: (Int) -> Void
-
-  init(
-    _ value: Int,
-    transform: @escaping (Int) -> Int,
-    finish: @escaping (Int) -> Int,
-    observer: @escaping (Int) -> Void
-  ) {
-    self.value = value
-    self.transform = transform
-    self.finish = finish
-    self.observer = observer
-    self.lastMapped = transform(value)
-  }
-
-  func set(_ newValue: Int) {
-    value = newValue
-    let mapped = transform(newValue)
-    guard mapped != lastMapped else { return }
-    lastMapped = mapped
-    observer(finish(mapped))
-  }
-}
 
 /// Figure 4.
 @MainActor
 func derivedChainFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
   let writes = scale.derivedWrites
+  let observationWrites = max(writes / 10, 1)
 
   let chainSink = Sink()
   let source = StateSource(0)
@@ -70,6 +51,33 @@ func derivedChainFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
     })
   var baselineNext = 0
 
+  let diamondSink = Sink()
+  let diamondSource = StateSource(0)
+  let doubled = diamondSource.map { $0 &* 2 }
+  let tripled = diamondSource.map { $0 &* 3 }
+  let combined = DerivedState(combining: doubled, tripled) { $0 &+ $1 }
+  let diamondLifetime = combined.observe { [diamondSink] value in
+    diamondSink.total &+= value
+    diamondSink.count += 1
+  }
+  let diamondReplays = diamondSink.count
+  var diamondNext = 0
+
+  let closureDiamondSink = Sink()
+  let closureDiamond = ClosureDiamond(
+    0,
+    left: { $0 &* 2 },
+    right: { $0 &* 3 },
+    combine: { $0 &+ $1 },
+    observer: { [closureDiamondSink] value in
+      closureDiamondSink.total &+= value
+      closureDiamondSink.count += 1
+    })
+  var closureDiamondNext = 0
+
+  let observed = RetrackingDiamond()
+  var observedNext = 0
+
   let subjects = [
     Subject(name: "DerivedState chain", operations: writes) {
       for _ in 0..<writes {
@@ -83,6 +91,24 @@ func derivedChainFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
         chain.set(baselineNext)
       }
     },
+    Subject(name: "DerivedState diamond (glitch-free)", operations: writes) {
+      for _ in 0..<writes {
+        diamondNext += 1
+        diamondSource.set(diamondNext)
+      }
+    },
+    Subject(name: "closure diamond (baseline)", operations: writes) {
+      for _ in 0..<writes {
+        closureDiamondNext += 1
+        closureDiamond.set(closureDiamondNext)
+      }
+    },
+    Subject(name: "Observation diamond (re-tracking)", operations: observationWrites) {
+      for _ in 0..<observationWrites {
+        observedNext += 1
+        observed.model.value = observedNext
+      }
+    },
   ]
   let measured = measureInterleaved(
     subjects, repetitions: scale.repetitions, budgetSeconds: scale.budgetSeconds)
@@ -90,40 +116,69 @@ func derivedChainFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
 
   var figure = Figure(
     number: number,
-    title: "derived chain: source.map(f).removingDuplicates().map(g), 1 observer,"
-      + " \(grouped(writes)) writes",
+    title: "derived chain source.map(f).removingDuplicates().map(g) and diamond"
+      + " (source.map(×2), source.map(×3)) combined, 1 observer, \(grouped(writes)) writes",
     kind: .time(unit: "ns/write"))
-  let ratio = stats[0].median / stats[1].median
+  // Each row: its benchmark name and the subject it is compared with.
+  let shapes: [(benchmark: String, baseline: Int)] = [
+    ("derived-chain", 1), ("derived-chain", 1), ("derived-diamond", 3), ("derived-diamond", 3),
+    ("derived-diamond", 3),
+  ]
   for (index, subject) in subjects.enumerated() {
-    let subjectRatio = stats[index].median / stats[1].median
-    let ratioOfMinimums = stats[index].min / stats[1].min
+    let baseline = shapes[index].baseline
+    let ratio = stats[index].median / stats[baseline].median
+    let ratioOfMinimums = stats[index].min / stats[baseline].min
+    let baselineName = baseline == 1 ? "the closure chain" : "the closure diamond"
     figure.rows.append(
       Row(
-        benchmark: "derived-chain",
+        benchmark: shapes[index].benchmark,
         subject: subject.name,
-        operations: writes,
+        operations: subject.operations,
         repetitions: measured.repetitions,
         time: stats[index],
-        ratioToBaseline: subjectRatio,
+        ratioToBaseline: ratio,
         extras: [
-          ("min_ratio_to_baseline", .double(ratioOfMinimums)), ("writes", .int(writes)),
-          ("unit", .string("ns/write")),
+          ("min_ratio_to_baseline", .double(ratioOfMinimums)),
+          ("writes", .int(subject.operations)), ("unit", .string("ns/write")),
         ],
-        comment: index == 1
+        comment: index == baseline
           ? "baseline"
-          : "\(ratioText(subjectRatio)) baseline (\(ratioText(ratioOfMinimums)) by min)"))
+          : "\(ratioText(ratio)) \(baselineName) (\(ratioText(ratioOfMinimums)) by min)"))
   }
-  figure.notes.append("no target was set for this figure; ratio \(ratioText(ratio)) baseline")
+  let chainRatio = stats[0].median / stats[1].median
+  figure.rows[0].extras.append(("target_ratio_to_baseline", .double(10)))
+  figure.rows[0].extras.append(("target_met", .bool(chainRatio <= 10)))
+  figure.notes.append(
+    "target: the DerivedState chain within 10× the closure chain: "
+      + (chainRatio <= 10 ? "met" : "MISSED") + " (\(ratioText(chainRatio)))")
+  figure.notes.append(
+    "Observation's diamond took \(grouped(observationWrites)) writes a run; it reads the"
+      + " value before the write (willSet), so it has nothing to glitch.")
   if let note = measured.note { figure.notes.append(note) }
-  let delivered = chainSink.count - chainReplays
-  if delivered != baselineSink.count {
+  let runs = measured.repetitions + 1
+  let counts: [(String, Int, Int)] = [
+    ("the chain", chainSink.count - chainReplays, baselineSink.count),
+    ("the diamond", diamondSink.count - diamondReplays, closureDiamondSink.count),
+    ("Observation's diamond", observed.deliveries, runs * observationWrites),
+  ]
+  for (name, delivered, expected) in counts where delivered != expected {
     figure.notes.append(
-      "WARNING: the chain delivered \(grouped(delivered)) values, the baseline"
-        + " \(grouped(baselineSink.count))")
+      "WARNING: \(name) delivered \(grouped(delivered)) values, expected"
+        + " \(grouped(expected))")
+  }
+  if closureDiamondSink.count != runs * writes {
+    figure.notes.append(
+      "WARNING: the closure diamond delivered \(grouped(closureDiamondSink.count)) values,"
+        + " expected one per write (\(grouped(runs * writes)))")
   }
 
-  sink.total &+= chainSink.total &+ baselineSink.total
-  sink.count += chainSink.count + baselineSink.count
+  for subjectSink in [chainSink, baselineSink, diamondSink, closureDiamondSink] {
+    sink.total &+= subjectSink.total
+    sink.count += subjectSink.count
+  }
+  sink.total &+= observed.total
+  sink.count += observed.deliveries
   withExtendedLifetime((lifetime, mapped, distinct, finished)) {}
+  withExtendedLifetime((diamondLifetime, doubled, tripled, combined)) {}
   return figure
 }

@@ -35,10 +35,21 @@ struct Stats {
     let middle = sorted.count / 2
     self.median =
       sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
-    // Nearest-rank percentile: the smallest sample with at least 90% of samples at or below.
-    let rank = Int((0.9 * Double(sorted.count)).rounded(.up))
-    self.p90 = sorted[Swift.max(rank, 1) - 1]
+    self.p90 = nearestRank(sorted: sorted, 0.9)
   }
+}
+
+/// The nearest-rank percentile `fraction` of `samples`: the smallest sample with at least
+/// that fraction of the samples at or below it.
+func nearestRank(_ samples: [Double], _ fraction: Double) -> Double {
+  nearestRank(sorted: samples.sorted(), fraction)
+}
+
+/// ``nearestRank(_:_:)`` of samples already sorted in increasing order.
+func nearestRank(sorted: [Double], _ fraction: Double) -> Double {
+  precondition(!sorted.isEmpty, "no samples")
+  let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+  return sorted[max(rank, 1) - 1]
 }
 
 /// One thing being measured in a figure: `run` performs `operations` operations.

@@ -795,10 +795,3 @@ private final class DeliveryStamps {
     for lifetime in lifetimes { lifetime.cancel() }
   }
 }
-
-/// The nearest-rank percentile `fraction` of `samples`.
-func nearestRank(_ samples: [Double], _ fraction: Double) -> Double {
-  let sorted = samples.sorted()
-  let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-  return sorted[max(rank, 1) - 1]
-}

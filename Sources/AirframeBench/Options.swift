@@ -75,6 +75,7 @@ struct Options {
 /// The names `--filter` matches against: benchmark groups and the figures they print.
 let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
+  "derived-diamond",
   "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
   "keystroke", "terminal-app", "shared-library", "sync", "sync-latency", "sync-first",
   "sync-offline", "notes-files", "notes-merge",

@@ -193,11 +193,11 @@ func viewStateFigure(number: Int, quick: Bool, sink: Sink) -> Figure {
   before.cancel()
   after.cancel()
   let incremental = Stats(samples: samples)
-  let incrementalP99 = percentile(samples, 0.99)
+  let incrementalP99 = nearestRank(samples, 0.99)
   let delivery = Stats(samples: deliverySamples)
-  let deliveryP99 = percentile(deliverySamples, 0.99)
+  let deliveryP99 = nearestRank(deliverySamples, 0.99)
   let bare = Stats(samples: bareSamples)
-  let bareP99 = percentile(bareSamples, 0.99)
+  let bareP99 = nearestRank(bareSamples, 0.99)
 
   // Rebuild: 5 rebuilding controllers on a second model with the same notes.
   let rebuildModel = Model(BenchLibrary(notes: EntityTable(notes)))
@@ -215,7 +215,7 @@ func viewStateFigure(number: Int, quick: Bool, sink: Sink) -> Figure {
   }
   for list in rebuilding where list.revision != rebuildModel.revision { missed += 1 }
   let rebuild = Stats(samples: rebuildSamples)
-  let rebuildP99 = percentile(rebuildSamples, 0.99)
+  let rebuildP99 = nearestRank(rebuildSamples, 0.99)
   let ratio = rebuild.median / incremental.median
 
   let targetNanoseconds = 50_000.0
@@ -297,11 +297,4 @@ func viewStateFigure(number: Int, quick: Bool, sink: Sink) -> Figure {
   for lens in lenses { sink.total &+= lens.count }
   for list in rebuilding { sink.total &+= list.rows.count }
   return figure
-}
-
-/// The nearest-rank percentile `fraction` of `samples`.
-private func percentile(_ samples: [Double], _ fraction: Double) -> Double {
-  let sorted = samples.sorted()
-  let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-  return sorted[max(rank, 1) - 1]
 }

@@ -81,7 +81,7 @@ if options.selects("single-observer") {
 if options.selects("churn", "churn-1k", "churn-100k") {
   reporter.emit(churnFigure(number: 3, scale: scale, sink: sink))
 }
-if options.selects("derived-chain") {
+if options.selects("derived-chain", "derived-diamond") {
   reporter.emit(derivedChainFigure(number: 4, scale: scale, sink: sink))
 }
 if options.selects("memory") {

@@ -100,11 +100,16 @@ struct DerivedStateTests {
 
   @Test func releasingADerivedValueEndsItsInputObservations() {
     let source = StateSource(1)
-    var derived: DerivedState<Int>? = source.map { $0 + 1 }
-    _ = derived
-    #expect(source.observerCount == 1)
+    var runs = 0
+    var derived: DerivedState<Int>? = source.map { value -> Int in
+      runs += 1
+      return value + 1
+    }
+    source.set(2)
+    #expect(derived?.value == 3)
     derived = nil
-    #expect(source.observerCount == 0)
+    source.set(3)
+    #expect(runs == 2)
   }
 
   @Test func nonEquatableMapDeliversEveryRecompute() {

@@ -128,3 +128,11 @@ public final class AsyncProjection<Value: Sendable>: StateProjection {
     task?.cancel()
   }
 }
+
+extension AsyncProjection: DerivationInput {
+  @usableFromInline
+  var derivationSource: StateSource<Phase> { phase }
+
+  @usableFromInline
+  var derivationNode: GraphNode { phase.graphNode() }
+}

@@ -39,7 +39,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
   private let pendingObservers = ObserverList<[Outcome]>()
   private var pendingOutcomes: [Outcome] = []
   private var seenIDs: Set<Outcome.ID> = []
-  private var queued: [Change] = []
+  private let queued = Backlog<Change>()
 
   /// Creates an empty set of outcomes.
   public init() {}
@@ -107,7 +107,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       return true
     }
     apply(.post(outcome))
-    drainQueue()
+    queued.drain(apply)
     return true
   }
 
@@ -145,15 +145,5 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       pendingOutcomes.removeAll { $0.id == id }
     }
     if pendingObservers.count > 0 { pendingObservers.deliver(pendingOutcomes) }
-  }
-
-  private func drainQueue() {
-    var index = 0
-    while index < queued.count {
-      let next = queued[index]
-      index += 1
-      apply(next)
-    }
-    queued.removeAll(keepingCapacity: true)
   }
 }

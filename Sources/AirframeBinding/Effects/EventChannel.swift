@@ -25,7 +25,7 @@
 @MainActor
 public final class EventChannel<Event> {
   private let observers = ObserverList<Event>()
-  private var queued: [Event] = []
+  private let queued = Backlog<Event>()
 
   /// The number of events sent while no observer was registered.
   public private(set) var droppedCount = 0
@@ -59,13 +59,7 @@ public final class EventChannel<Event> {
       return
     }
     deliver(event)
-    var index = 0
-    while index < queued.count {
-      let next = queued[index]
-      index += 1
-      deliver(next)
-    }
-    queued.removeAll(keepingCapacity: true)
+    queued.drain(deliver)
   }
 
   private func deliver(_ event: Event) {

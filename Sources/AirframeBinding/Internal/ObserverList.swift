@@ -7,9 +7,13 @@
 /// - `deliver(_:)` calls each observer registered before the pass began, in registration
 ///   order. An observer removed during the pass is not called later in that pass; an
 ///   observer added during the pass is not called in that pass.
+/// - A pass can be reserved before it runs (`reserveDelivery()` then
+///   `deliverReserved(_:upTo:)`, which the derived graph uses to settle every value before
+///   delivering any): it then calls the observers registered when it was reserved.
 /// - `add` and removal are O(1) amortized: removal leaves a hole that delivery skips, the
 ///   last slot is popped directly, and holes are compacted (order preserved) only once
-///   they make up half the list and no pass is running. Nothing is sorted or searched.
+///   they make up half the list and no pass is running or reserved. Nothing is sorted or
+///   searched.
 /// - Observers are called with no lock held; the list is main-actor state.
 /// - The list never retains the lifetimes of its observers, so releasing a lifetime
 ///   ends the observation. Each lifetime retains the list (not the source that owns it),
@@ -18,7 +22,56 @@
 /// - A pass cannot start inside another pass of the same list; owners queue instead.
 @usableFromInline
 @MainActor
-final class ObserverList<Element>: LifetimeTarget {
+class ObserverSlots: LifetimeTarget {
+  /// The lifetime of each slot, unretained, in registration order.
+  ///
+  /// A lifetime removes its slot before it is destroyed. Read only when compacting; its
+  /// count is the number of slots. Accesses never overlap a call into user code, so the
+  /// run-time exclusivity checks are skipped.
+  @exclusivity(unchecked) @usableFromInline
+  var lifetimes: ContiguousArray<Unmanaged<Lifetime>?> = []
+  @exclusivity(unchecked) @usableFromInline
+  var holes = 0
+  /// Whether a pass is running or reserved: slots keep their positions until it ends.
+  @exclusivity(unchecked) @usableFromInline
+  var isDelivering = false
+
+  /// The owner's name for the binding graph, such as `title`.
+  var label: String?
+
+  @usableFromInline
+  override init() {}
+
+  /// The number of live observers.
+  @usableFromInline
+  var count: Int { lifetimes.count - holes }
+
+  /// Marks a pass as started and returns the number of slots it will visit.
+  ///
+  /// The pass visits the observers registered now; observers added before it runs are
+  /// not called in it.
+  func reserveDelivery() -> Int {
+    precondition(!isDelivering, "ObserverList pass reserved twice; owners must queue")
+    isDelivering = true
+    return lifetimes.count
+  }
+
+  /// Ends a reserved pass that will not run after all.
+  func cancelReservedDelivery() {
+    isDelivering = false
+    if holes > 0 { compactIfNeeded() }
+  }
+
+  /// Compacts the slots once holes make up half of them and no pass is running.
+  @usableFromInline
+  func compactIfNeeded() {}
+}
+
+/// The observers of one source, each called with the delivered `Element`; see
+/// ``ObserverSlots`` for the guarantees.
+@usableFromInline
+@MainActor
+final class ObserverList<Element>: ObserverSlots {
   /// One observer closure, stored at the abstraction of `add`'s parameter.
   ///
   /// An array of bare closures stores them at maximal abstraction
@@ -40,27 +93,11 @@ final class ObserverList<Element>: LifetimeTarget {
   /// the run-time exclusivity check is skipped.
   @exclusivity(unchecked) @usableFromInline
   var observers: ContiguousArray<Slot> = []
-  /// The lifetime of each slot, unretained.
-  ///
-  /// A lifetime removes its slot before it is destroyed. Read only when compacting.
-  @usableFromInline
-  var lifetimes: ContiguousArray<Unmanaged<Lifetime>?> = []
-  @usableFromInline
-  var holes = 0
-  @exclusivity(unchecked) @usableFromInline
-  var isDelivering = false
-
-  /// The owner's name for the binding graph, such as `title`.
-  var label: String?
 
   @usableFromInline
   override init() {}
 
   override var graphLabel: String { "\(label ?? "unlabeled") [\(Element.self)]" }
-
-  /// The number of live observers.
-  @usableFromInline
-  var count: Int { observers.count - holes }
 
   /// Registers `observer` after every existing observer.
   @inlinable
@@ -76,7 +113,13 @@ final class ObserverList<Element>: LifetimeTarget {
   func deliver(_ element: Element) {
     precondition(!isDelivering, "ObserverList.deliver re-entered; owners must queue")
     isDelivering = true
-    let end = observers.count
+    deliverReserved(element, upTo: observers.count)
+  }
+
+  /// Runs a pass reserved with `reserveDelivery()`: calls the observers in the first
+  /// `end` slots, in registration order, skipping those cancelled since.
+  @inlinable
+  func deliverReserved(_ element: Element, upTo end: Int) {
     var index = 0
     while index < end {
       if let observer = observers[index].call {
@@ -106,7 +149,7 @@ final class ObserverList<Element>: LifetimeTarget {
   }
 
   @usableFromInline
-  func compactIfNeeded() {
+  override func compactIfNeeded() {
     guard !isDelivering, holes > 16, holes * 2 >= observers.count else { return }
     OffMainReleases.ifNonePending { compact() }
   }

@@ -107,3 +107,11 @@ extension ObservationProjection where Value: Equatable {
     self.init(read: read, scheduler: scheduler, output: { StateSource($0) })
   }
 }
+
+extension ObservationProjection: DerivationInput {
+  @usableFromInline
+  var derivationSource: StateSource<Value> { output }
+
+  @usableFromInline
+  var derivationNode: GraphNode { output.graphNode() }
+}

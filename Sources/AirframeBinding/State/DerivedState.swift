@@ -9,8 +9,19 @@
 /// let both = DerivedState(combining: count, label) { "\($0) / \($1)" }
 /// ```
 ///
-/// - Complexity: Reading ``value`` and observing are O(1); an input change costs one
-///   transform call plus delivery to the derived state's observers.
+/// Derived values that share a source stay consistent with each other. Two values derived
+/// from one source and combined again see each write once, with both inputs from it:
+///
+/// ```swift
+/// let source = StateSource(1)
+/// let doubled = source.map { $0 * 2 }
+/// let tripled = source.map { $0 * 3 }
+/// let pair = DerivedState(combining: doubled, tripled) { "\($0),\($1)" }   // "2,3"
+/// source.set(2)                                   // pair delivers "4,6", and only that
+/// ```
+///
+/// - Complexity: Reading ``value`` and observing are O(1). A write to an input costs one
+///   transform call for each derived value it changes, plus delivery to their observers.
 ///
 /// ## Guarantees
 /// - Replay: observing replays the cached derived value; nothing is recomputed.
@@ -18,61 +29,67 @@
 ///   when an input it reads delivers a new value (inputs suppress their own duplicates),
 ///   never when the derived value is read or observed.
 /// - Duplicates: a recomputed value equal to the cached one (Equatable values, or a
-///   `removingDuplicates(by:)` predicate) is not delivered.
-/// - Lifetime: a derived state observes its inputs for as long as it exists; releasing it
-///   ends those observations. It holds its inputs strongly and is held by nobody but its
-///   owner.
-/// - Ordering: delivery follows the inputs' synchronous delivery. A combination of two
-///   inputs that both derive from one source can publish an intermediate combination
-///   (the first input updated, the second not yet); derive such values from the common
-///   source in one transform instead.
+///   `removingDuplicates(by:)` predicate) is not delivered, and nothing derived from it
+///   is recomputed.
+/// - Glitch-free: a write reaches derived values in dependency order. A derived value is
+///   recomputed at most once per write, after every input it reads has settled, so its
+///   transform and its observers only ever see inputs from the same write: a combination
+///   of two values derived from one source is delivered once per write, never half
+///   updated.
+/// - Consistent reads: every derived value settles before any observer hears of the write,
+///   so an observer reading any derived value sees it as of that write.
+/// - Order: a write is delivered to the source's observers first, then to the observers of
+///   each derived value that changed, each after the values it derives from; within one
+///   value, in registration order.
+/// - Writes during delivery: a write to a source that feeds derived values, made while a
+///   pass runs (from any observer), is queued and delivered after the pass, in the order
+///   written, so every observer sees the same values in the same order.
+/// - Lifetime: a derived state follows its inputs for as long as it exists; releasing it
+///   ends those links, and a pass in progress delivers nothing more for it. It holds its
+///   inputs strongly and is held by nobody but its owner.
+/// - Other projections: an input that is not a `StateSource`, `DerivedState`,
+///   `AsyncProjection` or `ObservationProjection` is followed by observing it; each value
+///   it delivers starts a pass of its own from this derived value.
 @MainActor
 public final class DerivedState<Value>: StateProjection {
-  private let output: StateSource<Value>
-  private var inputLifetimes: [Lifetime] = []
+  /// The cached value and its observers.
+  @usableFromInline
+  let output: StateSource<Value>
+  /// This value's place in the derived graph.
+  @usableFromInline
+  let node: GraphNode
+  /// The links to the inputs: they end when this derived state is released.
+  private var links: [Lifetime] = []
+  /// The inputs, kept alive while this value reads them.
+  private var inputs: [AnyObject] = []
 
-  private init(
-    initialValue: Value,
-    isDuplicate: ((Value, Value) -> Bool)?
-  ) {
-    if let isDuplicate {
-      output = StateSource(initialValue, isDuplicate: isDuplicate)
-    } else {
-      output = StateSource(initialValue)
-    }
-  }
-
-  /// Creates a value derived from every input in `inputs`, recomputed when any of them
-  /// delivers a new value.
+  /// Creates a derived value whose cache is `output` and whose `evaluate` recomputes it.
   ///
   /// - Parameters:
-  ///   - inputs: The projections the transform reads.
-  ///   - transform: Computes the derived value from the inputs' current values.
-  public convenience init<each Input: StateProjection>(
-    combining inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value
-  ) {
-    self.init(inputs: repeat each inputs, transform: transform, isDuplicate: nil)
+  ///   - output: Holds the initial value, computed from the inputs' current values.
+  ///   - inputs: One link per input, in order.
+  ///   - evaluate: Recomputes the value from the inputs, stores it in `output` unless it
+  ///     is a duplicate, and returns whether it stored it.
+  @inlinable
+  init(output: StateSource<Value>, inputs: [DerivationLink], evaluate: @escaping () -> Bool) {
+    self.output = output
+    self.node = GraphNode(
+      derivedFrom: inputs, observers: output.observers, evaluate: evaluate,
+      deliver: { end in output.observers.deliverReserved(output.stored, upTo: end) })
+    connect(inputs)
   }
 
-  convenience init<each Input: StateProjection>(
-    inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value,
-    isDuplicate: ((Value, Value) -> Bool)?
-  ) {
-    let recompute: () -> Value = {
-      UntrackedReads.perform { transform(repeat (each inputs).value) }
-    }
-    self.init(initialValue: recompute(), isDuplicate: isDuplicate)
-    var replaying = true
-    for input in repeat each inputs {
-      let lifetime = input.observe { [weak self] _ in
-        guard !replaying, let self else { return }
-        self.output.set(recompute())
+  /// Links the node to each input: to its graph node, or by observing it.
+  @usableFromInline
+  func connect(_ inputs: [DerivationLink]) {
+    self.inputs = inputs.map(\.input)
+    for input in inputs {
+      if let inputNode = input.node {
+        links.append(inputNode.addDependent(node))
+      } else if let observeChanges = input.observeChanges {
+        links.append(observeChanges { [node] in DerivedGraph.inputChanged(node) })
       }
-      inputLifetimes.append(lifetime)
     }
-    replaying = false
   }
 
   /// The cached derived value.
@@ -82,62 +99,29 @@ public final class DerivedState<Value>: StateProjection {
   ///
   /// - Parameter observer: Called synchronously on the main actor.
   /// - Returns: The lifetime of the observation.
+  @inlinable
   public func observe(_ observer: @escaping (Value) -> Void) -> Lifetime {
     output.observe(observer)
   }
-}
 
-extension DerivedState where Value: Equatable {
-  /// Creates a value derived from every input in `inputs`; equal results are not
-  /// delivered again.
-  ///
-  /// - Parameters:
-  ///   - inputs: The projections the transform reads.
-  ///   - transform: Computes the derived value from the inputs' current values.
-  public convenience init<each Input: StateProjection>(
-    combining inputs: repeat each Input,
-    transform: @escaping (repeat (each Input).Value) -> Value
-  ) {
-    self.init(inputs: repeat each inputs, transform: transform, isDuplicate: { $0 == $1 })
+  // Nonisolated, like `Lifetime`'s: on the main actor the links end before the release
+  // returns; elsewhere on the main actor's next turn, and until then the node keeps
+  // everything it reads alive.
+  deinit {
+    let node = self.node
+    let links = self.links
+    MainActorCheck.run {
+      node.isDetached = true
+      DerivedGraph.retire(node)
+      for link in links { link.cancel() }
+    }
   }
 }
 
-extension StateProjection {
-  /// A derived value computed from this projection's value.
-  ///
-  /// - Parameter transform: Runs once now and once per new input value.
-  /// - Returns: The derived state; keep it for as long as you observe it.
-  public func map<Output>(_ transform: @escaping (Value) -> Output) -> DerivedState<Output> {
-    DerivedState(inputs: self, transform: transform, isDuplicate: nil)
-  }
+extension DerivedState: DerivationInput {
+  @usableFromInline
+  var derivationSource: StateSource<Value> { output }
 
-  /// A derived value that suppresses results equal to the previous one.
-  ///
-  /// - Parameter transform: Runs once now and once per new input value.
-  /// - Returns: The derived state; keep it for as long as you observe it.
-  public func map<Output: Equatable>(
-    _ transform: @escaping (Value) -> Output
-  ) -> DerivedState<Output> {
-    DerivedState(inputs: self, transform: transform, isDuplicate: { $0 == $1 })
-  }
-
-  /// This projection's values, without consecutive values `isDuplicate` calls equal.
-  ///
-  /// - Parameter isDuplicate: Returns `true` when the new value (second argument)
-  ///   repeats the previous one (first argument).
-  /// - Returns: The derived state; keep it for as long as you observe it.
-  public func removingDuplicates(
-    by isDuplicate: @escaping (Value, Value) -> Bool
-  ) -> DerivedState<Value> {
-    DerivedState(inputs: self, transform: { $0 }, isDuplicate: isDuplicate)
-  }
-}
-
-extension StateProjection where Value: Equatable {
-  /// This projection's values, without consecutive equal values.
-  ///
-  /// - Returns: The derived state; keep it for as long as you observe it.
-  public func removingDuplicates() -> DerivedState<Value> {
-    removingDuplicates(by: { $0 == $1 })
-  }
+  @usableFromInline
+  var derivationNode: GraphNode { node }
 }

@@ -31,6 +31,11 @@ import Observation
 ///   stored and delivered when the current pass has finished, in the order written, so
 ///   every observer sees the same values in the same order. All queued writes have been
 ///   delivered by the time the outermost `set` returns.
+/// - Derived values: a source that derived values read (see ``DerivedState``) delivers
+///   each write in a pass of the derived graph: every derived value settles first, then
+///   the source's observers hear of the write, then the derived values' observers. Its
+///   pass lasts until the last of them; a write to any source that feeds the graph,
+///   made during a pass, is queued until the pass has finished.
 /// - Cancelling during delivery: an observer cancelled during a pass is not called again,
 ///   not even later in that pass.
 /// - Observing during delivery: an observer added during a pass is replayed the stored
@@ -56,12 +61,23 @@ public final class StateSource<Value>: StateProjection {
   let isDuplicate: ((Value, Value) -> Bool)?
   @usableFromInline
   let observers = ObserverList<Value>()
-  @usableFromInline
-  var queued: [Value] = []
+  /// Writes queued during this source's own pass, outside a pass of the derived graph;
+  /// made on first use.
+  lazy var queued = Backlog<Value>()
   /// Whether `queued` holds writes; a stored flag keeps the write path free of generic
   /// collection calls.
   @exclusivity(unchecked) @usableFromInline
   var hasQueuedWrites = false
+  /// The number of queued writes (here or in the derived graph) not yet applied.
+  var pendingWrites = 0
+  /// The most recently queued write, while `pendingWrites > 0`: what ``update(_:)``
+  /// changes.
+  var latestPendingWrite: Value?
+  /// The source's node in the derived graph, made when the first derived value reads it.
+  var node: GraphNode?
+  /// `node`, unretained: the write path follows it without reference counting.
+  @exclusivity(unchecked) @usableFromInline
+  var nodeLink: Unmanaged<GraphNode>?
   /// Set when `value` is read from outside, so writes notify Observation only for sources
   /// that somebody may be tracking (see StateSource+Observable.swift).
   @exclusivity(unchecked) @usableFromInline
@@ -107,11 +123,15 @@ public final class StateSource<Value>: StateProjection {
     set { observers.label = newValue }
   }
 
-  /// The number of live observers.
+  /// The number of live observers (derived values that read this source are not
+  /// observers).
   public var observerCount: Int { observers.count }
 
-  /// Whether a delivery pass is running.
-  public var isDelivering: Bool { observers.isDelivering }
+  /// Whether a write made now would be queued.
+  ///
+  /// That is while this source delivers a value, or while the derived graph it feeds runs
+  /// a pass.
+  public var isDelivering: Bool { observers.isDelivering || isHeldByGraphPass }
 
   /// Calls `observer` with the current value now, and with each later committed value.
   ///
@@ -134,7 +154,7 @@ public final class StateSource<Value>: StateProjection {
   /// - Complexity: O(*n*) in the number of observers.
   @inlinable
   public func set(_ newValue: Value) {
-    if observers.isDelivering {
+    if observers.isDelivering || isHeldByGraphPass {
       enqueue(newValue)
       return
     }
@@ -144,22 +164,51 @@ public final class StateSource<Value>: StateProjection {
 
   /// Changes the value in place and commits the result like ``set(_:)``.
   ///
+  /// While writes are queued, `change` receives the latest of them, so two updates made
+  /// during one pass both take effect.
+  ///
   /// - Parameter change: Receives a copy of the current value to modify.
   public func update(_ change: (inout Value) -> Void) {
-    var copy = observers.isDelivering ? (queued.last ?? stored) : stored
+    var copy = latestPendingWrite ?? stored
     change(&copy)
     set(copy)
   }
 
+  /// Whether this source feeds the derived graph while a pass of it runs.
+  @inlinable
+  var isHeldByGraphPass: Bool {
+    guard let nodeLink else { return false }
+    return nodeLink.withNode { $0.feedsGraph } && DerivedGraph.isRunning
+  }
+
   @inlinable
   func commit(_ newValue: Value) {
-    if let isDuplicate, isDuplicate(stored, newValue) { return }
+    // Optional chaining calls the predicate without retaining it.
+    if isDuplicate?(stored, newValue) == true { return }
+    store(newValue)
+    if let nodeLink {
+      nodeLink.withNode { node in
+        guard node.feedsGraph else {
+          observers.deliver(newValue)
+          return
+        }
+        DerivedGraph.settle(from: node)
+        observers.deliver(newValue)
+        DerivedGraph.finish()
+      }
+    } else {
+      observers.deliver(newValue)
+    }
+  }
+
+  /// Stores `newValue`, telling Observation if anybody may be tracking; delivers nothing.
+  @inlinable
+  func store(_ newValue: Value) {
     if mayBeTracked {
       storeNotifyingObservation(newValue)
     } else {
       stored = newValue
     }
-    observers.deliver(newValue)
   }
 
   @usableFromInline
@@ -169,22 +218,41 @@ public final class StateSource<Value>: StateProjection {
     registrar.didSet(self, keyPath: valueKeyPath)
   }
 
+  /// Queues a write made during a pass: in the derived graph when this source feeds a
+  /// running pass of it (the graph applies it after the pass, in order with writes to
+  /// other sources), otherwise here, for the outermost `set` to apply.
   @usableFromInline
   func enqueue(_ newValue: Value) {
-    queued.append(newValue)
-    hasQueuedWrites = true
+    pendingWrites += 1
+    latestPendingWrite = newValue
+    if isHeldByGraphPass {
+      DerivedGraph.afterPass { [self] in applyQueued(newValue) }
+    } else {
+      queued.append(newValue)
+      hasQueuedWrites = true
+    }
   }
 
   @usableFromInline
   func drainQueue() {
-    var index = 0
-    while index < queued.count {
-      let next = queued[index]
-      index += 1
-      commit(next)
-    }
-    queued.removeAll(keepingCapacity: true)
-    hasQueuedWrites = false
+    queued.drain(applyQueued)
+    hasQueuedWrites = !queued.isEmpty
+  }
+
+  /// Gives a queued write its turn, as a `set` made now.
+  private func applyQueued(_ newValue: Value) {
+    pendingWrites -= 1
+    if pendingWrites == 0 { latestPendingWrite = nil }
+    set(newValue)
+  }
+
+  /// The source's node in the derived graph, made on first use.
+  func graphNode() -> GraphNode {
+    if let node { return node }
+    let made = GraphNode(sourceWith: observers)
+    node = made
+    nodeLink = .passUnretained(made)
+    return made
   }
 }
 
