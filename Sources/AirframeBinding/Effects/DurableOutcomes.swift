@@ -125,7 +125,7 @@ public final class DurableOutcomes<Outcome: Identifiable> {
       queued.append(.acknowledge(id))
     } else {
       apply(.acknowledge(id))
-      drainQueue()
+      queued.drain(apply)
     }
     return true
   }
