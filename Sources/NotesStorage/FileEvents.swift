@@ -24,9 +24,16 @@ internal import Foundation
   internal import Darwin
 #endif
 
+/// A watch of a library's files that can be stopped.
+@MainActor
+protocol FileWatch: AnyObject {
+  /// Stops watching.
+  func cancel()
+}
+
 /// Wake-ups for writes to one library's files.
 @MainActor
-final class FileEvents {
+final class FileEvents: FileWatch {
   private var sources = WatchSources()
   private let changed: @MainActor () -> Void
 

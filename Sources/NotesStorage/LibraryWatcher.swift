@@ -20,6 +20,11 @@ public import NotesCore
 /// ## Guarantees
 /// - `PRAGMA data_version` is the truth; a wake-up only says when to ask. Writes of this
 ///   process wake it too, and find nothing to do.
+/// - A commit becomes visible just after the write that wakes the watcher (SQLite updates
+///   the write-ahead log's index in shared memory after its last write to the log, and
+///   shared memory makes no file event). So a wake-up that finds nothing new looks again
+///   after 2, 20 and 200 ms (stopping at the first that finds the commit), and a commit is
+///   never left waiting for the next write.
 /// - Runs on the main actor as a job of its own (through `scheduler`), never inside a write
 ///   or a delivery; wake-ups that arrive while a check is already queued are coalesced
 ///   into it.
@@ -44,8 +49,10 @@ public final class LibraryWatcher {
   private let scheduler: any WorkScheduler
   private let preferred: Wake
   private let onError: (any Error) -> Void
-  private var events: FileEvents?
+  private var events: (any FileWatch)?
   private var polling: Task<Void, Never>?
+  private var followUp: Task<Void, Never>?
+  private let watchFiles: @MainActor (String, @escaping @MainActor () -> Void) -> (any FileWatch)?
   private var isCheckQueued = false
   private var isStarted = false
 
@@ -55,6 +62,9 @@ public final class LibraryWatcher {
   public private(set) var catchUpCount = 0
   /// Called after each catch-up (tests and benchmarks wait on it).
   public var caughtUp: (() -> Void)?
+
+  /// How long after a wake-up that found nothing the watcher looks again.
+  static let followUpDelays: [Duration] = [.milliseconds(2), .milliseconds(20), .milliseconds(200)]
 
   /// Creates a watcher; call ``start()`` to begin.
   ///
@@ -66,10 +76,21 @@ public final class LibraryWatcher {
   ///     file watch can be made; `.polling` never watches the files.
   ///   - scheduler: Where its checks run and how it waits between polls.
   ///   - onError: Told about a failed read; the watcher goes on.
-  public init(
+  public convenience init(
     database: NotesDatabase, model: Model<NotesState>, interval: Duration = .milliseconds(100),
     wake: Wake = .fileEvents, scheduler: any WorkScheduler = .mainActor,
     onError: @escaping (any Error) -> Void = { _ in }
+  ) {
+    self.init(
+      database: database, model: model, interval: interval, wake: wake, scheduler: scheduler,
+      onError: onError, watchFiles: { FileEvents.start(path: $0, changed: $1) })
+  }
+
+  /// Creates a watcher whose file watch `watchFiles` makes (tests pass a watch they fire).
+  init(
+    database: NotesDatabase, model: Model<NotesState>, interval: Duration, wake: Wake,
+    scheduler: any WorkScheduler, onError: @escaping (any Error) -> Void,
+    watchFiles: @escaping @MainActor (String, @escaping @MainActor () -> Void) -> (any FileWatch)?
   ) {
     self.database = database
     self.model = model
@@ -77,6 +98,7 @@ public final class LibraryWatcher {
     self.preferred = wake
     self.scheduler = scheduler
     self.onError = onError
+    self.watchFiles = watchFiles
   }
 
   /// Starts following other processes' commits.
@@ -84,8 +106,7 @@ public final class LibraryWatcher {
     guard !isStarted else { return }
     isStarted = true
     if preferred == .fileEvents,
-      let events = FileEvents.start(
-        path: database.path, changed: { [weak self] in self?.queueCheck() })
+      let events = watchFiles(database.path, { [weak self] in self?.queueCheck(afterEvent: true) })
     {
       self.events = events
       wake = .fileEvents
@@ -105,15 +126,33 @@ public final class LibraryWatcher {
     check()
   }
 
-  /// Queues one check as a main-actor job, unless one is queued already.
-  private func queueCheck() {
+  /// Queues one check as a main-actor job, unless one is queued already; after a file
+  /// event, one that finds nothing is followed up.
+  private func queueCheck(afterEvent: Bool = false) {
     guard !isCheckQueued else { return }
     isCheckQueued = true
     scheduler.schedule { [weak self] in
       guard let self else { return }
       self.isCheckQueued = false
       guard self.isStarted else { return }
-      self.check()
+      if self.check() {
+        self.followUp?.cancel()
+      } else if afterEvent {
+        self.followUpLater()
+      }
+    }
+  }
+
+  /// Looks again after each of ``followUpDelays``, until one finds a commit.
+  private func followUpLater() {
+    followUp?.cancel()
+    let scheduler = scheduler
+    followUp = scheduler.startTask { [weak self] in
+      for delay in Self.followUpDelays {
+        do { try await scheduler.sleep(for: delay) } catch { return }
+        guard let self, self.isStarted else { return }
+        if self.check() { return }
+      }
     }
   }
 
@@ -147,5 +186,7 @@ public final class LibraryWatcher {
     events = nil
     polling?.cancel()
     polling = nil
+    followUp?.cancel()
+    followUp = nil
   }
 }

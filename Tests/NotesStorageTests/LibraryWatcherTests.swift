@@ -109,6 +109,33 @@ struct LibraryWatcherTests {
     }
   }
 
+  @Test func aWakeUpBeforeTheCommitIsVisibleIsFollowedUp() async throws {
+    try await withTwoProcesses { a, b in
+      // A watch the test fires by hand: the event comes before the commit is visible (as
+      // when SQLite has written the log but not yet its index in shared memory).
+      let watch = HandFiredWatch()
+      let scheduler = TestScheduler()
+      let watcher = LibraryWatcher(
+        database: b.database, model: b.model, interval: .milliseconds(100), wake: .fileEvents,
+        scheduler: scheduler, onError: { _ in }, watchFiles: watch.start)
+      watcher.start()
+      defer { watcher.cancel() }
+      watch.fire()
+      scheduler.drain()
+      #expect(watcher.catchUpCount == 0)
+      // The commit becomes visible with no event of its own.
+      #expect(a.dispatcher.dispatch(CreateNotebook(title: "Home", now: now)).isCommitted)
+      await scheduler.advance(by: .milliseconds(1))
+      #expect(watcher.catchUpCount == 0)
+      await scheduler.advance(by: .milliseconds(1))
+      #expect(watcher.catchUpCount == 1, "a commit was left waiting for the next write")
+      #expect(b.model.state.notebooks.count == 1)
+      // Found: no more looks.
+      await scheduler.advance(by: .seconds(1))
+      #expect(scheduler.sleeperCount == 0)
+    }
+  }
+
   @Test func aPollingWatcherAsksOnItsSchedulersClock() async throws {
     try await withTwoProcesses { a, b in
       let scheduler = TestScheduler()
@@ -133,4 +160,19 @@ struct LibraryWatcherTests {
       #expect(scheduler.sleeperCount == 0, "a cancelled watcher still waits on the clock")
     }
   }
+}
+
+/// A file watch that fires only when the test says so.
+@MainActor
+final class HandFiredWatch: FileWatch {
+  private var changed: (@MainActor () -> Void)?
+
+  func start(path: String, changed: @escaping @MainActor () -> Void) -> (any FileWatch)? {
+    self.changed = changed
+    return self
+  }
+
+  func fire() { changed?() }
+
+  func cancel() { changed = nil }
 }
