@@ -120,7 +120,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesServerTests",
-      dependencies: ["NotesServer", "NotesTestSupport"]
+      dependencies: ["NotesServer", "NotesCore", "NotesTestSupport"]
     ),
     .testTarget(
       name: "NotesSyncTests",

@@ -20,7 +20,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized)
+@Suite(.serialized, .sharedPostgres)
 @MainActor
 struct SyncModelBasedTests {
   /// How many seeded runs; `NOTES_SYNC_RUNS` overrides it.
@@ -30,30 +30,25 @@ struct SyncModelBasedTests {
   static let steps = 40
 
   @Test func threeDevicesConvergeAndLoseNoEdit() async throws {
-    let server = try await TemporaryPostgres.started()
+    let fixture = try await SyncFixture.make()
     do {
-      try await runAll(on: server)
+      try await runAll(on: fixture)
     } catch {
-      await server.stopped()
+      await fixture.database.drop()
       throw error
     }
-    await server.stopped()
+    await fixture.database.drop()
   }
 
-  /// Runs every seeded run, on one server emptied between runs.
+  /// Runs every seeded run, on one database emptied between runs.
   ///
   /// Each step is a short stretch on the main actor; the test yields between steps so
   /// other tests get their turns.
-  func runAll(on server: TemporaryPostgres) async throws {
-    let url = server.url
-    try await onThreadOfItsOwn {
-      let connection = try PostgresConnection(url: url)
-      defer { connection.close() }
-      try ServerSchema.prepare(connection)
-    }
+  func runAll(on fixture: SyncFixture) async throws {
+    let adminURL = fixture.adminURL
     for seed in 1...UInt64(Self.runs) {
       try await onThreadOfItsOwn {
-        let connection = try PostgresConnection(url: url)
+        let connection = try PostgresConnection(url: adminURL)
         defer { connection.close() }
         try connection.execute(
           "TRUNCATE notes_entities, notes_changes, notes_devices RESTART IDENTITY CASCADE")
@@ -63,10 +58,11 @@ struct SyncModelBasedTests {
       var run = RandomRun(seed: seed)
       var devices: [SyncDevice] = []
       for name in ["A", "B", "C"] {
-        devices.append(try await SyncDevice.make(name: name, folder: folder, serverURL: url))
+        devices.append(
+          try await SyncDevice.make(name: name, folder: folder, serverURL: fixture.accountURL))
       }
       defer { for device in devices { device.close() } }
-      let ok = try await run.play(on: devices, serverURL: server.url)
+      let ok = try await run.play(on: devices, fixture: fixture)
       if !ok { break }
     }
   }
@@ -88,7 +84,7 @@ struct RandomRun {
   }
 
   /// Plays the run; returns false (after recording the issue) if it failed.
-  mutating func play(on devices: [SyncDevice], serverURL: String) async throws -> Bool {
+  mutating func play(on devices: [SyncDevice], fixture: SyncFixture) async throws -> Bool {
     for step in 0..<SyncModelBasedTests.steps {
       let device = devices[Int.random(in: 0..<devices.count, using: &random)]
       try await act(on: device, step: step)
@@ -103,7 +99,7 @@ struct RandomRun {
       }
       if moved == 0 { break }
     }
-    let expected = try await SyncedContent.onServer(serverURL)
+    let expected = try await fixture.content()
     var ok = true
     for device in devices {
       let content = try await device.content()
