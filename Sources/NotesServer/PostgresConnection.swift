@@ -116,7 +116,7 @@ public final class PostgresConnection {
   static func isRefusal(_ message: String) -> Bool {
     let refusals = [
       "authentication failed", "pg_hba.conf", "does not exist", "certificate", "password",
-      "permission denied", "sslmode",
+      "permission denied", "not permitted", "sslmode",
     ]
     return refusals.contains { message.localizedCaseInsensitiveContains($0) }
   }

@@ -28,16 +28,37 @@ public struct ServerAccount: Equatable, Sendable {
   ///   bypasses row-level security, the tables' owner (or a member of it), or a role that
   ///   is not an account.
   public init(checking connection: PostgresConnection) throws {
+    let role = try Self.checkRole(on: connection)
+    let channel = try connection.execute(
+      "SELECT channel FROM notes_accounts WHERE account = current_user"
+    ).singleValue
+    guard let channel else { throw Self.notAnAccount(role) }
+    name = role
+    self.channel = channel
+  }
+
+  /// Throws unless the connection's role may be an account, judged from the catalogs
+  /// alone (readable by every role): not a superuser, no BYPASSRLS, not the tables' owner
+  /// nor a member of it, and a member of `notes_sync`.
+  ///
+  /// - Parameter connection: A connection to a server with the notes tables.
+  /// - Returns: The role's name.
+  /// - Throws: ``PostgresError`` saying why the role may not sync.
+  @discardableResult
+  public static func checkRole(on connection: PostgresConnection) throws -> String {
     let rows = try connection.execute(
       """
       SELECT current_user, r.rolsuper, r.rolbypassrls,
-        pg_has_role(current_user, t.tableowner, 'MEMBER'), t.tableowner
+        pg_has_role(current_user, t.tableowner, 'MEMBER'), t.tableowner,
+        EXISTS (SELECT FROM pg_roles WHERE rolname = $1)
+          AND pg_has_role(current_user, $1, 'MEMBER')
       FROM pg_roles r, pg_tables t
       WHERE r.rolname = current_user AND t.schemaname = current_schema()
         AND t.tablename = 'notes_changes'
-      """)
+      """, [ServerSchema.accountsRole])
     guard let row = rows.rows.first, let role = row[0] else {
-      throw PostgresError("the server has no notes tables in this database")
+      throw PostgresError(
+        "the server has no notes tables yet: its operator runs `notes server init URL` first")
     }
     let quotedRole = "“\(role)”"
     if row[1] == "t" {
@@ -58,15 +79,13 @@ public struct ServerAccount: Equatable, Sendable {
           + " the sync server's tables, so a device never syncs as it: ask the server's"
           + " operator for an account (`notes server add-account NAME URL`)")
     }
-    let channel = try connection.execute(
-      "SELECT channel FROM notes_accounts WHERE account = current_user"
-    ).singleValue
-    guard let channel else {
-      throw PostgresError(
-        "the role \(quotedRole) is not an account on this sync server: the operator adds it"
-          + " with `notes server add-account \(role) URL`")
-    }
-    name = role
-    self.channel = channel
+    guard row[5] == "t" else { throw notAnAccount(role) }
+    return role
+  }
+
+  private static func notAnAccount(_ role: String) -> PostgresError {
+    PostgresError(
+      "the role “\(role)” is not an account on this sync server: the operator adds it"
+        + " with `notes server add-account \(role) URL`")
   }
 }

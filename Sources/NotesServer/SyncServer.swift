@@ -67,6 +67,9 @@ public final class SyncServer {
   /// - Throws: What ``init(url:)`` throws.
   public init(settings: ConnectionSettings) throws {
     connection = try PostgresConnection(settings: settings)
+    // Who first (from the catalogs, which every role may read), then the schema (which
+    // only accounts may read), then the account's own row.
+    try ServerAccount.checkRole(on: connection)
     let found = try Self.schemaVersion(on: connection)
     guard let found, let version = Int(found) else {
       throw PostgresError("the server's notes_schema table holds no version")
