@@ -144,10 +144,7 @@ public final class SyncServer {
     _ changes: [OutgoingChange], device: String
   ) throws -> [PushOutcome] {
     // The account's own lock: pushes of one account take turns; other accounts' do not wait.
-    let channel = try connection.execute(
-      "UPDATE notes_accounts SET last_push = now() WHERE account = current_user"
-        + " RETURNING channel"
-    ).singleValue
+    let channel = try connection.execute(Self.accountLock).singleValue
     guard let channel else {
       throw PostgresError("the role is no longer an account on this sync server")
     }
@@ -190,6 +187,12 @@ public final class SyncServer {
     if let earlier, let seq = Int64(earlier) { return .accepted(seq: seq) }
     return .refused
   }
+
+  /// Locks the pushing account's row for the transaction and returns its channel: pushes
+  /// of one account take turns, other accounts' never wait (row-level security hides
+  /// their rows, so no account can take another's lock).
+  static let accountLock =
+    "UPDATE notes_accounts SET last_push = now() WHERE account = current_user RETURNING channel"
 
   /// Inserts the change if its base is the entity's current version, and makes it the
   /// entity's version; returns the new sequence number, or no row.
