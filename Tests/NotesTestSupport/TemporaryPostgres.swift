@@ -140,10 +140,11 @@ public final class TemporaryPostgres: Sendable {
       try server.authenticate(tls: tls != nil)
       var options = "-k \(folder) -c listen_addresses='' -F"
       if let tls {
-        let key = try server.privateCopy(of: tls.key, owner: postgresUser)
+        let certificate = try server.copy(tls.certificate, as: "server.crt", owner: postgresUser)
+        let key = try server.copy(tls.key, as: "server.key", owner: postgresUser)
         options =
           "-k \(folder) -c listen_addresses=127.0.0.1 -F -c ssl=on"
-          + " -c ssl_cert_file=\(tls.certificate) -c ssl_key_file=\(key)"
+          + " -c ssl_cert_file=\(certificate) -c ssl_key_file=\(key)"
       }
       // Over TCP another program may hold the port between our look and the start: try
       // another one then.
@@ -190,11 +191,13 @@ public final class TemporaryPostgres: Sendable {
     try handle.write(contentsOf: Data(rules.utf8))
   }
 
-  /// A copy of `key` in the cluster's folder, mode 0600, owned by the server's user (the
-  /// server refuses a key others can read).
-  private func privateCopy(of key: String, owner: (uid: uid_t, gid: gid_t)?) throws -> String {
-    let copy = "\(folder)/server.key"
-    try FileManager.default.copyItem(atPath: key, toPath: copy)
+  /// A copy of `file` in the cluster's folder, mode 0600, owned by the server's user (the
+  /// server refuses a key others can read, and cannot read the test's private folder).
+  private func copy(_ file: String, as name: String, owner: (uid: uid_t, gid: gid_t)?) throws
+    -> String
+  {
+    let copy = "\(folder)/\(name)"
+    try FileManager.default.copyItem(atPath: file, toPath: copy)
     chmod(copy, 0o600)
     if let owner { chown(copy, owner.uid, owner.gid) }
     return copy
