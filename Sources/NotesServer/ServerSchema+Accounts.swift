@@ -62,8 +62,11 @@ extension ServerSchema {
 
   /// The shape every stored version has: a deletion (`NULL`), or an object with the
   /// fields a push writes, of the right types, and text the app's rules would accept.
+  ///
+  /// A missing field makes its test NULL, which a CHECK would let pass: the whole test is
+  /// `coalesce`d to false.
   static let payloadCheck = #"""
-    payload IS NULL OR (
+    payload IS NULL OR coalesce(
       jsonb_typeof(payload) = 'object'
       AND jsonb_typeof(payload->'title') = 'string'
       AND jsonb_typeof(payload->'body') = 'string'
@@ -76,7 +79,7 @@ extension ServerSchema {
         ELSE coalesce(jsonb_typeof(payload->'notebook'), 'null') = 'null' END
       AND payload->>'title' <> ''
       AND payload->>'title' !~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'
-      AND payload->>'body' !~ '[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]')
+      AND payload->>'body' !~ '[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]', false)
     """#
 
   /// Version 4: accounts, their channels, and row-level security on every table.
