@@ -130,6 +130,21 @@ struct HostileWriter: Sendable {
     return Int64(seq ?? "") ?? 0
   }
 
+  /// The uids of the account's live notebooks and notes on the server, sorted.
+  func liveEntities() throws -> (notebooks: [String], notes: [String]) {
+    let connection = try PostgresConnection(url: adminURL)
+    defer { connection.close() }
+    let rows = try connection.execute(
+      """
+      SELECT entity, entity_id FROM notes_entities
+      WHERE account = $1 AND jsonb_typeof(payload) = 'object' ORDER BY entity, entity_id
+      """, [account])
+    let pairs = rows.rows.compactMap { row in row[1].map { (row[0], $0) } }
+    return (
+      pairs.filter { $0.0 == "notebook" }.map(\.1), pairs.filter { $0.0 == "note" }.map(\.1)
+    )
+  }
+
   /// Writes a version of kind `bad` for a new entity (or, with `uid`, over an existing
   /// one), in `notebook` when it is a note; returns its sequence number.
   @discardableResult
