@@ -66,15 +66,21 @@ public final class TemporaryPostgres: Sendable {
     url = "postgresql:///postgres?host=\(folder)&port=\(port)&user=postgres"
   }
 
-  /// The URL of the `postgres` database over the socket, as `user` with `password`.
+  /// The URL of `database` over the socket, as `user` with `password`.
   ///
   /// - Parameters:
   ///   - user: A role.
   ///   - password: Its password, or `nil` to leave it to libpq's other sources.
+  ///   - database: The database; `postgres` by default.
   /// - Returns: A libpq connection string.
-  public func url(user: String, password: String?) -> String {
-    "host=\(folder) port=\(port) dbname=postgres user=\(user)"
-      + (password.map { " password=\($0)" } ?? "")
+  public func url(user: String, password: String?, database: String = "postgres") -> String {
+    "host=\(folder) port=\(port) dbname=\(database) user=\(Self.quoted(user))"
+      + (password.map { " password=\(Self.quoted($0))" } ?? "")
+  }
+
+  /// `value` in single quotes, `\` and `'` escaped, as libpq's `key=value` syntax reads it.
+  public static func quoted(_ value: String) -> String {
+    "'" + value.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
   }
 
   /// The folder of PostgreSQL's server programs (`initdb`, `pg_ctl`), newest version first.

@@ -107,13 +107,7 @@ public struct TestDatabase: Sendable {
   ///   - password: Its password, or `nil` to leave it to libpq's other sources.
   /// - Returns: A libpq connection string.
   public func url(user: String, password: String?) -> String {
-    "host=\(server.folder) port=\(server.port) dbname=\(name) user=\(Self.quoted(user))"
-      + (password.map { " password=\(Self.quoted($0))" } ?? "")
-  }
-
-  /// `value` in single quotes, `\` and `'` escaped, as libpq's `key=value` syntax reads it.
-  public static func quoted(_ value: String) -> String {
-    "'" + value.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+    server.url(user: user, password: password, database: name)
   }
 
   /// Drops the database (ending its connections) and every login role but `postgres`.
