@@ -77,7 +77,7 @@ let benchmarkNames = [
   "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
   "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
   "keystroke", "terminal-app", "shared-library", "sync", "sync-latency", "sync-first",
-  "sync-offline", "notes-files", "notes-merge",
+  "sync-offline", "notes-files", "notes-merge", "sync-rls",
 ]
 
 /// The operation counts of one run of the suite.
