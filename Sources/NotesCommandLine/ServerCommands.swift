@@ -38,15 +38,17 @@ enum ServerCommands {
         defer { connection.close() }
         let removed = try ServerAccounts.remove(name, confirmed: confirmed, on: connection)
         io.write(
-          "removed the account \(name): its role, \(removed.devices) devices,"
-            + " \(removed.notebooks) notebooks and \(removed.notes) notes on the server\n")
+          "removed the account \(name): its role, \(SyncCommands.count(removed.devices, "device")),"
+            + " \(SyncCommands.count(removed.notebooks, "notebook")) and"
+            + " \(SyncCommands.count(removed.notes, "note")) on the server\n")
       case .listAccounts(let url):
         let connection = try PostgresConnection(settings: settings(url))
         defer { connection.close() }
         for account in try ServerAccounts.list(on: connection) {
           var line =
-            "\(account.name)\t\(account.devices) devices\t\(account.notebooks) notebooks"
-            + "\t\(account.notes) notes\tlast push \(account.lastPush ?? "never")"
+            "\(account.name)\t\(SyncCommands.count(account.devices, "device"))"
+            + "\t\(SyncCommands.count(account.notebooks, "notebook"))"
+            + "\t\(SyncCommands.count(account.notes, "note"))\tlast push \(account.lastPush ?? "never")"
           if !account.canLogIn { line += "\tno login yet (add-account makes it)" }
           io.write(line + "\n")
         }

@@ -101,7 +101,7 @@ enum SyncCommands {
     }
   }
 
-  static func count(_ number: Int, _ noun: String) -> String {
+  nonisolated static func count(_ number: Int, _ noun: String) -> String {
     if number == 1 { return "1 \(noun)" }
     return "\(number) " + (noun.hasSuffix("y") ? noun.dropLast() + "ies" : noun + "s")
   }

@@ -44,14 +44,17 @@ public enum ServerAccounts {
   public struct HoldsNotes: Error, Equatable, CustomStringConvertible {
     /// The account.
     public let name: String
-    /// Its notes and notebooks.
+    /// Its notes.
     public let notes: Int
     /// Its notebooks.
     public let notebooks: Int
 
     /// What to tell the operator.
     public var description: String {
-      "the account \(name) holds \(notes) notes in \(notebooks) notebooks on the server;"
+      let held = [(notes, "note"), (notebooks, "notebook")].map { count, noun in
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+      }
+      return "the account \(name) holds \(held.joined(separator: " and ")) on the server;"
         + " --yes removes it with them (the devices keep their own copies)"
     }
   }

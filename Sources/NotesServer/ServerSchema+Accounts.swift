@@ -200,7 +200,11 @@ extension ServerSchema {
   /// Forces row-level security on every table, with each account's policies, and grants
   /// the accounts exactly what sync needs.
   private static func secureTables(on connection: PostgresConnection) throws {
-    let own = "account = current_user"
+    // `current_user` is a `name`, whose collation is "C": compared as it is, or cast to
+    // text, it does not match the column's collation, and no index on `account` can serve
+    // the policy (every query of an account then read the rows of every account in its
+    // range). Cast and in the column's collation, it is an index condition.
+    let own = #"account = current_user::text COLLATE "default""#
     let statements = [
       "CREATE POLICY anyone_reads ON notes_schema FOR SELECT USING (true)",
       "CREATE POLICY own_read ON notes_accounts FOR SELECT USING (\(own))",

@@ -265,6 +265,25 @@ struct AccountIsolationTests {
     }
   }
 
+  @Test func anAccountsQueriesFindItsRowsThroughTheAccountIndexes() async throws {
+    try await withBench { bench in
+      // With many accounts, a policy no index can serve would make every account read every
+      // account's rows in a range: the policy's condition must be an index condition.
+      let bob = try bench.connect("bob")
+      defer { bob.close() }
+      try bob.execute("SET enable_seqscan = off")
+      for (table, query) in [
+        ("notes_entities", "SELECT seq FROM notes_entities WHERE entity = 'note' AND seq > 0"),
+        ("notes_changes", "SELECT max(seq) FROM notes_changes"),
+      ] {
+        let plan = try bob.execute("EXPLAIN (COSTS OFF) " + query).rows.compactMap { $0[0] }
+        #expect(
+          plan.contains { $0.contains("Index Cond: ((account = ") },
+          "\(table):\n\(plan.joined(separator: "\n"))")
+      }
+    }
+  }
+
   @Test func aWrongPasswordIsRefusedWithAClearMessage() async throws {
     try await withBench { bench in
       #expect {

@@ -179,13 +179,13 @@ struct SyncCommandTests {
       let lines = list.output.split(separator: "\n").map { $0.split(separator: "\t") }
       #expect(
         lines.map { $0.prefix(4).joined(separator: " ") } == [
-          "alice 1 devices 1 notebooks 1 notes", "bob 0 devices 0 notebooks 0 notes",
+          "alice 1 device 1 notebook 1 note", "bob 0 devices 0 notebooks 0 notes",
         ])
       #expect(lines.last?.last == "last push never")
       // Alice holds notes: removed only with --yes.
       let unconfirmed = try bench.notes(["server", "remove-account", "alice", url])
       #expect(unconfirmed.status == 65)
-      #expect(unconfirmed.errors.contains("the account alice holds 1 notes in 1 notebooks"))
+      #expect(unconfirmed.errors.contains("the account alice holds 1 note and 1 notebook"))
       #expect(try bench.notes(["server", "list-accounts", url]).output.hasPrefix("alice\t"))
       let removed = try bench.notes(["server", "remove-account", "--yes", "alice", url])
       #expect(removed.status == 0, "\(removed.errors)")
