@@ -36,15 +36,25 @@ extension SyncServer {
     """
   }
 
-  /// Each entity's latest version (`e`) with the change that made it (`c`); a query adds
-  /// its WHERE clause.
-  static let selectLatest =
+  /// Each entity's latest version (`e`) that meets `condition` (on `notes_entities`), in
+  /// sequence order, at most `limit`, with the id of the change that made it (`c`).
+  ///
+  /// The entities are chosen first, in one range of an index, and each one's change is
+  /// then looked up by its sequence number: a plan that does not depend on the server's
+  /// statistics. (A join of the two tables, planned on tables not analysed yet, as after a
+  /// first push, compared every entity with every change: 0.9 s for a page of 2,000.) A
+  /// version whose change is not there (a row no push wrote) comes back refused.
+  static func selectLatest(where condition: String, limit: String? = nil) -> String {
     columns(payload: "e.payload", entityID: "e.entity_id", seq: "e.seq")
       + """
 
-      FROM notes_entities e JOIN notes_changes c ON c.account = e.account AND c.seq = e.seq,
+      FROM (SELECT entity_id, seq, payload FROM notes_entities WHERE \(condition)
+          ORDER BY seq\(limit.map { " LIMIT \($0)" } ?? "")) e
+        LEFT JOIN LATERAL (SELECT change_id FROM notes_changes WHERE seq = e.seq) c ON true,
         LATERAL (SELECT e.payload->>'title' AS title, e.payload->>'body' AS body) f
+      ORDER BY e.seq
       """
+  }
 
   /// Every version of the changes log (`c`); a query adds its WHERE clause.
   static let selectHistory =
@@ -69,6 +79,7 @@ extension SyncServer {
     let changeID = row[1] ?? ""
     let uid = row[2] ?? ""
     var problems: [String] = []
+    if row[1] == nil { problems.append("The server has no change on record for this version.") }
     if let length = row[3].flatMap({ Int($0) }), length > idByteLimit {
       problems.append("The \(kind.rawValue) id is \(length) bytes long, not a UUID.")
     }

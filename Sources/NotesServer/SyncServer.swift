@@ -234,12 +234,9 @@ public final class SyncServer {
     _ kind: SyncEntityKind, after cursor: Int64, upTo head: Int64, limit: Int
   ) throws -> [PulledVersion] {
     let rows = try connection.execute(
-      Self.selectLatest
-        + """
-         WHERE e.entity = $1 AND e.seq > $2::bigint AND e.seq <= $3::bigint
-          AND c.seq > $2::bigint AND c.seq <= $3::bigint
-        ORDER BY e.seq LIMIT $4::bigint
-        """, [kind.rawValue, String(cursor), String(head), String(limit)])
+      Self.selectLatest(
+        where: "entity = $1 AND seq > $2::bigint AND seq <= $3::bigint", limit: "$4::bigint"),
+      [kind.rawValue, String(cursor), String(head), String(limit)])
     return Self.versions(kind, from: rows)
   }
 
@@ -253,7 +250,7 @@ public final class SyncServer {
   public func versions(_ kind: SyncEntityKind, of uids: [String]) throws -> [PulledVersion] {
     guard !uids.isEmpty else { return [] }
     let rows = try connection.execute(
-      Self.selectLatest + " WHERE e.entity = $1 AND e.entity_id = ANY($2::text[]) ORDER BY e.seq",
+      Self.selectLatest(where: "entity = $1 AND entity_id = ANY($2::text[])"),
       [kind.rawValue, Self.textArray(uids)])
     return Self.versions(kind, from: rows)
   }

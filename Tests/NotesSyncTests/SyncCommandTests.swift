@@ -6,6 +6,8 @@ import Foundation
 import NotesTestSupport
 import Testing
 
+@testable import NotesStorage
+
 @Suite(.serialized, .sharedPostgres)
 struct SyncCommandTests {
   /// One test's database, and a home folder its `notes` commands share (where
@@ -105,6 +107,30 @@ struct SyncCommandTests {
       #expect(
         try bench.notes(["sync", "acknowledge"], library: b).output == "1 notice marked read\n")
       #expect(!(try bench.notes(["sync", "status"], library: b).output.contains("notice:")))
+    }
+  }
+
+  @Test func aPasswordAnOlderVersionStoredInTheLibraryMovesToThePasswordFile() async throws {
+    try await withBench { bench in
+      try bench.addAccount("alice", password: "old secret")
+      let library = bench.home.file("old.notes")
+      #expect(try bench.notes(["sync", "status"], library: library).status == 0)
+      // As an older version stored it: the whole URL, password and all.
+      let store = try LibrarySyncStore(path: library)
+      try store.setServer(bench.database.url(user: "alice", password: "old secret"))
+      store.close()
+      #expect(try bench.notes(["sync", "status"], library: library).output.contains("password=***"))
+      let first = try bench.notes(["sync"], library: library)
+      #expect(first.status == 0, "\(first.errors)")
+      #expect(bench.home.text(of: ".pgpass")?.hasSuffix(":alice:old secret\n") == true)
+      let status = try bench.notes(["sync", "status"], library: library)
+      #expect(!status.output.contains("password"), "\(status.output)")
+      for file in try bench.home.contents() where file.hasPrefix("old.notes") {
+        let bytes = try #require(FileManager.default.contents(atPath: bench.home.file(file)))
+        #expect(bytes.range(of: Data("old secret".utf8)) == nil, "\(file) holds the password")
+      }
+      // Nothing started over: the same device, and the next sync finds the password.
+      #expect(try bench.notes(["sync"], library: library).status == 0)
     }
   }
 
