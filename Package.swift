@@ -120,7 +120,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesServerTests",
-      dependencies: ["NotesServer", "NotesCore", "NotesTestSupport"]
+      dependencies: ["NotesServer", "NotesCore", "AirframeTesting", "NotesTestSupport"]
     ),
     .testTarget(
       name: "NotesSyncTests",

@@ -90,7 +90,7 @@ extension SyncServer {
         shapeProblems: problems)
     }
     guard type == "object" else {
-      problems.append("The version is not an object but a JSON \(type).")
+      problems.append("The version is not an object but \(jsonType(type)).")
       return refused(kind, uid: uid, seq: seq, changeID: changeID, problems)
     }
     var field = FieldReader(kind: kind, row: row)
@@ -115,6 +115,14 @@ extension SyncServer {
       isPinned: kind == .note && pinned == "true", created: createdDate, modified: modifiedDate)
     return .checking(
       SyncRecord(kind: kind, uid: uid, fields: fields), seq: seq, changeID: changeID)
+  }
+
+  /// A JSON type as the server named it, for a message: one of JSON's six type names, or
+  /// "a value of an unknown type" for anything else a server sends (never its text, which
+  /// could hold anything).
+  static func jsonType(_ name: String) -> String {
+    let known = ["object", "array", "string", "number", "boolean", "null"]
+    return known.contains(name) ? "a JSON \(name)" : "a value of an unknown type"
   }
 
   private static func refused(
@@ -144,7 +152,8 @@ extension SyncServer {
         return nil
       }
       guard found == expected, let text = row[value] else {
-        problems.append("The \(kind.rawValue)'s “\(name)” is a JSON \(found), not a \(expected).")
+        problems.append(
+          "The \(kind.rawValue)'s “\(name)” is \(SyncServer.jsonType(found)), not a \(expected).")
         return nil
       }
       return text
