@@ -70,7 +70,11 @@ extension LibrarySyncStore {
   func keepAside(
     _ refused: [RefusedVersion], superseding applied: [PulledRecord]
   ) throws(NotesStorageError) {
-    for item in applied {
+    // Almost always nothing is kept aside: then a page of 1,000 versions costs one query
+    // here, not 1,000 deletes.
+    let anyKept = try connection.int64("SELECT EXISTS (SELECT 1 FROM sync_kept_aside)") ?? 0
+    guard anyKept != 0 || !refused.isEmpty else { return }
+    for item in applied where anyKept != 0 {
       try connection.withStatement(
         "DELETE FROM sync_kept_aside WHERE entity = ?1 AND uid = ?2 AND seq < ?3"
       ) { statement throws(NotesStorageError) in
