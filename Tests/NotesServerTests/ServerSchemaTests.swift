@@ -109,8 +109,8 @@ struct ServerSchemaTests {
     }
     #expect(
       try connection.execute(
-        "SELECT indexdef FROM pg_indexes WHERE indexname = 'notes_entities_pull'"
-      ).singleValue?.hasSuffix("(account, entity, seq)") == true)
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'notes_entities_notebooks'"
+      ).singleValue?.hasSuffix("(account, seq) WHERE (entity = 'notebook'::text)") == true)
     #expect(try ServerSchema.prepare(connection) == .current)
     // Anna logs in for the first time: her devices see what was there.
     try ServerAccounts.add("anna", password: "anna's password", on: connection)
