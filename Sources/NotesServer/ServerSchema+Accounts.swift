@@ -136,26 +136,24 @@ extension ServerSchema {
         ALTER COLUMN account SET DEFAULT current_user, ALTER COLUMN account SET NOT NULL,
         DROP CONSTRAINT notes_entities_pkey,
         DROP CONSTRAINT notes_entities_seq_fkey,
-        ADD PRIMARY KEY (account, entity, entity_id),
+        ADD PRIMARY KEY (account, entity_id, entity),
         ADD CONSTRAINT notes_entities_change FOREIGN KEY (account, seq)
           REFERENCES notes_changes (account, seq),
         ADD CONSTRAINT notes_entities_entity_id CHECK (entity_id ~ '\(uuidPattern)') NOT VALID,
         ADD CONSTRAINT notes_entities_payload CHECK (\(payloadCheck)) NOT VALID
       """)
-    // A pull's page is one range of an account's entities by sequence number: of all of
-    // them for notes (nearly all entities are notes), of the notebooks alone for notebooks.
-    // An index on (account, kind, sequence number) would serve both, but on tables not
-    // analysed yet (all through a first push, one transaction of a whole library) the
-    // planner judged it as cheap as the primary key for a push's lookup of one entity,
-    // which then read every version of its kind: a first push grew quadratic. These two
-    // can serve that lookup only by reading many rows, or only notebooks.
+    // A pull's page is one range, by sequence number, of an index of one account's
+    // entities of one kind: a partial index per kind. (A push's lookup of one entity goes
+    // by the primary key, account and entity id first; see `SyncServer.pushStatement`.)
     try connection.execute("DROP INDEX notes_entities_by_seq")
     try connection.execute("DROP INDEX notes_entities_by_entity_seq")
     try connection.execute(
       "CREATE INDEX notes_entities_by_account_seq ON notes_entities (account, seq)")
-    try connection.execute(
-      "CREATE INDEX notes_entities_notebooks ON notes_entities (account, seq)"
-        + " WHERE entity = 'notebook'")
+    for kind in ["note", "notebook"] {
+      try connection.execute(
+        "CREATE INDEX notes_entities_\(kind)s ON notes_entities (account, seq)"
+          + " WHERE entity = '\(kind)'")
+    }
     try secureTables(on: connection)
   }
 

@@ -283,7 +283,7 @@ struct AccountIsolationTests {
       }
       // On tables full of versions the server has not analysed yet (a first push is one
       // transaction): a push finds an entity's current version by the primary key, and a
-      // page of notebooks reads the notebooks alone.
+      // page reads one range of its kind's index, in order.
       try bob.execute("RESET enable_seqscan")
       try bob.execute("BEGIN")
       try bob.execute(
@@ -297,7 +297,7 @@ struct AccountIsolationTests {
           + " SELECT entity, entity_id, seq, payload FROM notes_changes WHERE payload IS NULL")
       let push = SyncServer.pushStatement
       let lookup = String(
-        push[push.range(of: "SELECT seq")!.lowerBound..<push.range(of: "$3")!.upperBound])
+        push[push.range(of: "SELECT seq")!.lowerBound..<push.range(of: "entity = $2")!.upperBound])
       let queries = [
         (
           "notes_entities_pkey", lookup.replacing("$2", with: "'note'").replacing("$3", with: "'x'")
@@ -305,6 +305,10 @@ struct AccountIsolationTests {
         (
           "notes_entities_notebooks",
           "SELECT seq FROM notes_entities WHERE entity = 'notebook' AND seq > 3 ORDER BY seq"
+        ),
+        (
+          "notes_entities_notes",
+          "SELECT seq FROM notes_entities WHERE entity = 'note' AND seq > 3 ORDER BY seq LIMIT 1000"
         ),
       ]
       for (index, query) in queries {
