@@ -98,10 +98,8 @@ struct HostileWriter: Sendable {
     let connection = try PostgresConnection(url: adminURL)
     defer { connection.close() }
     for constraint in ["entity_id", "payload"] {
-      for table in ["notes_changes", "notes_entities"] {
-        try connection.execute(
-          "ALTER TABLE \(table) DROP CONSTRAINT IF EXISTS \(table)_\(constraint)")
-      }
+      try connection.execute(
+        "ALTER TABLE notes_changes DROP CONSTRAINT IF EXISTS notes_changes_\(constraint)")
     }
   }
 
