@@ -23,11 +23,11 @@
 //   bidirectional controls; a body with control characters other than tab and line
 //   breaks. Every value the app's validators accept passes these checks (they are a
 //   subset of the app's rules), so a valid push is never refused. The constraints are
-//   `NOT VALID`: rows an older server accepted stay, and devices keep them aside. Each
-//   check costs a push about a fifth of a millisecond per version, so `notes_entities`,
-//   which a push fills from the checked change, has none: only a hand-written row there
-//   escapes the server's checks, and it reaches only its own account's devices, which keep
-//   it aside.
+//   `NOT VALID`: rows an older server accepted stay, and devices keep them aside.
+//   `notes_entities`, which a push fills from the checked change, has none (the same checks
+//   there cost every version pushed another 0.14 ms, measured: 3,000 pushes 2.9 s against
+//   2.45 s): only a row written there by hand escapes the server's checks, and it reaches
+//   only its own account's devices, which keep it aside.
 // - Each account has a notification channel of its own, named by 128 random bits that
 //   only the account can read, so a signal never tells one account of another's push.
 
