@@ -67,6 +67,8 @@ public struct PostgresRows: Equatable, Sendable {
 /// ```
 public final class PostgresConnection {
   private(set) var handle: OpaquePointer?
+  /// The statements prepared on this connection, by name.
+  private var prepared: Set<String> = []
 
   /// Connects to the server `url` names (a libpq connection URI or `key=value` string;
   /// a password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it).
@@ -127,6 +129,7 @@ public final class PostgresConnection {
   public func close() {
     if let handle { PQfinish(handle) }
     handle = nil
+    prepared = []
   }
 
   /// Runs one statement with its parameters (`$1`, `$2`, …; `nil` is NULL).
@@ -141,18 +144,59 @@ public final class PostgresConnection {
     -> PostgresRows
   {
     guard let handle else { throw PostgresError("the connection is closed") }
-    // C strings for the parameters, alive until PQexecParams returns.
-    let values = parameters.map { $0.map { strdup($0) } ?? nil }
-    defer { for value in values { free(value) } }
-    let result = values.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-        PQexecParams(
-          handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
-      }
+    return try Self.rows(
+      of: Self.withCStrings(parameters) { values in
+        PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      }, on: handle)
+  }
+
+  /// Runs a statement prepared once for this connection: parsed and planned the first time
+  /// `name` is used, executed with new parameters every other time.
+  ///
+  /// What a connection runs thousands of times (a push's statement per change) is spared
+  /// the server's parsing and planning of the same text each time.
+  ///
+  /// - Parameters:
+  ///   - name: The statement's name on this connection; the same name always stands for the
+  ///     same `sql`.
+  ///   - sql: Exactly one SQL statement.
+  ///   - parameters: Its parameters, as text.
+  /// - Returns: The rows it returned (none for a command).
+  /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
+  @discardableResult
+  public func executePrepared(
+    _ name: String, _ sql: String, _ parameters: [String?]
+  ) throws(PostgresError) -> PostgresRows {
+    guard let handle else { throw PostgresError("the connection is closed") }
+    if !prepared.contains(name) {
+      try Self.rows(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), on: handle)
+      prepared.insert(name)
     }
+    return try Self.rows(
+      of: Self.withCStrings(parameters) { values in
+        PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+      }, on: handle)
+  }
+
+  /// Calls `body` with `values` as C strings (`nil` for NULL), alive until it returns.
+  private static func withCStrings<Result>(
+    _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+  ) -> Result {
+    let strings = values.map { $0.map { strdup($0) } ?? nil }
+    defer { for string in strings { free(string) } }
+    return strings.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress) }
+    }
+  }
+
+  /// The rows of `result` (cleared here), or its error.
+  @discardableResult
+  private static func rows(
+    of result: OpaquePointer?, on handle: OpaquePointer
+  ) throws(PostgresError) -> PostgresRows {
     guard let result else {
       throw PostgresError(
-        Self.firstLine(PQerrorMessage(handle)), isUnavailable: PQstatus(handle) != CONNECTION_OK)
+        firstLine(PQerrorMessage(handle)), isUnavailable: PQstatus(handle) != CONNECTION_OK)
     }
     defer { PQclear(result) }
     switch PQresultStatus(result) {
@@ -171,7 +215,7 @@ public final class PostgresConnection {
     default:
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       throw PostgresError(
-        Self.firstLine(PQresultErrorMessage(result)), sqlState: state,
+        firstLine(PQresultErrorMessage(result)), sqlState: state,
         isUnavailable: PQstatus(handle) != CONNECTION_OK)
     }
   }

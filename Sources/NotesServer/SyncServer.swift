@@ -179,7 +179,8 @@ public final class SyncServer {
       fields?.notebook, (fields?.isPinned ?? false) ? "true" : "false",
       fields.map { "\($0.created)" }, fields.map { "\($0.modified)" },
     ]
-    let stored = try connection.execute(Self.pushStatement, parameters).singleValue
+    let stored = try connection.executePrepared("notes_push", Self.pushStatement, parameters)
+      .singleValue
     if let stored, let seq = Int64(stored) { return .accepted(seq: seq) }
     let earlier = try connection.execute(
       "SELECT seq FROM notes_changes WHERE change_id = $1::uuid", [change.changeID]
