@@ -242,10 +242,14 @@ public final class SyncServer {
   public func pull(
     _ kind: SyncEntityKind, after cursor: Int64, upTo head: Int64, limit: Int
   ) throws -> [PulledVersion] {
-    let rows = try connection.execute(
+    // Prepared once per kind, the kind written in the statement (one of two fixed words),
+    // so even a generic plan reads that kind's own index.
+    let rows = try connection.executePrepared(
+      "notes_pull_\(kind.rawValue)",
       Self.selectLatest(
-        where: "entity = $1 AND seq > $2::bigint AND seq <= $3::bigint", limit: "$4::bigint"),
-      [kind.rawValue, String(cursor), String(head), String(limit)])
+        where: "entity = '\(kind.rawValue)' AND seq > $1::bigint AND seq <= $2::bigint",
+        limit: "$3::bigint"),
+      [String(cursor), String(head), String(limit)])
     return Self.versions(kind, from: rows)
   }
 
