@@ -51,18 +51,22 @@ extension LibrarySyncStore {
     }
   }
 
-  /// The uid of every notebook this library knows of: those it holds and those the server
-  /// ever sent it (deleted ones included).
+  /// Whether this library knows of the notebook `uid`: it holds it, or the server ever sent
+  /// it (deleted or not).
   ///
-  /// A pulled note whose notebook is neither here nor in its batch refers to a notebook
-  /// the server never had.
-  public func knownNotebookUIDs() throws(NotesStorageError) -> Set<String> {
+  /// A pulled note whose notebook is neither known here nor in its batch refers to a
+  /// notebook the server never had.
+  ///
+  /// - Complexity: Two lookups by uid (both columns are indexed).
+  public func knowsNotebook(_ uid: String) throws(NotesStorageError) -> Bool {
     try connection.withStatement(
-      "SELECT uid FROM notebooks UNION SELECT uid FROM sync_base WHERE entity = 'notebook'"
+      """
+      SELECT EXISTS (SELECT 1 FROM notebooks WHERE uid = ?1)
+        OR EXISTS (SELECT 1 FROM sync_base WHERE uid = ?1 AND entity = 'notebook')
+      """
     ) { statement throws(NotesStorageError) in
-      var uids: Set<String> = []
-      while try statement.step() { uids.insert(statement.string(at: 0)) }
-      return uids
+      try statement.bind(uid, at: 1)
+      return try statement.step() && statement.int64(at: 0) != 0
     }
   }
 

@@ -4,7 +4,8 @@
 // Guarantees
 // - Every version was checked by the app's rules as it was read (`PulledVersion`); here a
 //   note is checked against the notebooks: its notebook must be one the library knows of
-//   (here, or ever sent by the server) or one that comes valid in the same batch.
+//   (here, or ever sent by the server) or one that comes valid in the same batch. The
+//   library is asked about each notebook once per batch, by uid.
 //   Otherwise it refers to a notebook the server never had, and is refused.
 // - A refused version is kept aside and reported; the entity then takes its latest valid
 //   version from the server's history, numbered as the refused one (so the device has
@@ -16,6 +17,7 @@
 
 internal import NotesCore
 internal import NotesServer
+internal import NotesStorage
 
 /// What a device does with one batch of versions from the server.
 struct IncomingVersions {
@@ -25,8 +27,16 @@ struct IncomingVersions {
   static let historyPage = 50
 
   let server: SyncServer
-  /// Notebooks the library knows of, growing with the batch's valid notebooks.
-  var knownNotebooks: Set<String>
+  let store: LibrarySyncStore
+  /// What is known of the notebooks asked about so far: the library's answer, or the
+  /// batch's valid notebooks (known).
+  private var knownNotebooks: [String: Bool] = [:]
+
+  /// Sorts versions for the library `store`, from `server`.
+  init(server: SyncServer, store: LibrarySyncStore) {
+    self.server = server
+    self.store = store
+  }
 
   /// Sorts `versions` into records to apply and versions to keep aside.
   ///
@@ -42,7 +52,7 @@ struct IncomingVersions {
     // Notebooks first: a note in the batch may be in one of them.
     let ordered = versions.filter { $0.kind == .notebook } + versions.filter { $0.kind == .note }
     for version in ordered {
-      switch check(version) {
+      switch try check(version) {
       case .accepted(let record):
         accept(record, into: &records)
       case .refused(let bad):
@@ -54,14 +64,22 @@ struct IncomingVersions {
   }
 
   private mutating func accept(_ record: PulledRecord, into records: inout [PulledRecord]) {
-    if record.record.kind == .notebook { knownNotebooks.insert(record.record.uid) }
+    if record.record.kind == .notebook { knownNotebooks[record.record.uid] = true }
     records.append(record)
   }
 
+  /// Whether the library or the batch knows of the notebook `uid` (the library asked once).
+  private mutating func knows(_ uid: String) throws -> Bool {
+    if let known = knownNotebooks[uid] { return known }
+    let known = try store.knowsNotebook(uid)
+    knownNotebooks[uid] = known
+    return known
+  }
+
   /// `version`, refused if it is a note whose notebook the server never had.
-  private func check(_ version: PulledVersion) -> PulledVersion {
+  private mutating func check(_ version: PulledVersion) throws -> PulledVersion {
     guard case .accepted(let record) = version, record.record.kind == .note,
-      let notebook = record.record.fields?.notebook, !knownNotebooks.contains(notebook)
+      let notebook = record.record.fields?.notebook, try !knows(notebook)
     else { return version }
     return .refused(
       RefusedVersion(
@@ -71,14 +89,14 @@ struct IncomingVersions {
 
   /// The entity's latest valid version before `bad`, numbered as `bad`; `nil` if there is
   /// none within ``historyLimit`` versions.
-  private func lastValidVersion(before bad: RefusedVersion) throws -> PulledRecord? {
+  private mutating func lastValidVersion(before bad: RefusedVersion) throws -> PulledRecord? {
     guard SyncRules.isUID(bad.uid) else { return nil }
     var before = bad.seq
     var looked = 0
     while looked < Self.historyLimit {
       let page = try server.history(bad.kind, of: bad.uid, before: before, limit: Self.historyPage)
       for older in page {
-        if case .accepted(let record) = check(older) {
+        if case .accepted(let record) = try check(older) {
           return PulledRecord(seq: bad.seq, changeID: record.changeID, record: record.record)
         }
       }

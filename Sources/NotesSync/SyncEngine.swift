@@ -197,7 +197,7 @@ public final class SyncEngine {
         let uids = refused.filter { $0.record.kind == kind }.map(\.record.uid)
         current += try server.versions(kind, of: uids)
       }
-      var incoming = IncomingVersions(server: server, knownNotebooks: try store.knownNotebookUIDs())
+      var incoming = IncomingVersions(server: server, store: store)
       let sorted = try incoming.sort(current)
       let applied = try store.apply(
         sorted.records, refused: sorted.refused, cursor: try store.cursor())
@@ -247,7 +247,7 @@ public final class SyncEngine {
       // Every notebook newer than the cursor comes with each page, so a note never
       // arrives before its notebook; the cursor stops at the page's last note.
       let newCursor = notes.count == Self.pageSize ? notes[notes.count - 1].seq : head
-      var incoming = IncomingVersions(server: server, knownNotebooks: try store.knownNotebookUIDs())
+      var incoming = IncomingVersions(server: server, store: store)
       let sorted = try incoming.sort(notebooks + notes)
       let applied = try store.apply(sorted.records, refused: sorted.refused, cursor: newCursor)
       report.received += applied.received
