@@ -82,7 +82,7 @@ public enum SyncRules {
   /// - Parameter text: Text that should be an id.
   /// - Returns: Whether it is one.
   public static func isUID(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    let bytes = text.utf8
     guard bytes.count == 36 else { return false }
     for (index, byte) in bytes.enumerated() {
       if [8, 13, 18, 23].contains(index) {
