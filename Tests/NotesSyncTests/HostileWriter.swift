@@ -97,9 +97,8 @@ struct HostileWriter: Sendable {
   func dropServerChecks() throws {
     let connection = try PostgresConnection(url: adminURL)
     defer { connection.close() }
-    for constraint in ["entity_id", "payload"] {
-      try connection.execute(
-        "ALTER TABLE notes_changes DROP CONSTRAINT IF EXISTS notes_changes_\(constraint)")
+    for table in ["notes_changes", "notes_entities"] {
+      try connection.execute("ALTER TABLE \(table) DROP CONSTRAINT IF EXISTS \(table)_version")
     }
   }
 
