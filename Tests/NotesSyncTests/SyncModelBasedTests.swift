@@ -119,32 +119,27 @@ struct RandomRun {
     for device in devices {
       let broken = LibraryInvariants.violations(in: device.model.state)
       if !broken.isEmpty {
-        let message =
-          "seed \(seed): \(device.name) breaks the app's rules: \(broken)\nsteps:\n"
-          + log.joined(separator: "\n")
-        Issue.record(Comment(rawValue: message))
-        ok = false
+        ok = report("\(device.name) breaks the app's rules: \(broken)")
       }
       let content = try await device.content()
       if content != expected {
-        let message =
-          "seed \(seed): \(device.name) differs from the server\n\(content)\nserver:\n\(expected)"
-          + "\nsteps:\n\(log.joined(separator: "\n"))"
-        Issue.record(Comment(rawValue: message))
-        ok = false
+        ok = report("\(device.name) differs from the server\n\(content)\nserver:\n\(expected)")
       }
     }
     let final = Set(
       expected.notes.values.flatMap { $0.body.split(separator: "\n").map(String.init) })
     let lost = written.subtracting(removed).subtracting(final)
     if !lost.isEmpty {
-      let message =
-        "seed \(seed): lost \(lost.sorted())\nfinal:\n\(expected)\nsteps:\n"
-        + log.joined(separator: "\n")
-      Issue.record(Comment(rawValue: message))
-      ok = false
+      ok = report("lost \(lost.sorted())\nfinal:\n\(expected)")
     }
     return ok
+  }
+
+  /// Records a failure of this run, with its seed and every step; returns false.
+  func report(_ what: String) -> Bool {
+    Issue.record(
+      Comment(rawValue: "seed \(seed): \(what)\nsteps:\n" + log.joined(separator: "\n")))
+    return false
   }
 
   mutating func token() -> String {
