@@ -125,7 +125,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotesServerTests",
-      dependencies: ["NotesServer", "NotesTestSupport"]
+      dependencies: ["NotesServer", "NotesCore", "AirframeTesting", "NotesTestSupport"]
     ),
     .testTarget(
       name: "NotesSyncTests",

@@ -70,8 +70,8 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["export"] + options + ["--markdown", folder]
     case .importLibrary(let path):
       return ["import"] + options + ["--", path]
-    case .serverInit(let url):
-      return ["server", "init"] + options + ["--", url]
+    case .server(let server):
+      return serverWords(server, options)
     case .sync(.now):
       return ["sync"] + options
     case .sync(.setup(let url)):
@@ -83,6 +83,18 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
     case .gesture(let gesture):
       return gestureWords(gesture, options)
     }
+  }
+}
+
+/// A command line for a server command, operands after `--`.
+private func serverWords(_ server: ServerCommand, _ options: [String]) -> [String] {
+  switch server {
+  case .initialize(let url, let account):
+    ["server", "init"] + options + optional("--account", account) + ["--", url]
+  case .addAccount(let name, let url): ["server", "add-account"] + options + ["--", name, url]
+  case .removeAccount(let name, let url, let confirmed):
+    ["server", "remove-account"] + options + flag("--yes", confirmed) + ["--", name, url]
+  case .listAccounts(let url): ["server", "list-accounts"] + options + ["--", url]
   }
 }
 

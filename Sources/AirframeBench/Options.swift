@@ -78,7 +78,7 @@ let benchmarkNames = [
   "derived-diamond",
   "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
   "keystroke", "terminal-app", "shared-library", "sync", "sync-latency", "sync-first",
-  "sync-offline", "notes-files", "notes-merge",
+  "sync-offline", "notes-files", "notes-merge", "sync-rls",
 ]
 
 /// The operation counts of one run of the suite.

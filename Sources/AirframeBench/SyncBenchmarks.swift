@@ -8,8 +8,10 @@
 //
 // Setup, shared by the three figures: a `NotesFixture` of `Scale.syncNotesCount` notes
 // (100,000; 200 with --quick) is built, its file copied to device A's file, which is set up
-// with an empty server database as `notes sync setup` does (`ServerSchema.prepare`, then
-// `LibrarySyncStore.setServer`) and pushes everything with `SyncEngine.sync()`; then a new,
+// with an empty server database and an account on it, as the operator (`ServerSchema
+// .prepare`, `ServerAccounts.add`) and `notes sync setup` (the password into the run's own
+// password file, `PGPASSFILE`; the connection string without it into the library) do, and
+// pushes everything with `SyncEngine.sync()`; then a new,
 // empty library B is set up with the same server and pulls everything with
 // `SyncEngine.sync()`. Both devices then hold the same notes under their own device ids
 // (two copies of one file would share the fixture's device id, and each would ignore the
@@ -76,6 +78,8 @@ func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) t
   defer { server.stop() }
   let folder = try ScratchFolder()
   defer { folder.remove() }
+  // The devices' password file: the run's own, never the user's ~/.pgpass.
+  setenv("PGPASSFILE", folder.file("pgpass"), 1)
   let fixture = try NotesFixture(noteCount: scale.syncNotesCount, folder: folder)
 
   // Figure 15 and the devices of the others.
@@ -130,7 +134,7 @@ private struct SyncedDevices {
   /// The database's name on the server.
   let databaseName: String
 
-  /// Deletes both files and drops the server database.
+  /// Deletes both files, drops the server database and its account.
   func remove(on server: TemporaryPostgres) throws {
     for path in [a, b] {
       for suffix in ["", "-wal", "-shm"] {
@@ -140,31 +144,40 @@ private struct SyncedDevices {
     let admin = try PostgresConnection(url: server.url)
     defer { admin.close() }
     try admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+    try admin.execute("DROP ROLE IF EXISTS \(databaseName)")
   }
 }
 
-/// A new database on `server` with the notes schema, as `notes sync setup` prepares it.
+/// A new database on `server` with the notes schema and an account of the same name, as
+/// the operator makes them.
 ///
-/// - Returns: Its connection URL.
-private func makeServerDatabase(_ name: String, on server: TemporaryPostgres) throws -> String {
+/// - Returns: The account's connection URL, password included.
+func makeServerDatabase(_ name: String, on server: TemporaryPostgres) throws -> String {
   let admin = try PostgresConnection(url: server.url)
   defer { admin.close() }
   try admin.execute("CREATE DATABASE \(name)")
-  let url = server.url.replacing("///postgres?", with: "///\(name)?")
-  guard url != server.url else {
+  let operatorURL = server.url.replacing("///postgres?", with: "///\(name)?")
+  guard operatorURL != server.url else {
     throw SyncBenchError(description: "unexpected server URL \(server.url)")
   }
-  let connection = try PostgresConnection(url: url)
+  let connection = try PostgresConnection(url: operatorURL)
   defer { connection.close() }
   try ServerSchema.prepare(connection)
-  return url
+  let password = "bench password"
+  try ServerAccounts.add(name, password: password, on: connection)
+  return server.url(user: name, password: password, database: name)
 }
 
-/// Sets the library at `path` up to sync with `url`, as `notes sync setup` does.
-private func setUpSync(path: String, url: String) throws {
+/// Sets the library at `path` up to sync with `url`, as `notes sync setup` does: the
+/// password into the password file, the connection string without it into the library.
+func setUpSync(path: String, url: String) throws {
+  let settings = try ConnectionSettings(url)
+  let server = try SyncServer(settings: settings)
+  defer { server.close() }
+  _ = try server.storePassword(of: settings)
   let store = try LibrarySyncStore(path: path)
   defer { store.close() }
-  try store.setServer(url)
+  try store.setServer(settings.connectionString)
 }
 
 /// One run of figure 15.

@@ -9,7 +9,8 @@
 // terminal app (KeystrokeBenchmarks.swift), 12 the terminal app and commands
 // (TerminalAppBenchmarks.swift), 13 two processes on one library
 // (SharedLibraryBenchmarks.swift), 14–16 sync through a PostgreSQL server of the run's own
-// (SyncBenchmarks.swift), 17 a Markdown export and import (MarkdownBenchmarks.swift). Measurement.swift says how a
+// (SyncBenchmarks.swift), 17 a Markdown export and import (MarkdownBenchmarks.swift), 19 row-level
+// security on against off (RowSecurityBenchmarks.swift). Measurement.swift says how a
 // figure is taken. Everything runs on the main actor (top-level code is main-actor code).
 // Run it from a release build: `swift run -c release airframe-bench`.
 
@@ -153,6 +154,17 @@ if options.selects("sync", "sync-latency", "sync-first", "sync-offline") {
 }
 if options.selects("notes-merge") {
   reporter.emit(notesMergeFigure(number: 18, quick: options.quick, scale: scale, sink: sink))
+}
+if options.selects("sync-rls") {
+  // Figure 19 starts and stops a PostgreSQL server of its own; without one it is skipped.
+  do {
+    if let figure = try rowSecurityFigure(number: 19, scale: scale, sink: sink) {
+      reporter.emit(figure)
+    }
+  } catch {
+    printError("airframe-bench: figure 19 failed: \(error)")
+    exit(1)
+  }
 }
 let elapsed = ContinuousClock.now - start
 

@@ -16,7 +16,9 @@ import NotesCore
 /// A command line split into options and operands.
 struct Arguments {
   /// Options that take a value.
-  static let valueOptions: Set = ["--database", "--notebook", "--title", "--body", "--markdown"]
+  static let valueOptions: Set = [
+    "--database", "--notebook", "--title", "--body", "--markdown", "--account",
+  ]
   /// Options that take no value.
   static let flags: Set = ["--json", "--create-notebook", "--yes", "--help", "-h", "--version"]
 
@@ -112,11 +114,7 @@ struct Arguments {
     case "notebook":
       return .gesture(try notebookCommand())
     case "server":
-      guard operands.dropFirst().first == "init" else {
-        throw UsageError(message: "'server' needs init URL")
-      }
-      try allow([], flags: [], operands: ["init", "URL"], in: "server init")
-      return .serverInit(url: operands[2])
+      return .server(try serverCommand())
     case "sync":
       switch operands.dropFirst().first {
       case nil:
@@ -168,6 +166,34 @@ struct Arguments {
       return .importLibrary(path: operands[1])
     default:
       throw UsageError(message: "unknown command '\(TerminalText.short(name))'")
+    }
+  }
+
+  /// `server init URL [--account NAME]`, `server add-account NAME URL`,
+  /// `server remove-account NAME URL [--yes]` or `server list-accounts URL`.
+  private func serverCommand() throws(UsageError) -> ServerCommand {
+    switch operands.dropFirst().first {
+    case "init":
+      try allow(["--account"], flags: [], operands: ["init", "URL"], in: "server init")
+      return .initialize(url: operands[2], legacyAccount: values["--account"])
+    case "add-account":
+      try allow([], flags: [], operands: ["add-account", "NAME", "URL"], in: "server add-account")
+      return .addAccount(name: operands[2], url: operands[3])
+    case "remove-account":
+      try allow(
+        [], flags: ["--yes"], operands: ["remove-account", "NAME", "URL"],
+        in: "server remove-account")
+      return .removeAccount(
+        name: operands[2], url: operands[3], confirmed: givenFlags.contains("--yes"))
+    case "list-accounts":
+      try allow([], flags: [], operands: ["list-accounts", "URL"], in: "server list-accounts")
+      return .listAccounts(url: operands[2])
+    case let other:
+      let what = other.map { ", not '\(TerminalText.short($0))'" } ?? ""
+      throw UsageError(
+        message:
+          "'server' takes init URL, add-account NAME URL, remove-account NAME URL or"
+          + " list-accounts URL\(what)")
     }
   }
 

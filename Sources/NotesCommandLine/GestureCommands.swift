@@ -10,8 +10,9 @@
 //   exits 66.
 // - `notebook delete` of a notebook with notes deletes it and its notes only with
 //   `--yes`; without, it exits 65 saying how many notes would go.
-// - `edit` saves the text `$VISUAL` (else `$EDITOR`) leaves in a temporary file, or the
-//   body read from standard input with `--body -`; an unchanged body saves nothing.
+// - `edit` saves the text `$VISUAL` (else `$EDITOR`) leaves in a private temporary file
+//   (see `EditorFile`), or the body read from standard input with `--body -`; an unchanged
+//   body saves nothing.
 
 import Airframe
 import Foundation
@@ -85,7 +86,7 @@ enum GestureCommands {
       if let body {
         edited = body
       } else {
-        edited = try Self.editInEditor(note.body, environment: environment)
+        edited = try EditorFile.edit(note.body, environment: environment)
       }
       guard edited != note.body else { return }
       try check(session.bodyTyped(edited))
@@ -131,63 +132,6 @@ enum GestureCommands {
     case .failed, .cancelled, .superseded: throw CommandFailure(.failure, outcome.description)
     }
   }
-
-  /// The text the user's editor leaves in a temporary file that starts as `body`.
-  private static func editInEditor(_ body: String, environment: [String: String])
-    throws(CommandFailure) -> String
-  {
-    let editor = [environment["VISUAL"], environment["EDITOR"]]
-      .compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-    guard let editor else {
-      throw CommandFailure(
-        .usage, "'edit' needs $VISUAL or $EDITOR set, or --body - to read standard input")
-    }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("notes-edit-\(ProcessInfo.processInfo.processIdentifier)")
-    let file = folder.appendingPathComponent("note.txt")
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      try Data(body.utf8).write(to: file)
-    } catch {
-      throw CommandFailure(.failure, "cannot write a temporary file for the editor: \(error)")
-    }
-    defer { try? FileManager.default.removeItem(at: folder) }
-    // The editor command is a shell word list, as $EDITOR conventionally is ("vim -n"); it
-    // inherits the terminal (standard input, output and error) and the environment.
-    let status = runShell(editor + " \"$1\"", argument: file.path)
-    guard let status else {
-      throw CommandFailure(.failure, "cannot start the editor '\(editor)'")
-    }
-    guard status == 0 else {
-      throw CommandFailure(
-        .failure, "the editor '\(editor)' exited with status \(status); nothing was saved")
-    }
-    let data: Data
-    do { data = try Data(contentsOf: file) } catch {
-      throw CommandFailure(.failure, "cannot read what the editor saved: \(error)")
-    }
-    return try CommandInput.text(data, from: "the edited note")
-  }
-}
-
-/// Runs `command` with `/bin/sh -c`, `argument` as its `$1`, and waits for it.
-///
-/// - Returns: Its exit status (128 plus the signal that ended it), or `nil` if it could not
-///   be started.
-private func runShell(_ command: String, argument: String) -> Int32? {
-  let words = ["/bin/sh", "-c", command, "sh", argument]
-  let argv = words.map { strdup($0) } + [nil]
-  defer { for word in argv { free(word) } }
-  var pid = pid_t()
-  guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return nil }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) == -1 {
-    if errno != EINTR { return nil }
-  }
-  // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros in C.
-  let signal = status & 0x7F
-  return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
 
 /// A command that changes one notebook or note.

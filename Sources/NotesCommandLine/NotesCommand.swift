@@ -40,6 +40,21 @@ public enum SyncCommand: Equatable, Sendable {
   case acknowledge
 }
 
+/// What `notes server` is asked to do: the operator's commands on a sync server.
+public enum ServerCommand: Equatable, Sendable {
+  /// `server init URL [--account NAME]`: create or upgrade the server's tables; the rows of
+  /// a server from before accounts go to account `legacyAccount`.
+  case initialize(url: String, legacyAccount: String?)
+  /// `server add-account NAME URL`: a new account, its password read from the terminal or
+  /// standard input.
+  case addAccount(name: String, url: String)
+  /// `server remove-account NAME URL [--yes]`: an account, its role and its rows on the
+  /// server; one that holds notes only with `--yes`.
+  case removeAccount(name: String, url: String, confirmed: Bool)
+  /// `server list-accounts URL`: every account and what it holds.
+  case listAccounts(url: String)
+}
+
 /// A subcommand that reads or changes the notes library.
 public enum LibraryCommand: Equatable, Sendable {
   /// `list`: the notes of one notebook (`nil`: all), as lines or as JSON.
@@ -59,8 +74,8 @@ public enum LibraryCommand: Equatable, Sendable {
   case importLibrary(path: String)
   /// A change to one notebook or note, made as the full-screen app's gesture.
   case gesture(GestureCommand)
-  /// `server init URL`: create or upgrade the sync server's tables.
-  case serverInit(url: String)
+  /// `server …`: the operator's work on a sync server (tables and accounts).
+  case server(ServerCommand)
   /// `sync …`: set up, run or inspect sync with a server.
   case sync(SyncCommand)
 }
@@ -109,6 +124,9 @@ public struct CommandIO: Sendable {
   public var readInput: @Sendable () -> Data
   /// Whether standard input is a terminal (a person typing rather than a pipe or file).
   public var isInputTerminal: @Sendable () -> Bool
+  /// Asks for a secret on the terminal without showing what is typed: writes the prompt,
+  /// reads one line; `nil` when the user cancels (Ctrl-C, Ctrl-D) or there is no terminal.
+  public var readSecret: @Sendable (_ prompt: String) -> String?
   /// Writes to standard output.
   public var write: @Sendable (String) -> Void
   /// Writes to standard error.
@@ -119,16 +137,19 @@ public struct CommandIO: Sendable {
   /// - Parameters:
   ///   - readInput: Reads all of standard input.
   ///   - isInputTerminal: Whether standard input is a terminal; `false` by default.
+  ///   - readSecret: Asks for a secret on the terminal; by default there is none (`nil`).
   ///   - write: Writes to standard output.
   ///   - writeError: Writes to standard error.
   public init(
     readInput: @escaping @Sendable () -> Data,
     isInputTerminal: @escaping @Sendable () -> Bool = { false },
+    readSecret: @escaping @Sendable (_ prompt: String) -> String? = { _ in nil },
     write: @escaping @Sendable (String) -> Void,
     writeError: @escaping @Sendable (String) -> Void
   ) {
     self.readInput = readInput
     self.isInputTerminal = isInputTerminal
+    self.readSecret = readSecret
     self.write = write
     self.writeError = writeError
   }
@@ -137,6 +158,7 @@ public struct CommandIO: Sendable {
   public static let standard = CommandIO(
     readInput: { FileHandle.standardInput.readDataToEndOfFile() },
     isInputTerminal: { isatty(STDIN_FILENO) == 1 },
+    readSecret: { SecretPrompt.read(prompt: $0) },
     write: { FileHandle.standardOutput.write(Data($0.utf8)) },
     writeError: { FileHandle.standardError.write(Data($0.utf8)) })
 }

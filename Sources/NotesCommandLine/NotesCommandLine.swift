@@ -69,24 +69,42 @@ public enum NotesCommandLine {
       notebook delete NAME [--yes]
           Delete a notebook. One with notes is deleted, with its notes, only
           with --yes; without, nothing changes and the exit status is 65.
-      server init URL
+      server init URL [--account NAME]
           Create the sync server's tables on a PostgreSQL database, or upgrade
-          them; URL is a libpq connection string (postgresql://user@host/db).
-          A password comes from the URL, $PGPASSWORD or ~/.pgpass. A server
-          whose schema is newer than this program's is refused.
+          them; URL is a libpq connection string (postgresql://user@host/db) for
+          the operator: a superuser, or the role that owns the tables. A
+          password comes from the URL, $PGPASSWORD or the password file. A
+          server from before accounts that holds notes is upgraded only with
+          --account NAME, the account they then belong to. A server whose
+          schema is newer than this program's is refused.
+      server add-account NAME URL
+          Add an account: a login role that reaches only its own notes. Its
+          password is read from the terminal without echo (twice), or from
+          standard input when that is not a terminal; it is never printed or
+          stored. NAME: lower-case letters, digits and underscores.
+      server remove-account NAME URL [--yes]
+          Remove an account, its role and its notes on the server (devices keep
+          their copies); one that holds notes only with --yes.
+      server list-accounts URL
+          List the accounts: devices, notebooks, notes and last push of each.
       sync setup URL
-          Sync this library with the server at URL (its tables are created if
-          missing). Ids never collide between devices; nothing is ever lost.
+          Sync this library with the server at URL, as the account URL names
+          (never a superuser or the tables' owner: refused). A password in URL
+          goes to the password file ($PGPASSFILE, else ~/.pgpass, mode 0600),
+          never into the library. A server that is not on this machine needs
+          sslmode=verify-full in URL unless URL names another sslmode.
       sync
           Sync now: push what changed here, pull what changed elsewhere, merge,
           and print what moved and any notice (a conflict copy, an edit that
-          beat a delete).
+          beat a delete), and every version from the server kept aside because
+          it breaks the app's rules (the rest still applies).
       sync status [--json]
           Print the server, this device's id, the pending changes, the last
-          sync and the notices not yet acknowledged; --json prints one object
-          {"setUp", "server", "device", "pending", "lastSynced", "notices"}.
+          sync, the notices and the versions kept aside; --json prints one
+          object {"setUp", "server", "device", "pending", "lastSynced",
+          "notices", "keptAside"}.
       sync acknowledge
-          Mark every notice read.
+          Mark every notice and kept-aside version read.
       import FILE
           Add the notebooks and notes of an export; FILE - reads standard input.
           New ids are assigned; a notebook whose title exists already is merged
@@ -118,7 +136,10 @@ public enum NotesCommandLine {
       --json           Print JSON: notes as objects {id, notebook, title, body,
                        created, modified, pinned}.
       --markdown DIR   export: write Markdown files into DIR instead.
-      --yes            Confirm deleting a notebook that has notes.
+      --yes            Confirm deleting a notebook, or removing an account,
+                       that has notes.
+      --account NAME   server init: the account that a server's notes from
+                       before accounts belong to.
       -h, --help       Print this help.
       --version        Print the version.
       --               Treat every later word as an operand, even if it starts
@@ -133,8 +154,8 @@ public enum NotesCommandLine {
       0   success
       1   the library cannot be opened, read or saved
       64  the command line is wrong
-      65  invalid input (not UTF-8, not a notes export, or refused with the
-          reasons printed); nothing was saved
+      65  invalid input (not UTF-8, not a notes export, an unusable password,
+          or refused with the reasons printed); nothing was saved
       66  no such note, notebook or file
       69  the sync server cannot be reached, or the connection to it was lost;
           what was pending stays pending
@@ -197,8 +218,8 @@ public enum NotesCommandLine {
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
     case .exportMarkdown(let folder):
       return try MarkdownExport.export(to: folder, databasePath: databasePath, io: io)
-    case .serverInit(let url):
-      return try ServerCommands.initialize(url: url, io: io)
+    case .server(let command):
+      return try ServerCommands.run(command, io: io)
     case .sync(let command):
       return try SyncCommands.run(command, databasePath: databasePath, io: io)
     case .gesture(let gesture):
@@ -219,7 +240,7 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
-    case .add, .importLibrary, .exportMarkdown, .gesture, .serverInit, .sync:
+    case .add, .importLibrary, .exportMarkdown, .gesture, .server, .sync:
       break
     }
   }

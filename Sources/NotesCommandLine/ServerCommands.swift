@@ -1,38 +1,129 @@
-// ServerCommands: `notes server init URL`, which creates or upgrades the sync server's
-// tables on a PostgreSQL database.
+// ServerCommands: the operator's commands on a sync server — `notes server init URL`,
+// `add-account NAME URL`, `remove-account NAME URL` and `list-accounts URL`.
 //
 // Guarantees
 // - The URL is a libpq connection string (`postgresql://user@host/db`, or `key=value`
-//   pairs); a password comes from the URL, `PGPASSWORD` or `~/.pgpass`, as libpq finds it.
-// - Prints what it did: created, upgraded from an older version, or already current.
-// - A server that cannot be reached, or whose schema is newer than this program's, exits
-//   1 with the reason and nothing is changed.
-// - The URL is never printed back whole (it may hold a password).
+//   pairs) for the operator's role (a superuser, or the role that owns the tables); a
+//   password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it. A
+//   server that is not on this machine is reached with TLS and a checked certificate, or
+//   as the URL explicitly says (`ConnectionSettings`).
+// - `init` prints what it did: created, upgraded from an older version, or already
+//   current. A server from before accounts that holds rows is upgraded only with
+//   `--account NAME`, the account they then belong to.
+// - `add-account` reads the account's password from the terminal without echo (twice, to
+//   confirm), or from standard input when that is not a terminal; it is never printed or
+//   stored, and only its SCRAM verifier reaches the server.
+// - Every failure exits with the reason and changes nothing: 64 for a wrong command line,
+//   65 for an unusable password or an account that holds notes without `--yes`, 69 when
+//   the server cannot be reached, 1 when it refuses.
+// - The URL is never printed with its password.
 
 import Foundation
 import NotesServer
 
 /// The commands on a sync server.
 enum ServerCommands {
-  /// Creates or upgrades the server's tables and says which.
+  /// Runs `command`.
   ///
-  /// - Throws: ``CommandFailure`` with exit code 1 when the server cannot be reached or
-  ///   refuses the schema.
-  static func initialize(url: String, io: CommandIO) throws(CommandFailure) {
+  /// - Throws: ``CommandFailure`` with the reason.
+  static func run(_ command: ServerCommand, io: CommandIO) throws(CommandFailure) {
     do {
-      let connection = try PostgresConnection(url: url)
-      defer { connection.close() }
-      switch try ServerSchema.prepare(connection) {
-      case .created:
-        io.write("created the sync server's tables (schema \(ServerSchema.version))\n")
-      case .upgraded(let old):
+      switch command {
+      case .initialize(let url, let account):
+        try initialize(url: url, legacyAccount: account, io: io)
+      case .addAccount(let name, let url):
+        try addAccount(name, url: url, io: io)
+      case .removeAccount(let name, let url, let confirmed):
+        let connection = try PostgresConnection(settings: settings(url))
+        defer { connection.close() }
+        let removed = try ServerAccounts.remove(name, confirmed: confirmed, on: connection)
         io.write(
-          "upgraded the sync server's tables from schema \(old) to \(ServerSchema.version)\n")
-      case .current:
-        io.write("the sync server's tables are up to date (schema \(ServerSchema.version))\n")
+          "removed the account \(name): its role, \(SyncCommands.count(removed.devices, "device")),"
+            + " \(SyncCommands.count(removed.notebooks, "notebook")) and"
+            + " \(SyncCommands.count(removed.notes, "note")) on the server\n")
+      case .listAccounts(let url):
+        let connection = try PostgresConnection(settings: settings(url))
+        defer { connection.close() }
+        for account in try ServerAccounts.list(on: connection) {
+          var line =
+            "\(account.name)\t\(SyncCommands.count(account.devices, "device"))"
+            + "\t\(SyncCommands.count(account.notebooks, "notebook"))"
+            + "\t\(SyncCommands.count(account.notes, "note"))\tlast push \(account.lastPush ?? "never")"
+          if !account.canLogIn { line += "\tno login yet (add-account makes it)" }
+          io.write(line + "\n")
+        }
       }
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch let holds as ServerAccounts.HoldsNotes {
+      throw CommandFailure(.invalidData, holds.description)
+    } catch let error as PostgresError where error.isUnavailable {
+      throw CommandFailure(.unavailable, "\(error)")
     } catch {
       throw CommandFailure(.failure, "\(error)")
     }
+  }
+
+  /// The settings of `url`, or a usage failure saying why libpq cannot read it.
+  static func settings(_ url: String) throws(CommandFailure) -> ConnectionSettings {
+    do {
+      return try ConnectionSettings(url)
+    } catch {
+      throw CommandFailure(.usage, error.message)
+    }
+  }
+
+  private static func initialize(url: String, legacyAccount: String?, io: CommandIO) throws {
+    let connection = try PostgresConnection(settings: settings(url))
+    defer { connection.close() }
+    let version = ServerSchema.version
+    switch try ServerSchema.prepare(connection, legacyAccount: legacyAccount) {
+    case .created:
+      io.write("created the sync server's tables (schema \(version))\n")
+    case .upgraded(let old):
+      let owner = legacyAccount.map { "; what was there belongs to the account \($0)" } ?? ""
+      io.write("upgraded the sync server's tables from schema \(old) to \(version)\(owner)\n")
+    case .current:
+      io.write("the sync server's tables are up to date (schema \(version))\n")
+    }
+  }
+
+  private static func addAccount(_ name: String, url: String, io: CommandIO) throws {
+    if let problem = ServerSchema.accountNameProblem(name) {
+      throw CommandFailure(.usage, problem)
+    }
+    let settings = try settings(url)
+    // The password first: bad input changes nothing, and no connection waits on a person.
+    let password = try readPassword(for: name, io: io)
+    let connection = try PostgresConnection(settings: settings)
+    defer { connection.close() }
+    try ServerAccounts.add(name, password: password, on: connection)
+    let device = settings.withoutPassword.setting("user", to: name)
+    io.write(
+      "added the account \(name); each of its devices syncs with"
+        + " `notes sync setup \(shellQuoted(device.connectionString))` (with the password"
+        + " given here in the URL, in PGPASSWORD or in the password file)\n")
+  }
+
+  /// The new account's password: typed twice on the terminal, or standard input's.
+  private static func readPassword(for name: String, io: CommandIO) throws(CommandFailure)
+    -> String
+  {
+    guard io.isInputTerminal() else {
+      return try SecretPrompt.password(fromInput: io.readInput())
+    }
+    guard let first = io.readSecret("password for \(name): ") else {
+      throw CommandFailure(.invalidData, "no password was given; nothing was changed")
+    }
+    let password = try SecretPrompt.checked(first)
+    guard io.readSecret("the same password again: ") == password else {
+      throw CommandFailure(.invalidData, "the two passwords differ; nothing was changed")
+    }
+    return password
+  }
+
+  /// `text` in single quotes for a POSIX shell.
+  static func shellQuoted(_ text: String) -> String {
+    "'" + text.replacing("'", with: "'\\''") + "'"
   }
 }

@@ -10,6 +10,11 @@
 //   the server reports, its SQLSTATE code; the connection stays usable after a statement
 //   fails (outside a transaction).
 // - Server notices are not printed.
+// - Every connection keeps the transport rule (`ConnectionSettings.checkTransport`): a
+//   server that is not on this machine is reached with TLS and a checked certificate, or
+//   as the URL explicitly says; otherwise nothing is sent.
+// - A connection refused for good (a wrong password, an unknown role, a certificate that
+//   does not check out) is not `isUnavailable`: trying again later would not help.
 
 import CPostgres
 import Foundation
@@ -62,22 +67,60 @@ public struct PostgresRows: Equatable, Sendable {
 /// ```
 public final class PostgresConnection {
   private(set) var handle: OpaquePointer?
+  /// The statements prepared on this connection, by name.
+  private var prepared: Set<String> = []
 
   /// Connects to the server `url` names (a libpq connection URI or `key=value` string;
-  /// a password comes from the URL, `PGPASSWORD` or `~/.pgpass`, as libpq finds it).
+  /// a password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it).
   ///
   /// - Parameter url: The connection string.
-  /// - Throws: ``PostgresError`` with libpq's reason when the server cannot be reached or
-  ///   refuses the connection.
-  public init(url: String) throws(PostgresError) {
-    let connection = PQconnectdb(url)
+  /// - Throws: ``PostgresError`` when the string cannot be read, breaks the transport rule
+  ///   (see ``ConnectionSettings/checkTransport()``: nothing is sent then), or with
+  ///   libpq's reason when the server cannot be reached or refuses the connection.
+  public convenience init(url: String) throws(PostgresError) {
+    try self.init(settings: ConnectionSettings(url))
+  }
+
+  /// Connects with `settings`, once they keep the transport rule.
+  ///
+  /// - Parameter settings: The connection's settings.
+  /// - Throws: ``PostgresError`` when the settings break the transport rule (nothing is
+  ///   sent then), or with libpq's reason when the server cannot be reached or refuses the
+  ///   connection.
+  public init(settings: ConnectionSettings) throws(PostgresError) {
+    try settings.checkTransport()
+    let keywords = settings.given.map { strdup($0.keyword) } + [nil]
+    let values = settings.given.map { strdup($0.value) } + [nil]
+    defer { for pointer in keywords + values { free(pointer) } }
+    let connection = keywords.withUnsafeBufferPointer { keywordBuffer in
+      values.withUnsafeBufferPointer { valueBuffer in
+        keywordBuffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { keywordPointers in
+          valueBuffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { valuePointers in
+            // expand_dbname 0: every value is taken as itself, never read as a string again.
+            PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
+          }
+        }
+      }
+    }
     guard let connection, PQstatus(connection) == CONNECTION_OK else {
       let message = connection.map { Self.firstLine(PQerrorMessage($0)) } ?? "out of memory"
       if let connection { PQfinish(connection) }
-      throw PostgresError("cannot connect to the server: \(message)", isUnavailable: true)
+      throw PostgresError(
+        "cannot connect to the server: \(message)", isUnavailable: !Self.isRefusal(message))
     }
     cpostgres_silence_notices(connection)
     handle = connection
+  }
+
+  /// Whether libpq's reason for a failed connection is the server (or libpq) refusing it
+  /// — a wrong password, an unknown role, a certificate that does not check out — rather
+  /// than the server being out of reach: trying again later will not help.
+  static func isRefusal(_ message: String) -> Bool {
+    let refusals = [
+      "authentication failed", "pg_hba.conf", "does not exist", "certificate", "password",
+      "permission denied", "not permitted", "sslmode",
+    ]
+    return refusals.contains { message.localizedCaseInsensitiveContains($0) }
   }
 
   deinit { close() }
@@ -86,6 +129,7 @@ public final class PostgresConnection {
   public func close() {
     if let handle { PQfinish(handle) }
     handle = nil
+    prepared = []
   }
 
   /// Runs one statement with its parameters (`$1`, `$2`, …; `nil` is NULL).
@@ -100,18 +144,59 @@ public final class PostgresConnection {
     -> PostgresRows
   {
     guard let handle else { throw PostgresError("the connection is closed") }
-    // C strings for the parameters, alive until PQexecParams returns.
-    let values = parameters.map { $0.map { strdup($0) } ?? nil }
-    defer { for value in values { free(value) } }
-    let result = values.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-        PQexecParams(
-          handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
-      }
+    return try Self.rows(
+      of: Self.withCStrings(parameters) { values in
+        PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      }, on: handle)
+  }
+
+  /// Runs a statement prepared once for this connection: parsed and planned the first time
+  /// `name` is used, executed with new parameters every other time.
+  ///
+  /// What a connection runs thousands of times (a push's statement per change) is spared
+  /// the server's parsing and planning of the same text each time.
+  ///
+  /// - Parameters:
+  ///   - name: The statement's name on this connection; the same name always stands for the
+  ///     same `sql`.
+  ///   - sql: Exactly one SQL statement.
+  ///   - parameters: Its parameters, as text.
+  /// - Returns: The rows it returned (none for a command).
+  /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
+  @discardableResult
+  public func executePrepared(
+    _ name: String, _ sql: String, _ parameters: [String?]
+  ) throws(PostgresError) -> PostgresRows {
+    guard let handle else { throw PostgresError("the connection is closed") }
+    if !prepared.contains(name) {
+      try Self.rows(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), on: handle)
+      prepared.insert(name)
     }
+    return try Self.rows(
+      of: Self.withCStrings(parameters) { values in
+        PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+      }, on: handle)
+  }
+
+  /// Calls `body` with `values` as C strings (`nil` for NULL), alive until it returns.
+  private static func withCStrings<Result>(
+    _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+  ) -> Result {
+    let strings = values.map { $0.map { strdup($0) } ?? nil }
+    defer { for string in strings { free(string) } }
+    return strings.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress) }
+    }
+  }
+
+  /// The rows of `result` (cleared here), or its error.
+  @discardableResult
+  private static func rows(
+    of result: OpaquePointer?, on handle: OpaquePointer
+  ) throws(PostgresError) -> PostgresRows {
     guard let result else {
       throw PostgresError(
-        Self.firstLine(PQerrorMessage(handle)), isUnavailable: PQstatus(handle) != CONNECTION_OK)
+        firstLine(PQerrorMessage(handle)), isUnavailable: PQstatus(handle) != CONNECTION_OK)
     }
     defer { PQclear(result) }
     switch PQresultStatus(result) {
@@ -130,9 +215,30 @@ public final class PostgresConnection {
     default:
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       throw PostgresError(
-        Self.firstLine(PQresultErrorMessage(result)), sqlState: state,
+        firstLine(PQresultErrorMessage(result)), sqlState: state,
         isUnavailable: PQstatus(handle) != CONNECTION_OK)
     }
+  }
+
+  /// The SCRAM-SHA-256 verifier of `password` for `role`, computed here: what `CREATE
+  /// ROLE … PASSWORD` stores, so the password itself never travels to the server (nor
+  /// into its statement log).
+  ///
+  /// - Parameters:
+  ///   - password: The password.
+  ///   - role: The role it is for.
+  /// - Returns: The verifier (`SCRAM-SHA-256$…`).
+  /// - Throws: ``PostgresError`` with libpq's reason when it cannot be computed.
+  public func passwordVerifier(_ password: String, for role: String) throws(PostgresError)
+    -> String
+  {
+    guard let handle else { throw PostgresError("the connection is closed") }
+    guard let verifier = PQencryptPasswordConn(handle, password, role, "scram-sha-256") else {
+      throw PostgresError(
+        "cannot compute the password's verifier: \(Self.firstLine(PQerrorMessage(handle)))")
+    }
+    defer { PQfreemem(verifier) }
+    return String(cString: verifier)
   }
 
   /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.

@@ -9,11 +9,16 @@
 //   says so and nothing is changed: an older program never writes a newer layout.
 // - Several programs preparing one server at once take turns (a transaction-scoped
 //   advisory lock), so the tables are created exactly once.
+// - From version 4 the tables belong to accounts (ServerSchema+Accounts): every row names
+//   the login role it belongs to, and row-level security, forced on every table, lets a
+//   role reach only its own rows. An upgrade from version 3 gives every existing row to
+//   one account the operator names (`legacyAccount`); a server holding rows is not
+//   upgraded without one, and nothing changes then.
 
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 3
+  public static let version = 4
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -30,12 +35,31 @@ public enum ServerSchema {
 
   /// Creates or upgrades the tables on the server `connection` talks to.
   ///
-  /// - Parameter connection: A connection to the server's database.
+  /// Run it as the operator: a superuser, or the role that owns (or will own) the tables
+  /// and may create roles (the first run creates the `notes_sync` role every account is a
+  /// member of).
+  ///
+  /// - Parameters:
+  ///   - connection: A connection to the server's database.
+  ///   - legacyAccount: The account that the rows of a server older than version 4 belong
+  ///     to (they were written before there were accounts); needed only when there are
+  ///     such rows.
   /// - Returns: What was done.
-  /// - Throws: ``PostgresError`` if the server refuses a statement, or if its schema is
-  ///   newer than this program's (nothing is changed then).
+  /// - Throws: ``PostgresError`` if the server refuses a statement, if its schema is
+  ///   newer than this program's, or if an upgrade needs `legacyAccount` and has none (or
+  ///   an invalid one); nothing is changed then.
   @discardableResult
-  public static func prepare(_ connection: PostgresConnection) throws -> Outcome {
+  public static func prepare(
+    _ connection: PostgresConnection, legacyAccount: String? = nil
+  ) throws -> Outcome {
+    try prepare(connection, legacyAccount: legacyAccount, upTo: version)
+  }
+
+  /// ``prepare(_:legacyAccount:)`` up to `target` only: how tests make a server of an older
+  /// version to upgrade.
+  static func prepare(
+    _ connection: PostgresConnection, legacyAccount: String?, upTo target: Int
+  ) throws -> Outcome {
     try connection.inTransaction { () throws -> Outcome in
       try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lockKey])
       try connection.execute(
@@ -46,10 +70,12 @@ public enum ServerSchema {
         """)
       let found = try connection.execute("SELECT version FROM notes_schema").singleValue
       guard let found else {
-        try createVersion1(on: connection)
-        try upgrade(from: 1, on: connection)
+        // The version is written before the last step forces row-level security on
+        // notes_schema too.
         try connection.execute(
-          "INSERT INTO notes_schema (version) VALUES ($1::integer)", [String(version)])
+          "INSERT INTO notes_schema (version) VALUES ($1::integer)", [String(target)])
+        try createVersion1(on: connection)
+        try upgrade(from: 1, to: target, legacyAccount: nil, on: connection)
         return .created
       }
       guard let existing = Int(found) else {
@@ -60,26 +86,32 @@ public enum ServerSchema {
           "the server's schema is version \(existing), newer than this program's"
             + " (\(version)): update notes before syncing with it")
       }
-      guard existing < version else { return .current }
-      try upgrade(from: existing, on: connection)
-      try connection.execute("UPDATE notes_schema SET version = $1::integer", [String(version)])
+      guard existing < target else { return .current }
+      try connection.execute("UPDATE notes_schema SET version = $1::integer", [String(target)])
+      try upgrade(from: existing, to: target, legacyAccount: legacyAccount, on: connection)
       return .upgraded(from: existing)
     }
   }
 
-  /// Runs every step after `existing`, in order, in the caller's transaction.
-  private static func upgrade(from existing: Int, on connection: PostgresConnection) throws {
-    if existing < 2 {
+  /// Runs every step after `existing` up to `target`, in order, in the caller's transaction.
+  private static func upgrade(
+    from existing: Int, to target: Int, legacyAccount: String?, on connection: PostgresConnection
+  ) throws {
+    if existing < 2, target >= 2 {
       // Version 2: pulls read entities by sequence number.
       try connection.execute("CREATE INDEX notes_entities_by_seq ON notes_entities (seq)")
     }
-    if existing < 3 {
+    if existing < 3, target >= 3 {
       // Version 3: a pull's page (one kind, after a sequence number, in order, a limit) is
       // one range of this index. Without it, on tables the server had not analysed yet (a
       // first push of 100,000 notes), the planner sorted every version after the cursor
       // for each page: 300 ms a page instead of 3 ms.
       try connection.execute(
         "CREATE INDEX notes_entities_by_entity_seq ON notes_entities (entity, seq)")
+    }
+    if existing < 4, target >= 4 {
+      // Version 4: accounts, each a login role reaching only its own rows.
+      try upgradeToAccounts(legacyAccount: legacyAccount, on: connection)
     }
   }
 

@@ -8,13 +8,21 @@
 // - Push is idempotent: a change whose id the server already accepted is acknowledged
 //   with the sequence number it got the first time and applied no second time, so a retry
 //   after a lost acknowledgement is safe.
-// - Order: pushes take a transaction-scoped advisory lock, so sequence numbers are
-//   committed in increasing order; a device that has pulled up to N has seen every change
-//   numbered N or less, now and later.
-// - A push that accepted something signals `NOTIFY notes_changes` with the new head and the
-//   pushing device's id — ids only, never content — delivered when the push commits.
+// - Accounts: a `SyncServer` acts as one account (`ServerAccount`, checked on connecting:
+//   never a superuser or the tables' owner), and row-level security keeps every statement
+//   to that account's rows. A device id belongs to the account that registered it.
+// - Order: a push locks its account's row in `notes_accounts` for its transaction, so an
+//   account's sequence numbers are committed in increasing order (a device that has pulled
+//   up to N has seen every change of its account numbered N or less, now and later), and
+//   pushes of different accounts never wait for each other. No other account can take
+//   that lock: row-level security hides the row.
+// - A push that accepted something signals on its account's channel (`pg_notify`) with
+//   the new head and the pushing device's id — ids of its own account only, never
+//   content — delivered when the push commits.
 // - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
-//   fields), in sequence order, with the change id that made it.
+//   fields), in sequence order, with the change id that made it, each checked: a version
+//   that is malformed or breaks the app's rules comes back refused, with its reasons
+//   (`PulledVersion`); reading a page never fails because of what a row holds.
 // - Blocking: every call waits on the network. Run a `SyncServer` on one thread or serial
 //   queue of its own, never on the main actor or the cooperative pool.
 
@@ -37,20 +45,31 @@ public final class SyncServer {
     case refused
   }
 
-  /// The channel a push signals on.
-  public static let channel = "notes_changes"
-
   let connection: PostgresConnection
-  /// The advisory lock pushes take (any fixed number, distinct from the schema's).
-  static let pushLockKey = "7310463"
+  /// The account this connection acts as.
+  public let account: ServerAccount
 
-  /// Connects and checks that the server's schema is this program's.
+  /// Connects, checks that the server's schema is this program's, and that the role is an
+  /// account a device may sync as.
   ///
   /// - Parameter url: A libpq connection string.
   /// - Throws: ``PostgresError`` if the server cannot be reached, has no notes schema
-  ///   (`notes server init` creates it), or has another version.
-  public init(url: String) throws {
-    connection = try PostgresConnection(url: url)
+  ///   (`notes server init` creates it), has another version, or the role is not an
+  ///   account (a superuser, the tables' owner, or a role the operator did not add).
+  public convenience init(url: String) throws {
+    try self.init(settings: ConnectionSettings(url))
+  }
+
+  /// Connects with `settings`, and checks the schema and the account as
+  /// ``init(url:)`` does.
+  ///
+  /// - Parameter settings: The connection's settings.
+  /// - Throws: What ``init(url:)`` throws.
+  public init(settings: ConnectionSettings) throws {
+    connection = try PostgresConnection(settings: settings)
+    // Who first (from the catalogs, which every role may read), then the schema (which
+    // only accounts may read), then the account's own row.
+    try ServerAccount.checkRole(on: connection)
     let found = try Self.schemaVersion(on: connection)
     guard let found, let version = Int(found) else {
       throw PostgresError("the server's notes_schema table holds no version")
@@ -61,23 +80,38 @@ public final class SyncServer {
           ? "the server's schema is version \(version), newer than this program's"
             + " (\(ServerSchema.version)): update notes before syncing with it"
           : "the server's schema is version \(version), older than this program's"
-            + " (\(ServerSchema.version)): run `notes server init URL` to upgrade it")
+            + " (\(ServerSchema.version)): its operator runs `notes server init URL` to"
+            + " upgrade it")
     }
+    account = try ServerAccount(checking: connection)
   }
 
-  private static func schemaVersion(on connection: PostgresConnection) throws -> String? {
+  /// The server's schema version, as `notes_schema` holds it.
+  ///
+  /// - Throws: ``PostgresError`` saying how to create the tables when there are none.
+  static func schemaVersion(on connection: PostgresConnection) throws -> String? {
     do {
       return try connection.execute("SELECT version FROM notes_schema").singleValue
     } catch {
       guard error.sqlState == "42P01" else { throw error }
       throw PostgresError(
-        "the server has no notes tables yet: run `notes server init URL` (or `notes sync setup"
-          + " URL`) first")
+        "the server has no notes tables yet: its operator runs `notes server init URL` first")
     }
   }
 
   /// Closes the connection.
   public func close() { connection.close() }
+
+  /// Stores the password of `settings` in libpq's password file for the server this
+  /// connection reached (see ``PasswordFile``).
+  ///
+  /// - Parameter settings: The settings this server was connected with.
+  /// - Returns: The password file's path, or `nil` when the settings hold no password.
+  /// - Throws: ``PostgresError`` when the file cannot be written.
+  public func storePassword(of settings: ConnectionSettings) throws -> String? {
+    guard let password = settings.password else { return nil }
+    return try PasswordFile.store(password, for: connection, settings: settings)
+  }
 
   /// The largest sequence number the server has given.
   public func head() throws -> Int64 {
@@ -94,76 +128,6 @@ public final class SyncServer {
       ).singleValue ?? "0") ?? 0
   }
 
-  /// Pushes `changes` in one transaction; one outcome per change, in order.
-  ///
-  /// - Parameters:
-  ///   - changes: The changes, notebooks before the notes in them.
-  ///   - device: The pushing device's id.
-  /// - Returns: What the server did with each change.
-  /// - Throws: ``PostgresError``; nothing was accepted then.
-  public func push(_ changes: [OutgoingChange], device: String) throws -> [PushOutcome] {
-    guard !changes.isEmpty else { return [] }
-    return try connection.inTransaction { try pushInTransaction(changes, device: device) }
-  }
-
-  private func pushInTransaction(
-    _ changes: [OutgoingChange], device: String
-  ) throws -> [PushOutcome] {
-    try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [Self.pushLockKey])
-    try connection.execute(
-      "INSERT INTO notes_devices (device_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING",
-      [device])
-    var outcomes: [PushOutcome] = []
-    var head: Int64 = 0
-    for change in changes {
-      let outcome = try push(change, device: device)
-      if case .accepted(let seq) = outcome { head = max(head, seq) }
-      outcomes.append(outcome)
-    }
-    if head > 0 {
-      try connection.execute("SELECT pg_notify($1, $2)", [Self.channel, "\(head) \(device)"])
-    }
-    return outcomes
-  }
-
-  private func push(_ change: OutgoingChange, device: String) throws -> PushOutcome {
-    let fields = change.record.fields
-    let parameters: [String?] = [
-      change.changeID, change.record.kind.rawValue, change.record.uid, device,
-      String(change.baseSeq), fields == nil ? "true" : "false", fields?.title, fields?.body,
-      fields?.notebook, (fields?.isPinned ?? false) ? "true" : "false",
-      fields.map { "\($0.created)" }, fields.map { "\($0.modified)" },
-    ]
-    let stored = try connection.execute(Self.pushStatement, parameters).singleValue
-    if let stored, let seq = Int64(stored) { return .accepted(seq: seq) }
-    let earlier = try connection.execute(
-      "SELECT seq FROM notes_changes WHERE change_id = $1::uuid", [change.changeID]
-    ).singleValue
-    if let earlier, let seq = Int64(earlier) { return .accepted(seq: seq) }
-    return .refused
-  }
-
-  /// Inserts the change if its base is the entity's current version, and makes it the
-  /// entity's version; returns the new sequence number, or no row.
-  static let pushStatement = """
-    WITH current AS (
-      SELECT seq FROM notes_entities WHERE entity = $2 AND entity_id = $3
-    ), inserted AS (
-      INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)
-      SELECT $1::uuid, $4::uuid, $2, $3,
-        CASE WHEN $6::boolean THEN NULL ELSE jsonb_build_object(
-          'title', $7::text, 'body', $8::text, 'notebook', $9::text, 'pinned', $10::boolean,
-          'created', $11::float8, 'modified', $12::float8) END
-      WHERE coalesce((SELECT seq FROM current), 0) = $5::bigint
-      ON CONFLICT (change_id) DO NOTHING
-      RETURNING seq, entity, entity_id, payload
-    )
-    INSERT INTO notes_entities (entity, entity_id, seq, payload)
-    SELECT entity, entity_id, seq, payload FROM inserted
-    ON CONFLICT (entity, entity_id) DO UPDATE SET seq = excluded.seq, payload = excluded.payload
-    RETURNING seq
-    """
-
   /// The latest version of each entity of `kind` changed after `cursor`, up to `head`, in
   /// sequence order.
   ///
@@ -176,19 +140,20 @@ public final class SyncServer {
   ///   - cursor: The sequence number the device has pulled up to.
   ///   - head: The largest sequence number to return (``head()``, read before).
   ///   - limit: At most this many.
-  /// - Returns: The versions, oldest first.
+  /// - Returns: The versions, oldest first, each accepted or refused with its reasons.
   /// - Throws: ``PostgresError`` if the server cannot be read.
   public func pull(
     _ kind: SyncEntityKind, after cursor: Int64, upTo head: Int64, limit: Int
-  ) throws -> [PulledRecord] {
-    let rows = try connection.execute(
-      Self.selectVersions
-        + """
-         WHERE e.entity = $1 AND e.seq > $2::bigint AND e.seq <= $3::bigint
-          AND c.seq > $2::bigint AND c.seq <= $3::bigint
-        ORDER BY e.seq LIMIT $4::bigint
-        """, [kind.rawValue, String(cursor), String(head), String(limit)])
-    return try Self.records(kind, from: rows)
+  ) throws -> [PulledVersion] {
+    // Prepared once per kind, the kind written in the statement (one of two fixed words),
+    // so even a generic plan reads that kind's own index.
+    let rows = try connection.executePrepared(
+      "notes_pull_\(kind.rawValue)",
+      Self.selectLatest(
+        where: "entity = '\(kind.rawValue)' AND seq > $1::bigint AND seq <= $2::bigint",
+        limit: "$3::bigint"),
+      [String(cursor), String(head), String(limit)])
+    return Self.versions(kind, from: rows)
   }
 
   /// The server's current version of each entity of `kind` in `uids` (those it has).
@@ -196,14 +161,36 @@ public final class SyncServer {
   /// - Parameters:
   ///   - kind: Notebooks or notes.
   ///   - uids: The entities.
-  /// - Returns: Their versions, in sequence order.
+  /// - Returns: Their versions, in sequence order, each accepted or refused.
   /// - Throws: ``PostgresError`` if the server cannot be read.
-  public func versions(_ kind: SyncEntityKind, of uids: [String]) throws -> [PulledRecord] {
+  public func versions(_ kind: SyncEntityKind, of uids: [String]) throws -> [PulledVersion] {
     guard !uids.isEmpty else { return [] }
     let rows = try connection.execute(
-      Self.selectVersions + " WHERE e.entity = $1 AND e.entity_id = ANY($2::text[]) ORDER BY e.seq",
+      Self.selectLatest(where: "entity = $1 AND entity_id = ANY($2::text[])"),
       [kind.rawValue, Self.textArray(uids)])
-    return try Self.records(kind, from: rows)
+    return Self.versions(kind, from: rows)
+  }
+
+  /// The versions of one entity the server accepted before `seq`, newest first: where a
+  /// device looks for the last valid version when the latest is refused.
+  ///
+  /// - Parameters:
+  ///   - kind: Notebook or note.
+  ///   - uid: The entity.
+  ///   - seq: Only versions numbered below this.
+  ///   - limit: At most this many.
+  /// - Returns: The versions, newest first, each accepted or refused.
+  /// - Throws: ``PostgresError`` if the server cannot be read.
+  public func history(
+    _ kind: SyncEntityKind, of uid: String, before seq: Int64, limit: Int
+  ) throws -> [PulledVersion] {
+    let rows = try connection.execute(
+      Self.selectHistory
+        + """
+         WHERE c.entity = $1 AND c.entity_id = $2 AND c.seq < $3::bigint
+        ORDER BY c.seq DESC LIMIT $4::bigint
+        """, [kind.rawValue, uid, String(seq), String(limit)])
+    return Self.versions(kind, from: rows)
   }
 
   /// The sequence numbers the server gave the changes among `changeIDs` it accepted.
@@ -224,13 +211,6 @@ public final class SyncServer {
     return accepted
   }
 
-  static let selectVersions = """
-    SELECT e.seq, c.change_id, e.entity_id, e.payload IS NULL, e.payload->>'title',
-      e.payload->>'body', e.payload->>'notebook', e.payload->>'pinned',
-      e.payload->>'created', e.payload->>'modified'
-    FROM notes_entities e JOIN notes_changes c ON c.seq = e.seq
-    """
-
   /// A PostgreSQL array literal of `values`, each quoted.
   static func textArray(_ values: [String]) -> String {
     let quoted = values.map {
@@ -239,30 +219,5 @@ public final class SyncServer {
         .replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
     return "{" + quoted.joined(separator: ",") + "}"
-  }
-
-  private static func records(
-    _ kind: SyncEntityKind, from rows: PostgresRows
-  ) throws -> [PulledRecord] {
-    var records: [PulledRecord] = []
-    records.reserveCapacity(rows.rows.count)
-    for row in rows.rows { records.append(try record(kind, from: row)) }
-    return records
-  }
-
-  private static func record(_ kind: SyncEntityKind, from row: [String?]) throws -> PulledRecord {
-    guard let seqText = row[0], let seq = Int64(seqText), let changeID = row[1], let uid = row[2]
-    else { throw PostgresError("the server returned an incomplete change") }
-    guard row[3] != "t" else {
-      return PulledRecord(
-        seq: seq, changeID: changeID, record: SyncRecord(kind: kind, uid: uid, fields: nil))
-    }
-    guard let created = row[8].flatMap(Double.init), let modified = row[9].flatMap(Double.init)
-    else { throw PostgresError("the server returned a change without its dates") }
-    let fields = SyncFields(
-      title: row[4] ?? "", body: row[5] ?? "", notebook: row[6], isPinned: row[7] == "true",
-      created: created, modified: modified)
-    return PulledRecord(
-      seq: seq, changeID: changeID, record: SyncRecord(kind: kind, uid: uid, fields: fields))
   }
 }

@@ -9,6 +9,7 @@
 //   (“Work 2”) on every device alike; no note moves.
 
 internal import Foundation
+internal import NotesCore
 
 extension LibrarySyncStore {
   /// Joins this device's notebook `twin` into the pulled notebook `uid` of the same title.
@@ -72,11 +73,15 @@ extension LibrarySyncStore {
   }
 
   /// `title`, or the first of “title 2”, “title 3”, … that no notebook has.
+  ///
+  /// A numbered title is shortened before its number when it would pass the title limit.
   func freeTitle(startingWith title: String) throws(NotesStorageError) -> String {
     guard try notebook(titled: title) != nil else { return title }
     var number = 2
-    while try notebook(titled: "\(title) \(number)") != nil { number += 1 }
-    return "\(title) \(number)"
+    while try notebook(titled: NotesRules.title(title, endingWith: " \(number)")) != nil {
+      number += 1
+    }
+    return NotesRules.title(title, endingWith: " \(number)")
   }
 
   private func noteIDs(inNotebook id: Int64) throws(NotesStorageError) -> [Int64] {

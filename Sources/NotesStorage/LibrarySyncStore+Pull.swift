@@ -9,6 +9,8 @@
 // - An entity not changed here takes the server's version whole. One changed here is
 //   merged by `SyncMerge` (see its rules); a conflict copy becomes a new note, pending, so
 //   the next push sends it; notices are kept in `sync_notices` until acknowledged.
+// - What reaches here was checked by the app's rules (`SyncRules`) on the way; versions
+//   that broke them are kept aside in the batch's transaction (LibrarySyncStore+KeptAside).
 // - Versions are applied in write order (`inWriteOrder`): notebooks that exist first, then
 //   notes, then deleted notebooks; how each is written is in LibrarySyncStore+PullWrites.
 // - Every row written is recorded in the change log, so the app's model and other processes
@@ -18,17 +20,22 @@ internal import Foundation
 public import NotesCore
 
 extension LibrarySyncStore {
-  /// Applies `pulled` (in server order) and moves the cursor to `cursor`.
+  /// Applies `pulled` (in server order), keeps `refused` aside, and moves the cursor to
+  /// `cursor`.
   ///
   /// - Parameters:
-  ///   - pulled: Versions from the server, each newer than the cursor.
+  ///   - pulled: Versions from the server, each newer than the cursor and checked by the
+  ///     app's rules.
+  ///   - refused: Versions from the same batch that broke them: recorded with their
+  ///     reasons, never applied.
   ///   - cursor: The sequence number this library has pulled up to after the batch.
   /// - Returns: What changed.
   /// - Throws: ``NotesStorageError``; the library is then unchanged.
   public func apply(
-    _ pulled: [PulledRecord], cursor: Int64
+    _ pulled: [PulledRecord], refused: [RefusedVersion] = [], cursor: Int64
   ) throws(NotesStorageError) -> SyncApplyReport {
     try connection.transaction { () throws(NotesStorageError) -> SyncApplyReport in
+      try keepAside(refused, superseding: pulled)
       var batch = PullBatch(
         lastAssignedID: try connection.int64(
           "SELECT value FROM meta WHERE key = '\(MetaKey.lastAssignedID)'") ?? 0)
@@ -37,6 +44,7 @@ extension LibrarySyncStore {
       for item in Self.inWriteOrder(pulled, record: \.record) { try apply(item, in: &batch) }
       try finish(
         batch, cursor: cursor, initialLastAssignedID: initialLastAssigned, logHead: logHead)
+      batch.report.keptAside = refused
       return batch.report
     }
   }

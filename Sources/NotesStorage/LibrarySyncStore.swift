@@ -24,7 +24,7 @@ internal import NotesCore
 public final class LibrarySyncStore {
   let connection: SQLiteConnection
   /// This library's device id.
-  public let deviceID: String
+  public private(set) var deviceID: String
 
   /// Opens the sync side of the library at `path`.
   ///
@@ -73,7 +73,15 @@ public final class LibrarySyncStore {
   /// Sets (or, with `nil`, forgets) the server this library syncs with.
   ///
   /// Changing the server starts over: the next sync pulls everything and pushes every
-  /// entity the new server has not accepted.
+  /// entity the new server has not accepted, under a new device id (a device id belongs
+  /// to the account that registered it on a server, and the new server or account may
+  /// have seen the old one). What was kept aside from the old server is forgotten.
+  ///
+  /// Never give it a password: the library file is no place for one (`notes sync setup`
+  /// stores the connection string without it).
+  ///
+  /// - Parameter url: The server's connection string, or `nil`.
+  /// - Throws: ``NotesStorageError`` if the library cannot be written; it is then unchanged.
   public func setServer(_ url: String?) throws(NotesStorageError) {
     try connection.transaction { () throws(NotesStorageError) in
       let previous = try Self.metaText(MetaKey.syncServer, on: connection)
@@ -96,7 +104,32 @@ public final class LibrarySyncStore {
             INSERT OR IGNORE INTO sync_pending(uid, entity) SELECT uid, 'notebook' FROM notebooks;
             INSERT OR IGNORE INTO sync_pending(uid, entity) SELECT uid, 'note' FROM notes;
             DELETE FROM meta WHERE key = '\(MetaKey.syncCursor)';
+            DELETE FROM sync_kept_aside;
             """)
+        let newDevice = SyncBookkeeping.newUID()
+        try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
+          try statement.bind(MetaKey.deviceID, at: 1)
+          try statement.bind(newDevice, at: 2)
+          try statement.step()
+        }
+        deviceID = newDevice
+      }
+    }
+  }
+
+  /// Stores `url` in place of the connection string of the same server.
+  ///
+  /// An older version stored the connection string with its password; this stores it
+  /// without. Nothing starts over.
+  ///
+  /// - Parameter url: The same server's connection string.
+  /// - Throws: ``NotesStorageError`` if the library cannot be written.
+  public func rewriteServer(_ url: String) throws(NotesStorageError) {
+    try connection.transaction { () throws(NotesStorageError) in
+      try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
+        try statement.bind(MetaKey.syncServer, at: 1)
+        try statement.bind(url, at: 2)
+        try statement.step()
       }
     }
   }
@@ -143,10 +176,12 @@ public final class LibrarySyncStore {
     }
   }
 
-  /// Forgets every notice (the user has read them).
+  /// Forgets every notice and marks every version kept aside read (the user has read
+  /// them; the versions stay listed until the server holds valid ones).
   public func acknowledgeNotices() throws(NotesStorageError) {
     try connection.transaction { () throws(NotesStorageError) in
       try connection.run("DELETE FROM sync_notices")
+      try connection.run("UPDATE sync_kept_aside SET acknowledged = 1")
     }
   }
 

@@ -25,6 +25,8 @@
 //   for rows that exist; new rows get a time-ordered one), the library a device id, and
 //   adds sync's bookkeeping (see `SyncBookkeeping`). Every existing row is marked as not
 //   yet on a server, so the first sync pushes the whole library. Nothing is removed.
+// - Migration 7 adds `sync_kept_aside`, empty: where versions pulled from the server that
+//   break the app's rules are kept aside with their reasons (see `SyncBookkeeping`).
 
 /// One step of the schema's history; `rawValue` is the version it produces.
 enum Migration: Int32, CaseIterable {
@@ -42,6 +44,8 @@ enum Migration: Int32, CaseIterable {
   case addChangeLog = 5
   /// Globally unique ids, the device id and sync's bookkeeping.
   case addSyncIdentity = 6
+  /// The versions pulled from the server that were kept aside, with their reasons.
+  case addSyncKeptAside = 7
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -87,6 +91,8 @@ enum Migration: Int32, CaseIterable {
       try connection.execute(script: ChangeLog.createScript)
     case .addSyncIdentity:
       try connection.execute(script: SyncBookkeeping.createScript)
+    case .addSyncKeptAside:
+      try connection.execute(script: SyncBookkeeping.keptAsideScript)
     }
   }
 

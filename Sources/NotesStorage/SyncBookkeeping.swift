@@ -16,6 +16,10 @@
 //   knows (the ancestor of the next merge) and its server sequence number.
 // - `sync_notices` holds what sync told the user (a conflict copy, an edit that beat a
 //   delete), until the user acknowledges it.
+// - `sync_kept_aside` (schema version 7) holds, per entity, the latest version pulled from
+//   the server that broke the app's rules: its sequence number, change id and reasons,
+//   never its content. It stays until a valid version of the entity replaces it on the
+//   server; the user's acknowledgement only marks it read.
 
 internal import Foundation
 
@@ -92,6 +96,20 @@ enum SyncBookkeeping {
     CREATE TRIGGER notes_sync_delete AFTER DELETE ON notes WHEN old.uid IS NOT NULL BEGIN
       INSERT OR IGNORE INTO sync_pending(uid, entity) VALUES (old.uid, 'note');
     END;
+    """
+
+  /// Schema version 7.
+  static let keptAsideScript = """
+    CREATE TABLE sync_kept_aside(
+      entity TEXT NOT NULL,
+      uid TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      change_id TEXT NOT NULL,
+      reasons TEXT NOT NULL,
+      created REAL NOT NULL,
+      acknowledged INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (entity, uid)
+    );
     """
 
   /// A new time-ordered UUID (version 7), lower-case.

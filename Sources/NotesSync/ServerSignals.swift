@@ -2,8 +2,9 @@
 // its own, and tells the main actor.
 //
 // Guarantees
-// - Listens on `SyncServer.channel` over a connection of its own, on a thread of its own
-//   (libpq waits block), so the main actor never waits for the network.
+// - Listens on its account's channel (`ServerAccount`: a name only that account can read)
+//   over a connection of its own, on a thread of its own (libpq waits block), so the main
+//   actor never waits for the network, and no other account's pushes reach it.
 // - Signals from this device's own pushes are ignored; every other one calls `onSignal`
 //   on the main actor, at most once per batch of signals received together.
 // - A lost connection is made again every 2 seconds until it works; signals sent while it
@@ -58,7 +59,7 @@ public final class ServerSignals: @unchecked Sendable {
       do {
         if connection == nil {
           let fresh = try PostgresConnection(url: url)
-          try fresh.listen(SyncServer.channel)
+          try fresh.listen(try ServerAccount(checking: fresh).channel)
           connection = fresh
         }
         let signals = try connection?.notifications(waitingUpTo: .milliseconds(500)) ?? []

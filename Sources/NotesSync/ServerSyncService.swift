@@ -66,6 +66,22 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
   /// What the last successful sync moved.
   public var report: SyncReport { queue.sync { lastReport } }
 
+  /// How many versions from the server the library keeps aside unread, read from the
+  /// library on the service's queue (0 when it cannot be read).
+  ///
+  /// - Returns: The count.
+  public func keptAsideCount() async -> Int {
+    let path = libraryPath
+    return await withCheckedContinuation { done in
+      queue.async {
+        let store = try? LibrarySyncStore(path: path)
+        defer { store?.close() }
+        let kept = (try? store?.keptAside()) ?? []
+        done.resume(returning: kept.filter { !$0.isAcknowledged }.count)
+      }
+    }
+  }
+
   /// How long to wait before trying again after the last sync failed offline; `nil` after a
   /// success, or when sync is not set up (trying again would not help).
   public var retryDelay: Duration? { queue.sync { retryAfter } }

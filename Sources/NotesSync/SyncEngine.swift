@@ -11,11 +11,15 @@
 // - Nothing is lost by a failure at any point: pending changes stay pending until
 //   acknowledged, a change pushed twice is applied once (its id), a page is applied with
 //   its cursor or not at all.
+// - Every version pulled is held to the app's rules before it reaches the library
+//   (`PulledVersion`, `IncomingVersions`): one that breaks them is kept aside with its
+//   reasons and reported, the rest of its page applies and the cursor moves on. No version
+//   a server sends can stop a sync.
 // - Never on the main actor: every call blocks on SQLite and the network. One engine, one
 //   thread or serial queue.
 
 internal import Foundation
-internal import NotesCore
+public import NotesCore
 internal import NotesServer
 public import NotesStorage
 
@@ -33,6 +37,9 @@ public struct SyncReport: Equatable, Sendable {
   public var notices: [String] = []
   /// Changes still waiting for the server (another device kept pushing).
   public var pending = 0
+  /// Versions from the server that broke the app's rules: kept aside, not applied (each
+  /// once, however many pages brought it).
+  public var keptAside: [RefusedVersion] = []
 
   /// An empty report.
   public init() {}
@@ -78,12 +85,22 @@ public final class SyncEngine {
   /// - Parameters:
   ///   - libraryPath: The library file, at the current schema version.
   ///   - serverURL: The server; the one set up for the library if `nil`.
+  /// A connection string stored by an older version with its password in it is rewritten
+  /// without it once the server accepted it, the password going to libpq's password file.
+  ///
   /// - Throws: ``NotSetUp``, a `NotesStorageError` or a `PostgresError`.
   public init(libraryPath: String, serverURL: String? = nil) throws {
     let store = try LibrarySyncStore(path: libraryPath)
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
+    let settings = try ConnectionSettings(url)
     self.store = store
-    self.server = try SyncServer(url: url)
+    self.server = try SyncServer(settings: settings)
+    if serverURL == nil, settings.password != nil {
+      // A library set up by an older version holds the password: it moves to the password
+      // file, and the library keeps the connection string without it.
+      _ = try server.storePassword(of: settings)
+      try store.rewriteServer(settings.connectionString)
+    }
   }
 
   /// This library's device id.
@@ -123,7 +140,8 @@ public final class SyncEngine {
       report.applied += pulled.applied
       report.conflictCopies += pulled.conflictCopies
       report.notices += pulled.notices
-      let pushed = try push { changes in
+      Self.add(pulled.keptAside, to: &report.keptAside)
+      let pushed = try push(keptAside: &report.keptAside) { changes in
         try progress(Progress(done: moved, total: moved + changes))
       }
       report.pushed += pushed.accepted
@@ -148,6 +166,15 @@ public final class SyncEngine {
   public func push(starting: (Int) throws -> Void = { _ in }) throws -> (
     accepted: Int, refused: Int
   ) {
+    var keptAside: [RefusedVersion] = []
+    return try push(keptAside: &keptAside, starting: starting)
+  }
+
+  /// ``push(starting:)``, adding what the merge of refused changes kept aside to
+  /// `keptAside`.
+  private func push(
+    keptAside: inout [RefusedVersion], starting: (Int) throws -> Void
+  ) throws -> (accepted: Int, refused: Int) {
     let changes = try store.outgoingChanges()
     guard !changes.isEmpty else { return (0, 0) }
     try starting(changes.count)
@@ -165,14 +192,24 @@ public final class SyncEngine {
     if !refused.isEmpty {
       // Another device pushed in between: merge with the versions that beat these changes
       // now (the next round pushes the merge), whatever the cursor has seen.
-      var current: [PulledRecord] = []
+      var current: [PulledVersion] = []
       for kind in SyncEntityKind.allCases {
         let uids = refused.filter { $0.record.kind == kind }.map(\.record.uid)
         current += try server.versions(kind, of: uids)
       }
-      _ = try store.apply(current, cursor: try store.cursor())
+      var incoming = IncomingVersions(server: server, store: store)
+      let sorted = try incoming.sort(current)
+      let applied = try store.apply(
+        sorted.records, refused: sorted.refused, cursor: try store.cursor())
+      Self.add(applied.keptAside, to: &keptAside)
     }
     return (accepted.count, refused.count)
+  }
+
+  /// Adds each of `versions` to `list` unless the list has it (every page carries every
+  /// notebook changed after the cursor, so one can be refused on several pages).
+  private static func add(_ versions: [RefusedVersion], to list: inout [RefusedVersion]) {
+    for version in versions where !list.contains(version) { list.append(version) }
   }
 
   /// Asks the server about every change pushed before whose acknowledgement never came,
@@ -210,11 +247,14 @@ public final class SyncEngine {
       // Every notebook newer than the cursor comes with each page, so a note never
       // arrives before its notebook; the cursor stops at the page's last note.
       let newCursor = notes.count == Self.pageSize ? notes[notes.count - 1].seq : head
-      let applied = try store.apply(notebooks + notes, cursor: newCursor)
+      var incoming = IncomingVersions(server: server, store: store)
+      let sorted = try incoming.sort(notebooks + notes)
+      let applied = try store.apply(sorted.records, refused: sorted.refused, cursor: newCursor)
       report.received += applied.received
       report.applied += applied.applied
       report.conflictCopies += applied.conflictCopies
       report.notices += applied.notices
+      Self.add(applied.keptAside, to: &report.keptAside)
       try pulled(report.received)
     }
     return report

@@ -137,6 +137,69 @@ struct GestureCommandTests {
     #expect(none.errors.contains("--body -"))
   }
 
+  /// An editor script that records its file's path, the file's and its folder's modes in
+  /// `seen`, then runs `action` (shell), then appends a line to the file.
+  private func editor(in library: TestLibrary, _ action: String = "") throws -> String {
+    let script = library.file("editor.sh")
+    let text = """
+      #!/bin/sh
+      stat -c %a "$(dirname "$1")" > \(library.file("seen"))
+      stat -c %a "$1" >> \(library.file("seen"))
+      printf '%s\\n' "$1" >> \(library.file("seen"))
+      \(action)
+      printf '\\nseen by the editor' >> "$1"
+
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: script))
+    chmod(script, 0o755)
+    return script
+  }
+
+  @Test func editWritesTheBodyToAPrivateUnguessableFileRemovedWhateverHappens() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let temporary = library.file("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+    var folders: Set<String> = []
+    for run in 0..<2 {
+      let script = try editor(in: library)
+      let edited = try notes(
+        ["edit", "6"], environment: ["EDITOR=\(script)", "TMPDIR=\(temporary)"], in: library)
+      #expect(edited.status == 0, "\(edited.errors)")
+      let seen = try #require(FileManager.default.contents(atPath: library.file("seen")))
+        .split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+      #expect(seen.count == 3)
+      #expect(seen.first == "700", "the folder is the owner's only")
+      #expect(seen.dropFirst().first == "600", "the file is the owner's only")
+      guard let file = seen.last else { continue }
+      let folder = (file as NSString).deletingLastPathComponent
+      #expect(folder.hasPrefix(temporary + "/notes-edit-"))
+      // Not the process id: a name no one can make beforehand.
+      #expect(folder.count == (temporary + "/notes-edit-").count + 8)
+      folders.insert(folder)
+      #expect(!FileManager.default.fileExists(atPath: folder), "run \(run) left \(folder)")
+      #expect(try library.state().notes[groceries]?.body.hasSuffix("seen by the editor") == true)
+    }
+    #expect(folders.count == 2)
+    // An editor that fails, and one interrupted by Ctrl-C (the interrupt reaches the whole
+    // foreground group: notes ignores it while the editor runs, the editor does not):
+    // nothing is saved, and nothing is left behind.
+    let before = try library.state()
+    let interrupt = """
+      notes=$(awk '{print $4}' /proc/$PPID/stat)
+      kill -INT "$notes" "$PPID" $$
+      """
+    for (action, status) in [("exit 3", "3"), (interrupt, "130")] {
+      let script = try editor(in: library, action)
+      let failed = try notes(
+        ["edit", "6"], environment: ["EDITOR=\(script)", "TMPDIR=\(temporary)"], in: library)
+      #expect(failed.status == 1, "\(failed.errors)")
+      #expect(failed.errors.contains("exited with status \(status); nothing was saved"))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+      #expect(try library.state() == before)
+    }
+  }
+
   @Test func editReadsTheBodyFromStandardInput() throws {
     let library = try TestLibrary()
     defer { library.remove() }

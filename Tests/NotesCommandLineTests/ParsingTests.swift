@@ -113,13 +113,39 @@ struct ParsingTests {
       problem("notebook", "add", "A", "--yes") == "option '--yes' does not apply to 'notebook add'")
   }
 
-  @Test func serverInitTakesOneURL() throws {
+  @Test func serverCommandsTakeTheirOperands() throws {
     let url = "postgresql://notes@db.example/notes"
-    #expect(try parse("server", "init", url) == .library(.serverInit(url: url), databasePath: nil))
-    #expect(problem("server") == "'server' needs init URL")
-    #expect(problem("server", "drop", url) == "'server' needs init URL")
+    func server(_ words: String...) throws -> ServerCommand? {
+      if case .library(.server(let command), _) = try NotesCommandLine.parse(words) {
+        return command
+      }
+      return nil
+    }
+    #expect(try server("server", "init", url) == .initialize(url: url, legacyAccount: nil))
+    #expect(
+      try server("server", "init", url, "--account", "anna")
+        == .initialize(url: url, legacyAccount: "anna"))
+    #expect(try server("server", "add-account", "bob", url) == .addAccount(name: "bob", url: url))
+    #expect(
+      try server("server", "remove-account", "bob", url)
+        == .removeAccount(name: "bob", url: url, confirmed: false))
+    #expect(
+      try server("server", "remove-account", "--yes", "bob", url)
+        == .removeAccount(name: "bob", url: url, confirmed: true))
+    #expect(try server("server", "list-accounts", url) == .listAccounts(url: url))
+    let expected =
+      "'server' takes init URL, add-account NAME URL, remove-account NAME URL or list-accounts URL"
+    #expect(problem("server") == expected)
+    #expect(problem("server", "drop", url) == expected + ", not 'drop'")
     #expect(problem("server", "init") == "'server init' needs URL")
     #expect(problem("server", "init", url, "x") == "unexpected argument 'x' for 'server init'")
+    #expect(problem("server", "add-account", "bob") == "'server add-account' needs URL")
+    #expect(
+      problem("server", "list-accounts", url, "--account", "x")
+        == "option '--account' does not apply to 'server list-accounts'")
+    #expect(
+      problem("server", "add-account", "bob", url, "--yes")
+        == "option '--yes' does not apply to 'server add-account'")
   }
 
   @Test func searchTakesOneQueryVerbatim() throws {

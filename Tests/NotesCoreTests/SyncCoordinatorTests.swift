@@ -21,6 +21,19 @@ final class ScriptedSync: SyncService {
   }
 }
 
+/// A sync service that succeeds at once, and after each sync reports the next count of
+/// versions kept aside.
+final class KeptAsideSync: SyncService, @unchecked Sendable {
+  private var counts: [Int]
+  init(counts: [Int]) { self.counts = counts }
+
+  func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date {
+    Date(timeIntervalSince1970: 10)
+  }
+
+  @MainActor func keptAsideCount() async -> Int { counts.removeFirst() }
+}
+
 @Suite(.noLiveBindings, .timeLimit(.minutes(3)))
 @MainActor
 struct SyncCoordinatorTests {
@@ -49,6 +62,23 @@ struct SyncCoordinatorTests {
       ])
     #expect(!coordinator.isSyncing)
     #expect(model.revision == 4)
+  }
+
+  @Test func versionsKeptAsideBySyncShowInTheStatusBarUntilNoneAreLeft() async {
+    let model = Model(NotesState())
+    let service = KeptAsideSync(counts: [2, 1, 0])
+    let coordinator = SyncCoordinator(model: model, service: service)
+    let statusBar = StatusBarController(model: model)
+    defer { statusBar.cancel() }
+    var shown: [String] = []
+    for _ in 0..<3 {
+      await coordinator.syncNow()?.value
+      shown.append(statusBar.status.value.sync)
+    }
+    #expect(
+      shown == ["Synced, 2 bad versions kept aside", "Synced, 1 bad version kept aside", "Synced"])
+    #expect(model.state.syncKeptAside == 0)
+    #expect(statusBar.differenceFromModel() == nil)
   }
 
   @Test func aFailureIsShownWithItsMessageAndARetrySucceeds() async {

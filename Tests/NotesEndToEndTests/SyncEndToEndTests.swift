@@ -9,14 +9,17 @@ import Testing
 
 @Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
 struct SyncEndToEndTests {
-  /// Runs a `notes` command on `database`.
-  func notesCommand(_ arguments: [String], database: String) throws -> ProgramResult {
+  /// Runs a `notes` command (on `database`, if given) with `PGPASSFILE` set to `passwords`.
+  func notesCommand(
+    _ arguments: [String], database: String? = nil, passwords: String, input: String = ""
+  ) throws -> ProgramResult {
     let notes = try #require(Programs.built("notes"), "notes is not built")
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     return try Programs.run(
-      notes, arguments + ["--database", database],
-      environment: Programs.environment(home: folder.path), folder: folder)
+      notes, arguments + (database.map { ["--database", $0] } ?? []), input: Data(input.utf8),
+      environment: Programs.environment(home: folder.path) + ["PGPASSFILE=\(passwords)"],
+      folder: folder.path)
   }
 
   @Test func typingInOneAppAppearsInTheOtherAppsPanes() async throws {
@@ -34,13 +37,24 @@ struct SyncEndToEndTests {
     let folder = try TemporaryFolder(prefix: "sync-e2e")
     defer { folder.remove() }
     let (pathA, pathB) = (folder.file("a.notes"), folder.file("b.notes"))
+    // The operator makes the tables and an account; both devices sync as that account, and
+    // find its password in the password file `sync setup` wrote.
+    let passwords = folder.file("pgpass")
+    let initialized = try notesCommand(["server", "init", server.url], passwords: passwords)
+    #expect(initialized.status == 0, "\(initialized.errors)")
+    let added = try notesCommand(
+      ["server", "add-account", "alice", server.url], passwords: passwords, input: "alice pw\n")
+    #expect(added.status == 0, "\(added.errors)")
     for path in [pathA, pathB] {
-      let setup = try notesCommand(["sync", "setup", server.url], database: path)
+      let setup = try notesCommand(
+        ["sync", "setup", server.url(user: "alice", password: "alice pw")], database: path,
+        passwords: passwords)
       #expect(setup.status == 0, "\(setup.errors)")
     }
-    let first = try NotesProgram(database: pathA)
+    let launcher = ["env", "PGPASSFILE=\(passwords)"]
+    let first = try NotesProgram(launcher: launcher, database: pathA)
     defer { first.close() }
-    let second = try NotesProgram(database: pathB)
+    let second = try NotesProgram(launcher: launcher, database: pathB)
     defer { second.close() }
     _ = try #require(await first.waitUntilFullScreen())
     _ = try #require(await second.waitUntilFullScreen())

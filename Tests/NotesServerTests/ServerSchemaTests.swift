@@ -1,25 +1,22 @@
 import Foundation
-import NotesServer
+import NotesCore
 import NotesTestSupport
 import Testing
 
-/// The sync server's connection and schema, against a real PostgreSQL the test starts
-/// (and stops) itself.
-@Suite(.serialized)
+@testable import NotesServer
+
+/// The sync server's connection and schema, against a real PostgreSQL the suite starts
+/// (and stops) itself; each test has a database of its own.
+@Suite(.serialized, .sharedPostgres)
 struct ServerSchemaTests {
-  /// Runs `body` with a connection to a throwaway server, stopped afterwards whatever
-  /// happens.
-  func withServer(_ body: (TemporaryPostgres, PostgresConnection) throws -> Void) async throws {
-    let server = try await TemporaryPostgres.started()
-    do {
-      let connection = try PostgresConnection(url: server.url)
+  /// Runs `body` with the superuser's connection to a database of its own, dropped
+  /// afterwards whatever happens.
+  func withServer(_ body: (TestDatabase, PostgresConnection) throws -> Void) async throws {
+    try await TestDatabase.with { database in
+      let connection = try PostgresConnection(url: database.url)
       defer { connection.close() }
-      try body(server, connection)
-    } catch {
-      await server.stopped()
-      throw error
+      try body(database, connection)
     }
-    await server.stopped()
   }
 
   @Test func parametersTravelApartFromTheStatement() async throws {
@@ -62,75 +59,128 @@ struct ServerSchemaTests {
           + " ORDER BY table_name")
       #expect(
         tables.rows.map { $0[0] ?? "" }
-          == ["notes_changes", "notes_devices", "notes_entities", "notes_schema"])
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
+          == ["notes_accounts", "notes_changes", "notes_devices", "notes_entities", "notes_schema"])
+      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "4")
+      // Row-level security enabled and forced on every table: the owner is held too.
+      let secured = try connection.execute(
+        "SELECT relname FROM pg_class WHERE relname LIKE 'notes\\_%' AND relkind = 'r'"
+          + " AND relrowsecurity AND relforcerowsecurity ORDER BY relname")
+      #expect(secured.rows.map { $0[0] ?? "" } == ServerSchema.securedTables.sorted())
       #expect(try ServerSchema.prepare(connection) == .current)
       #expect(try connection.execute("SELECT count(*) FROM notes_schema").singleValue == "1")
     }
   }
 
-  @Test func aChangeIdIsAcceptedOnlyOnce() async throws {
-    try await withServer { _, connection in
-      try ServerSchema.prepare(connection)
-      let device = "6f1c3f55-3b7e-4a55-9d7e-0d3c4b6a0b11"
-      let change = "0b0c3f55-3b7e-4a55-9d7e-0d3c4b6a0b22"
-      try connection.execute("INSERT INTO notes_devices (device_id) VALUES ($1::uuid)", [device])
-      let insert =
-        "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
-        + " VALUES ($1::uuid, $2::uuid, 'note', '12', '{}'::jsonb)"
-        + " ON CONFLICT (change_id) DO NOTHING RETURNING seq"
-      #expect(try connection.execute(insert, [change, device]).rows.count == 1)
-      // The retry after a lost acknowledgement: recognised, not applied again.
-      #expect(try connection.execute(insert, [change, device]).rows.isEmpty)
-      #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
-    }
-  }
-
   @Test func aVersion1ServerIsUpgradedWithNothingLost() async throws {
-    try await withServer { _, connection in
-      try ServerSchema.prepare(connection)
-      // Back to version 1's layout, with one change on record.
-      try connection.execute("DROP INDEX notes_entities_by_seq")
-      try connection.execute("DROP INDEX notes_entities_by_entity_seq")
-      try connection.execute("UPDATE notes_schema SET version = 1")
-      try Self.recordOneChange(on: connection)
-      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 1))
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
-      #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
-      #expect(
-        try connection.execute(
-          "SELECT count(*) FROM pg_indexes WHERE indexname IN"
-            + " ('notes_entities_by_seq', 'notes_entities_by_entity_seq')"
-        ).singleValue == "2")
-      #expect(try ServerSchema.prepare(connection) == .current)
+    try await expectUpgrade(from: 1)
+  }
+
+  @Test func aVersion2ServerIsUpgradedWithNothingLost() async throws {
+    try await expectUpgrade(from: 2)
+  }
+
+  @Test func aVersion3ServerIsUpgradedAndItsNotesGoToTheAccountNamed() async throws {
+    try await expectUpgrade(from: 3)
+  }
+
+  /// A server at `version` holding one device's notebook and note upgrades to accounts:
+  /// every row goes to the account named, whose login role `add-account` then makes, and
+  /// a device of that account reads them back through row-level security.
+  func expectUpgrade(from version: Int) async throws {
+    try await withServer { database, connection in
+      try expectUpgrade(from: version, database: database, connection: connection)
     }
   }
 
-  @Test func aVersion2ServerGainsThePullIndexWithNothingLost() async throws {
+  func expectUpgrade(
+    from version: Int, database: TestDatabase, connection: PostgresConnection
+  ) throws {
+    _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: version)
+    let old = try connection.execute("SELECT version FROM notes_schema").singleValue
+    #expect(old == String(version))
+    try Self.recordNotebookAndNote(on: connection)
+    #expect(
+      try ServerSchema.prepare(connection, legacyAccount: "anna") == .upgraded(from: version))
+    #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "4")
+    for table in ["notes_devices", "notes_changes", "notes_entities"] {
+      #expect(
+        try connection.execute("SELECT string_agg(DISTINCT account, ',') FROM \(table)")
+          .singleValue == "anna")
+    }
+    #expect(
+      try connection.execute(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'notes_entities_notebooks'"
+      ).singleValue?.hasSuffix("(account, seq) WHERE (entity = 'notebook'::text)") == true)
+    #expect(try ServerSchema.prepare(connection) == .current)
+    // Anna logs in for the first time: her devices see what was there.
+    try ServerAccounts.add("anna", password: "anna's password", on: connection)
+    let server = try SyncServer(url: database.url(user: "anna", password: "anna's password"))
+    defer { server.close() }
+    let head = try server.head()
+    #expect(head == 2)
+    let notes = try server.pull(.note, after: 0, upTo: head, limit: 10)
+    guard case .accepted(let note)? = notes.first else {
+      Issue.record("the note did not come back: \(notes)")
+      return
+    }
+    #expect(note.record.fields?.title == "Plan" && note.record.fields?.notebook == Self.notebook)
+  }
+
+  @Test func aVersion3ServerWithNotesIsNotUpgradedWithoutAnAccountForThem() async throws {
     try await withServer { _, connection in
-      try ServerSchema.prepare(connection)
-      try connection.execute("DROP INDEX notes_entities_by_entity_seq")
-      try connection.execute("UPDATE notes_schema SET version = 2")
-      try Self.recordOneChange(on: connection)
-      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 2))
+      _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 3)
+      try Self.recordNotebookAndNote(on: connection)
+      #expect {
+        try ServerSchema.prepare(connection)
+      } throws: { error in
+        (error as? PostgresError)?.message
+          == "the server holds 2 changes from before accounts (schema 3): say which account they"
+          + " belong to with `notes server init URL --account NAME`; nothing was changed"
+      }
+      #expect {
+        try ServerSchema.prepare(connection, legacyAccount: "Anna Smith")
+      } throws: { error in
+        (error as? PostgresError)?.message
+          == "an account name starts with a lower-case letter (a–z)"
+      }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "3")
-      #expect(try connection.execute("SELECT count(*) FROM notes_changes").singleValue == "1")
       #expect(
         try connection.execute(
-          "SELECT indexdef FROM pg_indexes WHERE indexname = 'notes_entities_by_entity_seq'"
-        ).singleValue?.hasSuffix("(entity, seq)") == true)
-      #expect(try ServerSchema.prepare(connection) == .current)
+          "SELECT count(*) FROM information_schema.columns WHERE column_name = 'account'"
+        ).singleValue == "0")
+      // An empty version 3 server needs no account.
+      try connection.execute("TRUNCATE notes_entities, notes_changes, notes_devices")
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 3))
     }
   }
 
-  /// Records one device and one change of a note, as a push would.
-  static func recordOneChange(on connection: PostgresConnection) throws {
+  /// The notebook the recorded note is in.
+  static let notebook = "01890000-0000-7000-8000-000000000001"
+
+  /// Records one device, a notebook and a note in it, as a push of schema 1 to 3 did.
+  static func recordNotebookAndNote(on connection: PostgresConnection) throws {
     let device = "00000000-0000-4000-8000-000000000001"
     try connection.execute("INSERT INTO notes_devices (device_id) VALUES ($1::uuid)", [device])
-    try connection.execute(
-      "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
-        + " VALUES ($1::uuid, $2::uuid, 'note', 'n1', '{}')",
-      ["00000000-0000-4000-8000-000000000002", device])
+    let note = "01890000-0000-7000-8000-000000000002"
+    for (index, (entity, id, payload)) in [
+      (
+        "notebook", notebook,
+        #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
+      ),
+      (
+        "note", note,
+        #"{"title": "Plan", "body": "x", "notebook": "\#(notebook)", "pinned": false, "created": 1, "modified": 2}"#
+      ),
+    ].enumerated() {
+      try connection.execute(
+        "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
+          + " VALUES ($1::uuid, $2::uuid, $3, $4, $5::jsonb)",
+        ["00000000-0000-4000-8000-00000000010\(index)", device, entity, id, payload])
+      try connection.execute(
+        "INSERT INTO notes_entities (entity, entity_id, seq, payload)"
+          + " SELECT entity, entity_id, seq, payload FROM notes_changes WHERE entity_id = $1",
+        [id])
+    }
   }
 
   @Test func aNewerServerSchemaIsRefusedAndLeftAsItIs() async throws {
@@ -141,7 +191,7 @@ struct ServerSchemaTests {
         try ServerSchema.prepare(connection)
       } throws: { error in
         (error as? PostgresError)?.message
-          == "the server's schema is version 99, newer than this program's (3): update notes"
+          == "the server's schema is version 99, newer than this program's (4): update notes"
           + " before syncing with it"
       }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "99")
@@ -150,20 +200,21 @@ struct ServerSchemaTests {
 
   @Test func notesServerInitCreatesThenFindsTheTablesCurrent() async throws {
     let program = try #require(Programs.built("notes"), "the notes program is not built")
-    try await withServer { server, connection throws in
+    try await withServer { database, connection throws in
+      let folder = database.server.folder
       func initialize() throws -> ProgramResult {
         try Programs.run(
-          program, ["server", "init", server.url], environment: ["HOME=\(server.folder)"],
-          folder: server.folder)
+          program, ["server", "init", database.url], environment: ["HOME=\(folder)"],
+          folder: folder)
       }
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "created the sync server's tables (schema 3)\n", errors: ""))
+            status: 0, output: "created the sync server's tables (schema 4)\n", errors: ""))
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "the sync server's tables are up to date (schema 3)\n", errors: ""))
+            status: 0, output: "the sync server's tables are up to date (schema 4)\n", errors: ""))
       let newer = ServerSchema.version + 1
       try connection.execute("UPDATE notes_schema SET version = \(newer)")
       let refused = try initialize()
@@ -172,19 +223,19 @@ struct ServerSchemaTests {
         refused.errors.hasPrefix("notes: the server's schema is version \(newer), newer than"))
       let unreachable = try Programs.run(
         program, ["server", "init", "postgresql:///postgres?host=/nonexistent&user=postgres"],
-        environment: ["HOME=\(server.folder)"], folder: server.folder)
-      #expect(unreachable.status == 1)
+        environment: ["HOME=\(folder)"], folder: folder)
+      #expect(unreachable.status == 69)
       #expect(unreachable.errors.hasPrefix("notes: cannot connect to the server:"))
     }
   }
 
   @Test func twoProgramsPreparingAtOnceCreateTheTablesOnce() async throws {
-    try await withServer { server, connection throws in
+    try await withServer { database, connection throws in
       // Ten connections prepare concurrently; exactly one creates, the rest find it done.
       // Threads of their own: blocking libpq calls must not hold the threads Swift's
       // concurrency (and so every other test) runs on.
       let outcomes = OutcomeList()
-      let url = server.url
+      let url = database.url
       let threads = (0..<10).map { _ in
         Thread {
           do {

@@ -14,7 +14,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 6)
+    #expect(NotesDatabase.supportedSchemaVersion == 7)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -236,7 +236,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 6)
+    #expect(try RawDatabase.userVersion(path) == Int64(NotesDatabase.supportedSchemaVersion))
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM change_log") == 0)
     #expect(try database.loadState() == before)
     // Commits are logged from now on, one entry per row and one for the metadata.
@@ -271,7 +271,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 6)
+    #expect(try RawDatabase.userVersion(path) == Int64(NotesDatabase.supportedSchemaVersion))
     // Nothing lost, nothing changed.
     #expect(try database.loadState() == before)
     // Every row has a uid, unique across both tables, shaped as a UUID.
@@ -296,6 +296,35 @@ struct MigrationTests {
       try RawDatabase.strings(path, "SELECT uid FROM notes WHERE id = 13").first)
     #expect(fresh.count == 36 && Array(fresh)[14] == "7")
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_pending") == 13)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionSixFileGainsAnEmptyListOfVersionsKeptAsideAndKeepsItsSyncState() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 6)
+    let model = Model(NotesState(), storage: old)
+    try model.write(origin: .background("test")) { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+    }
+    let before = try old.loadState()
+    old.close()
+    let device = try RawDatabase.strings(path, "SELECT value FROM meta WHERE key = 'deviceID'")
+    #expect(try !RawDatabase.hasTable(path, "sync_kept_aside"))
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 7)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_kept_aside") == 0)
+    // Nothing lost: the rows, the device id and what waits for the first sync.
+    #expect(try database.loadState() == before)
+    #expect(
+      try RawDatabase.strings(path, "SELECT value FROM meta WHERE key = 'deviceID'") == device)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_pending") == 2)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

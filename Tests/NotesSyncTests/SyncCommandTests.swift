@@ -1,134 +1,281 @@
-// `notes sync setup URL`, `notes sync`, `notes sync status` and `notes sync acknowledge`,
-// run as a user runs them, against a real PostgreSQL server the test starts.
+// `notes server …` and `notes sync …`, run as an operator and a user run them, against a
+// real PostgreSQL server the suite starts: accounts, setup, sync, status, the password
+// file, and every refusal.
 
 import Foundation
 import NotesTestSupport
 import Testing
 
-@Suite(.serialized)
+@testable import NotesStorage
+
+@Suite(.serialized, .sharedPostgres)
 struct SyncCommandTests {
-  /// Runs `notes` with `arguments` on `database`.
-  func notes(_ arguments: [String], database: String) throws -> ProgramResult {
-    let program = try #require(Programs.built("notes"), "the notes program is not built")
-    let home = try TemporaryFolder(prefix: "sync-cli-home")
-    defer { home.remove() }
-    return try Programs.run(
-      program, arguments + ["--database", database],
-      environment: Programs.environment(home: home.path), folder: home)
-  }
+  /// One test's database, and a home folder its `notes` commands share (where
+  /// `~/.pgpass` goes).
+  struct Bench {
+    let database: TestDatabase
+    let home: TemporaryFolder
 
-  func withServer(_ body: (TemporaryPostgres, TemporaryFolder) throws -> Void) async throws {
-    let server = try await TemporaryPostgres.started()
-    do {
-      let folder = try TemporaryFolder(prefix: "sync-cli")
-      defer { folder.remove() }
-      try body(server, folder)
-    } catch {
-      await server.stopped()
-      throw error
+    /// Runs `notes` with `arguments` (and `--database` when `library` is given).
+    func notes(_ arguments: [String], library: String? = nil, input: String = "") throws
+      -> ProgramResult
+    {
+      let program = try #require(Programs.built("notes"), "the notes program is not built")
+      let words = arguments + (library.map { ["--database", $0] } ?? [])
+      return try Programs.run(
+        program, words, input: Data(input.utf8),
+        environment: Programs.environment(home: home.path), folder: home.path)
     }
-    await server.stopped()
+
+    /// An account made with `notes server add-account`, its password on standard input.
+    func addAccount(_ name: String, password: String) throws {
+      let added = try notes(
+        ["server", "add-account", name, database.url], input: password + "\n")
+      #expect(added.status == 0, "\(added.errors)")
+    }
   }
 
-  @Test func setUpSyncAndStatusOnTwoLibraries() async throws {
-    try await withServer { server, folder in
-      let (a, b) = (folder.file("a.notes"), folder.file("b.notes"))
-      let added = try notes(
+  func withBench(_ body: (Bench) throws -> Void) async throws {
+    try await TestDatabase.with { database in
+      let home = try TemporaryFolder(prefix: "sync-cli")
+      defer { home.remove() }
+      let bench = Bench(database: database, home: home)
+      let initialized = try bench.notes(["server", "init", database.url])
+      #expect(initialized.output == "created the sync server's tables (schema 4)\n")
+      try body(bench)
+    }
+  }
+
+  @Test func twoLibrariesOfOneAccountSyncAndThePasswordStaysOutOfTheLibrary() async throws {
+    try await withBench { bench in
+      let password = "s3cret: with 'quotes' \\ and ünïcode"
+      try bench.addAccount("alice", password: password)
+      let (a, b) = (bench.home.file("a.notes"), bench.home.file("b.notes"))
+      let added = try bench.notes(
         [
           "add", "--notebook", "Work", "--title", "Plan", "--body", "one\ntwo", "--create-notebook",
         ],
-        database: a)
+        library: a)
       #expect(added.status == 0)
-      // The URL is shown without its password (the test server trusts every connection).
-      let url = server.url.replacingOccurrences(
-        of: "postgresql://", with: "postgresql://postgres:secret@")
-      let setup = try notes(["sync", "setup", url], database: a)
+      let url = bench.database.url(user: "alice", password: password)
+      let setup = try bench.notes(["sync", "setup", url], library: a)
       #expect(setup.status == 0, "\(setup.errors)")
-      #expect(setup.output.hasPrefix("created the sync server's tables (schema 3)\n"))
-      #expect(setup.output.contains("postgres:***@"))
-      #expect(!setup.output.contains("secret"))
-      #expect(try notes(["sync", "status"], database: a).output.contains("pending: 2 changes\n"))
-      let statusJSON = try notes(["sync", "status", "--json"], database: a)
-      #expect(statusJSON.status == 0)
+      #expect(setup.output.contains("of the account alice; run `notes sync` to sync\n"))
+      #expect(setup.output.contains("the password is in \(bench.home.path)/.pgpass"))
+      #expect(!setup.output.contains("s3cret"))
+      // The password is in ~/.pgpass (0600), and nowhere in the library file.
+      let passfile = bench.home.file(".pgpass")
+      let mode = try FileManager.default.attributesOfItem(atPath: passfile)[.posixPermissions]
+      #expect((mode as? NSNumber)?.intValue == 0o600)
+      #expect(bench.home.text(of: ".pgpass")?.contains("alice:s3cret\\: with 'quotes'") == true)
+      for file in try bench.home.contents() where file.hasPrefix("a.notes") {
+        let bytes = try #require(FileManager.default.contents(atPath: bench.home.file(file)))
+        #expect(bytes.range(of: Data("s3cret".utf8)) == nil, "\(file) holds the password")
+      }
+      let status = try bench.notes(["sync", "status"], library: a)
+      #expect(status.output.contains("host=\(bench.database.server.folder) "))
+      #expect(status.output.hasPrefix("server: user=alice dbname=\(bench.database.name) "))
+      #expect(status.output.contains("pending: 2 changes\n"))
+      #expect(!status.output.contains("s3cret") && !status.output.contains("password"))
+      let statusJSON = try bench.notes(["sync", "status", "--json"], library: a)
       let object = try #require(
         try JSONSerialization.jsonObject(with: Data(statusJSON.output.utf8)) as? [String: Any])
       #expect(object["setUp"] as? Bool == true)
       #expect(object["pending"] as? Int == 2)
-      #expect((object["server"] as? String)?.contains("postgres:***@") == true)
-      #expect(!statusJSON.output.contains("secret"))
-      #expect(object["notices"] as? [String] == [])
-      let first = try notes(["sync"], database: a)
+      #expect((object["keptAside"] as? [Any])?.isEmpty == true)
+      #expect(!statusJSON.output.contains("s3cret"))
       #expect(
-        first
+        try bench.notes(["sync"], library: a)
           == ProgramResult(status: 0, output: "pushed 2 changes, pulled 0 changes\n", errors: ""))
-
-      #expect(try notes(["sync", "setup", server.url], database: b).status == 0)
-      #expect(try notes(["sync"], database: b).output == "pushed 0 changes, pulled 2 changes\n")
-      #expect(try notes(["list"], database: b).output.contains("Work\tPlan"))
-
+      // The second library finds the password in the password file: its URL has none.
+      let withoutPassword = bench.database.url(user: "alice", password: nil)
+      #expect(try bench.notes(["sync", "setup", withoutPassword], library: b).status == 0)
+      #expect(
+        try bench.notes(["sync"], library: b).output == "pushed 0 changes, pulled 2 changes\n")
+      #expect(try bench.notes(["list"], library: b).output.contains("Work\tPlan"))
       // Both change the same line: B's sync saves A's version as a conflict copy.
-      for (database, line) in [(a, "one from A"), (b, "one from B")] {
-        let program = try #require(Programs.built("notes"))
-        let home = try TemporaryFolder(prefix: "sync-cli-edit")
-        defer { home.remove() }
-        let edit = try Programs.run(
-          program, ["edit", "2", "--body", "-", "--database", database],
-          input: Data("\(line)\ntwo".utf8), environment: Programs.environment(home: home.path),
-          folder: home.path)
+      for (library, line) in [(a, "one from A"), (b, "one from B")] {
+        let edit = try bench.notes(
+          ["edit", "2", "--body", "-"], library: library, input: "\(line)\ntwo")
         #expect(edit.status == 0, "\(edit.errors)")
       }
-      #expect(try notes(["sync"], database: a).status == 0)
-      let merged = try notes(["sync"], database: b)
+      #expect(try bench.notes(["sync"], library: a).status == 0)
+      let merged = try bench.notes(["sync"], library: b)
       #expect(merged.output.contains("saved 1 conflict copy"))
       #expect(
         merged.output.contains("notice: The note “Plan” was changed here and on another device"))
-      let status = try notes(["sync", "status"], database: b)
-      #expect(status.output.contains("device: "))
-      #expect(status.output.contains("pending: 0 changes\n"))
-      #expect(status.output.contains("notice: The note “Plan”"))
       #expect(
-        try notes(["sync", "acknowledge"], database: b).output == "1 notice marked read\n")
-      #expect(!(try notes(["sync", "status"], database: b).output.contains("notice:")))
+        try bench.notes(["sync", "acknowledge"], library: b).output == "1 notice marked read\n")
+      #expect(!(try bench.notes(["sync", "status"], library: b).output.contains("notice:")))
+    }
+  }
+
+  @Test func aPasswordAnOlderVersionStoredInTheLibraryMovesToThePasswordFile() async throws {
+    try await withBench { bench in
+      try bench.addAccount("alice", password: "old secret")
+      let library = bench.home.file("old.notes")
+      #expect(try bench.notes(["sync", "status"], library: library).status == 0)
+      // As an older version stored it: the whole URL, password and all.
+      let store = try LibrarySyncStore(path: library)
+      try store.setServer(bench.database.url(user: "alice", password: "old secret"))
+      store.close()
+      let before = try bench.notes(["sync", "status"], library: library)
+      #expect(before.output.contains("password=***"))
+      let first = try bench.notes(["sync"], library: library)
+      #expect(first.status == 0, "\(first.errors)")
+      #expect(bench.home.text(of: ".pgpass")?.hasSuffix(":alice:old secret\n") == true)
+      let status = try bench.notes(["sync", "status"], library: library)
+      #expect(!status.output.contains("password"), "\(status.output)")
+      for file in try bench.home.contents() where file.hasPrefix("old.notes") {
+        let bytes = try #require(FileManager.default.contents(atPath: bench.home.file(file)))
+        #expect(bytes.range(of: Data("old secret".utf8)) == nil, "\(file) holds the password")
+      }
+      // Nothing started over: the same device, and the next sync finds the password.
+      #expect(try bench.notes(["sync"], library: library).status == 0)
+    }
+  }
+
+  @Test func setupRefusesASuperuserTheOwnerAWrongPasswordAndAStranger() async throws {
+    try await withBench { bench in
+      let library = bench.home.file("a.notes")
+      // The superuser, whom row-level security does not hold back.
+      let superuser = try bench.notes(["sync", "setup", bench.database.url], library: library)
+      #expect(superuser.status == 1)
+      #expect(
+        superuser.errors.hasPrefix(
+          "notes: the role “postgres” is a superuser, which row-level security does not hold back"))
+      // The tables' owner: a role that is not a superuser but owns them.
+      _ = try bench.database.server.psql(
+        "CREATE ROLE keeper LOGIN PASSWORD 'keeper pw'; ALTER TABLE notes_changes OWNER TO keeper",
+        database: bench.database.name)
+      let owner = try bench.notes(
+        ["sync", "setup", bench.database.url(user: "keeper", password: "keeper pw")],
+        library: library)
+      #expect(owner.status == 1)
+      #expect(owner.errors.contains("owns the sync server's tables, so a device never syncs as it"))
+      // A role that is no account.
+      _ = try bench.database.server.psql("CREATE ROLE stranger LOGIN PASSWORD 'pw'")
+      let stranger = try bench.notes(
+        ["sync", "setup", bench.database.url(user: "stranger", password: "pw")], library: library)
+      #expect(stranger.status == 1)
+      #expect(
+        stranger.errors.contains(
+          "the role “stranger” is not an account on this sync server: the operator adds it with"
+            + " `notes server add-account stranger URL`"))
+      // An account with the wrong password.
+      try bench.addAccount("alice", password: "right")
+      let wrong = try bench.notes(
+        ["sync", "setup", bench.database.url(user: "alice", password: "wrong")], library: library)
+      #expect(wrong.status == 1)
+      #expect(wrong.errors.contains("password authentication failed for user \"alice\""))
+      // Nothing was stored by any of them.
+      #expect(
+        try bench.notes(["sync", "status"], library: library).output
+          == "sync is not set up for this library: run `notes sync setup URL`\n")
+      #expect(bench.home.text(of: ".pgpass") == nil)
+    }
+  }
+
+  @Test func theOperatorAddsListsAndRemovesAccounts() async throws {
+    try await withBench { bench in
+      let url = bench.database.url
+      try bench.addAccount("alice", password: "a")
+      try bench.addAccount("bob", password: "b")
+      // Refused, each changing nothing.
+      let badName = try bench.notes(["server", "add-account", "Bob Smith", url], input: "x")
+      #expect(badName.status == 64)
+      #expect(badName.errors == "notes: an account name starts with a lower-case letter (a–z)\n")
+      let empty = try bench.notes(["server", "add-account", "carol", url], input: "\n")
+      #expect(empty.status == 65)
+      #expect(empty.errors == "notes: the password is empty; nothing was changed\n")
+      let twice = try bench.notes(["server", "add-account", "bob", url], input: "b")
+      #expect(twice.status == 1)
+      #expect(twice.errors.contains("a role named bob exists already"))
+      let asAccount = try bench.notes(
+        ["server", "list-accounts", bench.database.url(user: "alice", password: "a")])
+      #expect(asAccount.status == 1)
+      #expect(asAccount.errors.contains("is not the sync server's operator"))
+      // Alice syncs a note; the list shows it.
+      let library = bench.home.file("a.notes")
+      _ = try bench.notes(
+        ["add", "--notebook", "W", "--title", "T", "--create-notebook"], library: library)
+      _ = try bench.notes(
+        ["sync", "setup", bench.database.url(user: "alice", password: "a")], library: library)
+      _ = try bench.notes(["sync"], library: library)
+      let list = try bench.notes(["server", "list-accounts", url])
+      let lines = list.output.split(separator: "\n").map { $0.split(separator: "\t") }
+      #expect(
+        lines.map { $0.prefix(4).joined(separator: " ") } == [
+          "alice 1 device 1 notebook 1 note", "bob 0 devices 0 notebooks 0 notes",
+        ])
+      #expect(lines.last?.last == "last push never")
+      // Alice holds notes: removed only with --yes.
+      let unconfirmed = try bench.notes(["server", "remove-account", "alice", url])
+      #expect(unconfirmed.status == 65)
+      #expect(unconfirmed.errors.contains("the account alice holds 1 note and 1 notebook"))
+      #expect(try bench.notes(["server", "list-accounts", url]).output.hasPrefix("alice\t"))
+      let removed = try bench.notes(["server", "remove-account", "--yes", "alice", url])
+      #expect(removed.status == 0, "\(removed.errors)")
+      #expect(removed.output.contains("removed the account alice"))
+      #expect(try bench.notes(["server", "list-accounts", url]).output.hasPrefix("bob\t"))
+      #expect(
+        try bench.database.server.psql("SELECT count(*) FROM pg_roles WHERE rolname = 'alice'")
+          == "0\n")
+      // Her library can no longer sync, and says why.
+      let gone = try bench.notes(["sync"], library: library)
+      #expect(gone.status == 1)
+      #expect(gone.errors.contains("password authentication failed for user \"alice\""))
     }
   }
 
   @Test func withoutSetupOrServerSyncSaysWhyAndKeepsEverything() async throws {
-    try await withServer { server, folder in
-      let a = folder.file("a.notes")
+    try await withBench { bench in
+      let a = bench.home.file("a.notes")
       #expect(
-        try notes(["sync", "status"], database: a).output
+        try bench.notes(["sync", "status"], library: a).output
           == "sync is not set up for this library: run `notes sync setup URL`\n")
-      let notSetUp = try notes(["sync"], database: a)
+      let notSetUp = try bench.notes(["sync"], library: a)
       #expect(notSetUp.status == 1)
       #expect(notSetUp.errors.contains("sync is not set up for this library"))
-      let nowhere = "postgresql:///postgres?host=\(folder.path)/none&user=postgres"
-      let unreachable = try notes(["sync", "setup", nowhere], database: a)
+      let nowhere = "postgresql:///postgres?host=\(bench.home.path)/none&user=alice"
+      let unreachable = try bench.notes(["sync", "setup", nowhere], library: a)
       #expect(unreachable.status == 69)
       #expect(unreachable.errors.hasPrefix("notes: cannot connect to the server:"))
-      #expect(try notes(["sync", "status"], database: a).output.hasPrefix("sync is not set up"))
-      // Set up, then the server goes away: the sync fails and the change stays pending.
-      #expect(try notes(["sync", "setup", server.url], database: a).status == 0)
       #expect(
-        try notes(
-          ["add", "--notebook", "Inbox", "--title", "Later", "--create-notebook"],
-          database: a
+        try bench.notes(["sync", "status"], library: a).output.hasPrefix("sync is not set up"))
+      let unreadable = try bench.notes(["sync", "setup", "host='unterminated"], library: a)
+      #expect(unreadable.status == 64)
+      #expect(unreadable.errors.hasPrefix("notes: the server URL cannot be read:"))
+      // Set up, then the server's database goes away: the sync fails, the change stays.
+      try bench.addAccount("alice", password: "pw")
+      let url = bench.database.url(user: "alice", password: "pw")
+      #expect(try bench.notes(["sync", "setup", url], library: a).status == 0)
+      #expect(
+        try bench.notes(
+          ["add", "--notebook", "Inbox", "--title", "Later", "--create-notebook"], library: a
         ).status == 0)
-      server.stop()
-      let offline = try notes(["sync"], database: a)
-      #expect(offline.status == 69)
-      #expect(offline.errors.hasPrefix("notes: cannot connect to the server:"))
-      #expect(try notes(["sync", "status"], database: a).output.contains("pending: 2 changes\n"))
+      _ = try bench.database.server.psql("ALTER ROLE alice NOLOGIN")
+      let refused = try bench.notes(["sync"], library: a)
+      #expect(refused.status == 1)
+      #expect(refused.errors.contains("not permitted to log in"))
+      #expect(
+        try bench.notes(["sync", "status"], library: a).output.contains("pending: 2 changes\n"))
     }
   }
 
   @Test func badSyncCommandLinesAreUsageErrors() throws {
     let folder = try TemporaryFolder(prefix: "sync-cli-usage")
     defer { folder.remove() }
-    let database = folder.file("a.notes")
-    let unknown = try notes(["sync", "now"], database: database)
+    let program = try #require(Programs.built("notes"), "the notes program is not built")
+    func notes(_ words: [String]) throws -> ProgramResult {
+      try Programs.run(
+        program, words + ["--database", folder.file("a.notes")],
+        environment: Programs.environment(home: folder.path), folder: folder)
+    }
+    let unknown = try notes(["sync", "now"])
     #expect(unknown.status == 64)
     #expect(unknown.errors.contains("'sync' takes setup URL, status or acknowledge, not 'now'"))
-    let missing = try notes(["sync", "setup"], database: database)
+    let missing = try notes(["sync", "setup"])
     #expect(missing.status == 64)
     #expect(missing.errors.contains("'sync setup' needs URL"))
   }

@@ -1,5 +1,6 @@
 // The test bench for sync: devices (library files with their models and engines) and a
-// real PostgreSQL server the tests start and stop themselves.
+// real PostgreSQL server the tests start and stop themselves, on which the devices sync as
+// one account (a login role with a password, as `notes server add-account` makes).
 
 import Airframe
 import Foundation
@@ -35,6 +36,9 @@ final class SyncDevice {
 
   /// A new library set up to sync with `serverURL`; the engine connects on a thread of its
   /// own.
+  ///
+  /// The library stores the URL without its password, as `notes sync setup` does; the
+  /// engine is given the URL with it (a test has no password file of its own).
   static func make(name: String, folder: TemporaryFolder, serverURL: String) async throws
     -> SyncDevice
   {
@@ -42,9 +46,9 @@ final class SyncDevice {
     let database = try NotesDatabase(path: path)
     let engine = try await onThreadOfItsOwn {
       let store = try LibrarySyncStore(path: path)
-      try store.setServer(serverURL)
+      try store.setServer(try ConnectionSettings(serverURL).connectionString)
       store.close()
-      return UncheckedEngine(engine: try SyncEngine(libraryPath: path))
+      return UncheckedEngine(engine: try SyncEngine(libraryPath: path, serverURL: serverURL))
     }
     return try SyncDevice(
       name: name, path: path, serverURL: serverURL, database: database, engine: engine.engine)
@@ -95,9 +99,9 @@ final class SyncDevice {
     database.close()
     database = try NotesDatabase(path: path)
     model = Model(try database.loadState(), storage: database)
-    let path = path
+    let (path, serverURL) = (path, serverURL)
     engine = try await onThreadOfItsOwn {
-      UncheckedEngine(engine: try SyncEngine(libraryPath: path))
+      UncheckedEngine(engine: try SyncEngine(libraryPath: path, serverURL: serverURL))
     }.engine
   }
 
@@ -202,24 +206,36 @@ struct SyncedContent: Equatable, Sendable, CustomStringConvertible {
   var notebooks: [String: String] = [:]
   var notes: [String: Note] = [:]
 
-  /// The server's live entities (read on a thread of its own).
-  static func onServer(_ url: String) async throws -> SyncedContent {
-    try await onThreadOfItsOwn { try read(url) }
+  /// The live entities of `account` on the server as every device must end with them:
+  /// each entity's latest version that is not one of `bad` (versions a test wrote that
+  /// break the rules), read with the superuser's `adminURL` (on a thread of its own).
+  static func onServer(
+    _ adminURL: String, account: String, excluding bad: Set<Int64> = []
+  ) async throws -> SyncedContent {
+    try await onThreadOfItsOwn { try read(adminURL, account: account, excluding: bad) }
   }
 
-  private static func read(_ url: String) throws -> SyncedContent {
-    let server = try SyncServer(url: url)
-    defer { server.close() }
+  private static func read(
+    _ adminURL: String, account: String, excluding bad: Set<Int64>
+  ) throws -> SyncedContent {
+    let connection = try PostgresConnection(url: adminURL)
+    defer { connection.close() }
+    let rows = try connection.execute(
+      """
+      SELECT DISTINCT ON (entity, entity_id) entity, entity_id, payload IS NULL,
+        payload->>'title', payload->>'body', payload->>'notebook', payload->>'pinned'
+      FROM notes_changes WHERE account = $1 AND NOT seq = ANY($2::bigint[])
+      ORDER BY entity, entity_id, seq DESC
+      """, [account, "{" + bad.map(String.init).joined(separator: ",") + "}"])
     var content = SyncedContent()
-    let head = try server.head()
-    for item in try server.pull(.notebook, after: 0, upTo: head, limit: 1_000_000) {
-      if let fields = item.record.fields { content.notebooks[item.record.uid] = fields.title }
-    }
-    for item in try server.pull(.note, after: 0, upTo: head, limit: 1_000_000) {
-      if let fields = item.record.fields {
-        content.notes[item.record.uid] = Note(
-          notebook: fields.notebook ?? "", title: fields.title, body: fields.body,
-          isPinned: fields.isPinned)
+    for row in rows.rows where row[2] == "f" {
+      guard let uid = row[1] else { continue }
+      if row[0] == "notebook" {
+        content.notebooks[uid] = row[3] ?? ""
+      } else {
+        content.notes[uid] = Note(
+          notebook: row[5] ?? "", title: row[3] ?? "", body: row[4] ?? "",
+          isPinned: row[6] == "true")
       }
     }
     return content
@@ -234,29 +250,60 @@ struct SyncedContent: Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A server and a folder of devices for one test, removed afterwards whatever happens.
+/// What a test's devices sync with: a database of the test's own on the suite's server,
+/// and the account they sync as.
+struct SyncFixture: Sendable {
+  /// The account every device of the test syncs as.
+  static let account = "alice"
+  /// Its password.
+  static let password = "alice's secret: 🔑"
+
+  let database: TestDatabase
+  /// The superuser's URL of the database (for raw SQL and the operator's work).
+  var adminURL: String { database.url }
+  /// The account's URL, password included.
+  var accountURL: String { database.url(user: Self.account, password: Self.password) }
+
+  /// A new database with the tables and the account.
+  static func make() async throws -> SyncFixture {
+    let database = try await TestDatabase.make()
+    let url = database.url
+    try await onThreadOfItsOwn {
+      let connection = try PostgresConnection(url: url)
+      defer { connection.close() }
+      try ServerSchema.prepare(connection)
+      try ServerAccounts.add(account, password: password, on: connection)
+    }
+    return SyncFixture(database: database)
+  }
+
+  /// The account's content on the server as devices must end with it.
+  func content(excluding bad: Set<Int64> = []) async throws -> SyncedContent {
+    try await SyncedContent.onServer(adminURL, account: Self.account, excluding: bad)
+  }
+}
+
+/// A database and a folder of devices for one test, removed afterwards whatever happens.
 ///
-/// The server starts and stops on a thread of its own, so the main actor is free meanwhile.
+/// The suite must have the `.sharedPostgres` trait; the database is the test's own.
 @MainActor
 func withDevices(
-  _ names: [String], _ body: ([SyncDevice], TemporaryPostgres) async throws -> Void
+  _ names: [String], _ body: ([SyncDevice], SyncFixture) async throws -> Void
 ) async throws {
-  let server = try await TemporaryPostgres.started()
+  let fixture = try await SyncFixture.make()
   do {
-    let connection = try PostgresConnection(url: server.url)
-    try ServerSchema.prepare(connection)
-    connection.close()
     let folder = try TemporaryFolder(prefix: "sync")
     defer { folder.remove() }
     var devices: [SyncDevice] = []
     for name in names {
-      devices.append(try await SyncDevice.make(name: name, folder: folder, serverURL: server.url))
+      devices.append(
+        try await SyncDevice.make(name: name, folder: folder, serverURL: fixture.accountURL))
     }
     defer { for device in devices { device.close() } }
-    try await body(devices, server)
+    try await body(devices, fixture)
   } catch {
-    await server.stopped()
+    await fixture.database.drop()
     throw error
   }
-  await server.stopped()
+  await fixture.database.drop()
 }

@@ -11,14 +11,14 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized)
+@Suite(.serialized, .sharedPostgres)
 @MainActor
 struct SyncMergeRuleTests {
   let body = "one\ntwo\nthree\nfour\nfive"
 
   /// A and B both hold note “Plan” in notebook “Work”, synced.
   func withSharedNote(
-    _ names: [String] = ["A", "B"], _ test: ([SyncDevice], TemporaryPostgres) async throws -> Void
+    _ names: [String] = ["A", "B"], _ test: ([SyncDevice], SyncFixture) async throws -> Void
   ) async throws {
     try await withDevices(names) { devices, server in
       try devices[0].createNotebook("Work")
@@ -29,8 +29,8 @@ struct SyncMergeRuleTests {
     }
   }
 
-  func expectConverged(_ devices: [SyncDevice], _ server: TemporaryPostgres) async throws {
-    let server = try await SyncedContent.onServer(server.url)
+  func expectConverged(_ devices: [SyncDevice], _ fixture: SyncFixture) async throws {
+    let server = try await fixture.content()
     for device in devices {
       let content = try await device.content()
       #expect(content == server, "\(device.name):\n\(content)\nserver:\n\(server)")
@@ -270,7 +270,7 @@ struct SyncMergeRuleTests {
       #expect(retry == (accepted: 1, refused: 0))
       try await b.sync()
       #expect(b.note(titled: "Plan")?.body == body + "\nsix")
-      let changes = try PostgresConnection(url: server.url)
+      let changes = try PostgresConnection(url: server.adminURL)
       defer { changes.close() }
       // Created notebook and note, then one edit: three changes, not four.
       #expect(try changes.execute("SELECT count(*) FROM notes_changes").singleValue == "3")
@@ -336,7 +336,7 @@ struct SyncMergeRuleTests {
       #expect(service.retryDelay == .seconds(2))
       #expect(try store.pendingCount() == 1)
       // Back online: the change arrives.
-      let online = ServerSyncService(libraryPath: a.path)
+      let online = ServerSyncService(libraryPath: a.path, serverURL: server.accountURL)
       _ = try await online.sync { _ in }
       #expect(online.retryDelay == nil)
       #expect(try store.pendingCount() == 0)
@@ -350,7 +350,7 @@ struct SyncMergeRuleTests {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])
       try a.edit("Plan") { $0.body += "\nwritten before quitting" }
-      let service = ServerSyncService(libraryPath: a.path)
+      let service = ServerSyncService(libraryPath: a.path, serverURL: server.accountURL)
       let store = try LibrarySyncStore(path: a.path)
       defer { store.close() }
       // Cancelled as soon as it reports its start, as quitting the app does: the engine is

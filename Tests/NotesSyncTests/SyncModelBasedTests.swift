@@ -8,6 +8,12 @@
 // copy) unless some device removed it knowingly: deleted that line, or deleted the note or
 // notebook holding it, while the token was in its own copy. A device can only remove what
 // it has seen; what it has not seen (a concurrent edit) must survive.
+//
+// A fourth, hostile device of the same account writes random malformed versions straight
+// into the server's tables (checks dropped, as on a server that does not check): new
+// entities that break a rule, and bad versions over existing ones. The devices must keep
+// them aside and still converge — on each entity's latest version that is not one of the
+// hostile ones — and every library must keep every rule of the app.
 
 import Airframe
 import AirframeTesting
@@ -20,7 +26,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized)
+@Suite(.serialized, .sharedPostgres)
 @MainActor
 struct SyncModelBasedTests {
   /// How many seeded runs; `NOTES_SYNC_RUNS` overrides it.
@@ -30,43 +36,41 @@ struct SyncModelBasedTests {
   static let steps = 40
 
   @Test func threeDevicesConvergeAndLoseNoEdit() async throws {
-    let server = try await TemporaryPostgres.started()
+    let fixture = try await SyncFixture.make()
     do {
-      try await runAll(on: server)
+      try await runAll(on: fixture)
     } catch {
-      await server.stopped()
+      await fixture.database.drop()
       throw error
     }
-    await server.stopped()
+    await fixture.database.drop()
   }
 
-  /// Runs every seeded run, on one server emptied between runs.
+  /// Runs every seeded run, on one database emptied between runs.
   ///
   /// Each step is a short stretch on the main actor; the test yields between steps so
   /// other tests get their turns.
-  func runAll(on server: TemporaryPostgres) async throws {
-    let url = server.url
-    try await onThreadOfItsOwn {
-      let connection = try PostgresConnection(url: url)
-      defer { connection.close() }
-      try ServerSchema.prepare(connection)
-    }
+  func runAll(on fixture: SyncFixture) async throws {
+    let adminURL = fixture.adminURL
+    let hostile = HostileWriter(adminURL: adminURL, account: SyncFixture.account)
+    try await onThreadOfItsOwn { try hostile.dropServerChecks() }
     for seed in 1...UInt64(Self.runs) {
       try await onThreadOfItsOwn {
-        let connection = try PostgresConnection(url: url)
+        let connection = try PostgresConnection(url: adminURL)
         defer { connection.close() }
         try connection.execute(
           "TRUNCATE notes_entities, notes_changes, notes_devices RESTART IDENTITY CASCADE")
       }
       let folder = try TemporaryFolder(prefix: "sync-run")
       defer { folder.remove() }
-      var run = RandomRun(seed: seed)
+      var run = RandomRun(seed: seed, hostile: hostile)
       var devices: [SyncDevice] = []
       for name in ["A", "B", "C"] {
-        devices.append(try await SyncDevice.make(name: name, folder: folder, serverURL: url))
+        devices.append(
+          try await SyncDevice.make(name: name, folder: folder, serverURL: fixture.accountURL))
       }
       defer { for device in devices { device.close() } }
-      let ok = try await run.play(on: devices, serverURL: server.url)
+      let ok = try await run.play(on: devices, fixture: fixture)
       if !ok { break }
     }
   }
@@ -81,14 +85,21 @@ struct RandomRun {
   var written: Set<String> = []
   var removed: Set<String> = []
   var nextToken = 0
+  /// The hostile device, and the sequence numbers of the versions it wrote.
+  let hostile: HostileWriter
+  var bad: Set<Int64> = []
 
-  init(seed: UInt64) {
+  init(seed: UInt64, hostile: HostileWriter) {
     self.seed = seed
-    random = SeededRandomNumberGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15)
+    self.hostile = hostile
+    // Not `seed × 0x9E3779B97F4A7C15`, SplitMix64's own increment: with it, run n + 1 was
+    // run n one draw later, so the runs were nearly one sequence. Another odd multiplier
+    // keeps every run's sequence apart.
+    random = SeededRandomNumberGenerator(seed: seed &* 0xD1B5_4A32_D192_ED03)
   }
 
   /// Plays the run; returns false (after recording the issue) if it failed.
-  mutating func play(on devices: [SyncDevice], serverURL: String) async throws -> Bool {
+  mutating func play(on devices: [SyncDevice], fixture: SyncFixture) async throws -> Bool {
     for step in 0..<SyncModelBasedTests.steps {
       let device = devices[Int.random(in: 0..<devices.count, using: &random)]
       try await act(on: device, step: step)
@@ -103,29 +114,32 @@ struct RandomRun {
       }
       if moved == 0 { break }
     }
-    let expected = try await SyncedContent.onServer(serverURL)
+    let expected = try await fixture.content(excluding: bad)
     var ok = true
     for device in devices {
+      let broken = LibraryInvariants.violations(in: device.model.state)
+      if !broken.isEmpty {
+        ok = report("\(device.name) breaks the app's rules: \(broken)")
+      }
       let content = try await device.content()
       if content != expected {
-        let message =
-          "seed \(seed): \(device.name) differs from the server\n\(content)\nserver:\n\(expected)"
-          + "\nsteps:\n\(log.joined(separator: "\n"))"
-        Issue.record(Comment(rawValue: message))
-        ok = false
+        ok = report("\(device.name) differs from the server\n\(content)\nserver:\n\(expected)")
       }
     }
     let final = Set(
       expected.notes.values.flatMap { $0.body.split(separator: "\n").map(String.init) })
     let lost = written.subtracting(removed).subtracting(final)
     if !lost.isEmpty {
-      let message =
-        "seed \(seed): lost \(lost.sorted())\nfinal:\n\(expected)\nsteps:\n"
-        + log.joined(separator: "\n")
-      Issue.record(Comment(rawValue: message))
-      ok = false
+      ok = report("lost \(lost.sorted())\nfinal:\n\(expected)")
     }
     return ok
+  }
+
+  /// Records a failure of this run, with its seed and every step; returns false.
+  func report(_ what: String) -> Bool {
+    Issue.record(
+      Comment(rawValue: "seed \(seed): \(what)\nsteps:\n" + log.joined(separator: "\n")))
+    return false
   }
 
   mutating func token() -> String {
@@ -146,7 +160,7 @@ struct RandomRun {
   mutating func act(on device: SyncDevice, step: Int) async throws {
     let notes = device.model.state.notes.elements.sorted { $0.id < $1.id }
     let notebooks = device.model.state.notebooks.elements.sorted { $0.id < $1.id }
-    let roll = Int.random(in: 0..<100, using: &random)
+    let roll = Int.random(in: 0..<104, using: &random)
     let who = device.name
     switch roll {
     case 0..<26:
@@ -223,10 +237,27 @@ struct RandomRun {
     case 94..<97:
       log.append("\(step) \(who): push, acknowledgement lost")
       try await device.pushLosingTheAcknowledgement()
-    default:
+    case 97..<100:
       log.append("\(step) \(who): killed and restarted")
       try await device.restart()
+    default:
+      try await writeHostileVersion(step: step)
     }
+  }
+
+  /// The hostile device writes a random bad version: of a new entity, or over one the
+  /// server has.
+  mutating func writeHostileVersion(step: Int) async throws {
+    guard let kind = pick(BadVersion.allCases) else { return }
+    let hostile = hostile
+    let entities = try await onThreadOfItsOwn { try hostile.liveEntities() }
+    let notebook = pick(entities.notebooks) ?? UUID().uuidString.lowercased()
+    let existing = kind.kind == .notebook ? entities.notebooks : entities.notes
+    let overwrite = Bool.random(using: &random) && kind != .entityIDNotAUUID
+    let uid = overwrite ? pick(existing) : nil
+    let seq = try await onThreadOfItsOwn { try hostile.write(kind, uid: uid, notebook: notebook) }
+    bad.insert(seq)
+    log.append("\(step) hostile: \(kind) over \(uid ?? "a new entity") (version \(seq))")
   }
 
   mutating func createNote(on device: SyncDevice, in notebooks: [Notebook]) throws {

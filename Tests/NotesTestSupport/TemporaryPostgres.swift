@@ -2,8 +2,13 @@
 // stopped by it whatever happens.
 //
 // Guarantees
-// - Private: the cluster lives in a new temporary folder and listens only on a Unix socket
-//   in that folder (no TCP port), so tests in parallel and a system server never clash.
+// - Private: the cluster lives in a new temporary folder and listens on a Unix socket in
+//   that folder, so tests in parallel and a system server never clash. With TLS files it
+//   also listens on 127.0.0.1, on a port no other program holds (tried again on a clash),
+//   and takes only TLS connections there.
+// - Authentication as a server in use has it: the superuser `postgres` connects over the
+//   socket without a password (the operator's door); every other role needs its SCRAM
+//   password, over the socket and (TLS only) over TCP.
 // - `initdb` refuses to run as root: when the tests run as root (as CI does), the cluster
 //   folder is given to the `postgres` user and `initdb` and `pg_ctl` run as that user
 //   (`runuser`).
@@ -20,10 +25,12 @@ import Foundation
 
 /// A PostgreSQL server of a test's own, with one database named `postgres`.
 public final class TemporaryPostgres: Sendable {
-  /// The libpq connection URL of the server's `postgres` database.
+  /// The libpq connection URL of the server's `postgres` database, as the superuser.
   public let url: String
   /// The folder holding the cluster, its socket and its log.
   public let folder: String
+  /// The port (of the socket, and of 127.0.0.1 with TLS).
+  public let port: Int
   private let binaries: String
   private let runAsPostgres: Bool
 
@@ -33,11 +40,47 @@ public final class TemporaryPostgres: Sendable {
     public let description: String
   }
 
-  private init(folder: String, binaries: String, runAsPostgres: Bool) {
+  /// A server certificate and its private key (PEM files) for TLS on 127.0.0.1.
+  public struct TLSFiles: Sendable {
+    /// The certificate (chain) file.
+    public let certificate: String
+    /// The private key file.
+    public let key: String
+
+    /// Names the files.
+    ///
+    /// - Parameters:
+    ///   - certificate: The certificate file.
+    ///   - key: Its private key.
+    public init(certificate: String, key: String) {
+      self.certificate = certificate
+      self.key = key
+    }
+  }
+
+  private init(folder: String, port: Int, binaries: String, runAsPostgres: Bool) {
     self.folder = folder
+    self.port = port
     self.binaries = binaries
     self.runAsPostgres = runAsPostgres
-    url = "postgresql:///postgres?host=\(folder)&port=5432&user=postgres"
+    url = "postgresql:///postgres?host=\(folder)&port=\(port)&user=postgres"
+  }
+
+  /// The URL of `database` over the socket, as `user` with `password`.
+  ///
+  /// - Parameters:
+  ///   - user: A role.
+  ///   - password: Its password, or `nil` to leave it to libpq's other sources.
+  ///   - database: The database; `postgres` by default.
+  /// - Returns: A libpq connection string.
+  public func url(user: String, password: String?, database: String = "postgres") -> String {
+    "host=\(folder) port=\(port) dbname=\(database) user=\(Self.quoted(user))"
+      + (password.map { " password=\(Self.quoted($0))" } ?? "")
+  }
+
+  /// `value` in single quotes, `\` and `'` escaped, as libpq's `key=value` syntax reads it.
+  public static func quoted(_ value: String) -> String {
+    "'" + value.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
   }
 
   /// The folder of PostgreSQL's server programs (`initdb`, `pg_ctl`), newest version first.
@@ -48,13 +91,13 @@ public final class TemporaryPostgres: Sendable {
       .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
   }
 
-  /// ``start()`` on a thread of its own: the caller holds neither the main actor nor a
+  /// ``start(tls:)`` on a thread of its own: the caller holds neither the main actor nor a
   /// thread of Swift's cooperative pool (which every other test needs) while `initdb` runs.
   ///
   /// - Returns: The running server.
   /// - Throws: What ``start()`` throws.
-  public static func started() async throws -> TemporaryPostgres {
-    try await onThreadOfItsOwn { try start() }
+  public static func started(tls: TLSFiles? = nil) async throws -> TemporaryPostgres {
+    try await onThreadOfItsOwn { try start(tls: tls) }
   }
 
   /// ``stop()`` on a thread of its own.
@@ -64,10 +107,12 @@ public final class TemporaryPostgres: Sendable {
 
   /// Creates a cluster in a new temporary folder and starts its server.
   ///
+  /// - Parameter tls: A certificate and key to take TLS connections on 127.0.0.1 with;
+  ///   `nil` for the socket only.
   /// - Returns: The running server.
   /// - Throws: ``StartFailure`` naming the package to install when PostgreSQL is missing,
   ///   or with the output of `initdb` or `pg_ctl` when either fails.
-  public static func start() throws -> TemporaryPostgres {
+  public static func start(tls: TLSFiles? = nil) throws -> TemporaryPostgres {
     guard let binaries = serverPrograms() else {
       throw StartFailure(
         description: "PostgreSQL's server programs (initdb, pg_ctl) are not installed: install"
@@ -80,15 +125,17 @@ public final class TemporaryPostgres: Sendable {
     }
     let folder = String(cString: created)
     let runAsPostgres = getuid() == 0
+    var postgresUser: (uid: uid_t, gid: gid_t)?
     if runAsPostgres {
       guard let user = getpwnam("postgres") else {
         throw StartFailure(
           description: "the tests run as root and there is no postgres user to run initdb as")
       }
+      postgresUser = (user.pointee.pw_uid, user.pointee.pw_gid)
       chown(folder, user.pointee.pw_uid, user.pointee.pw_gid)
     }
-    let server = TemporaryPostgres(
-      folder: folder, binaries: binaries, runAsPostgres: runAsPostgres)
+    var server = TemporaryPostgres(
+      folder: folder, port: 5432, binaries: binaries, runAsPostgres: runAsPostgres)
     do {
       try server.run(
         "initdb",
@@ -96,17 +143,89 @@ public final class TemporaryPostgres: Sendable {
           "-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8",
           "--locale=C.UTF-8", "--no-sync",
         ])
-      try server.run(
-        "pg_ctl",
-        [
-          "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
-          "-k \(folder) -c listen_addresses='' -F", "start",
-        ])
+      try server.authenticate(tls: tls != nil)
+      var options = "-k \(folder) -c listen_addresses='' -F"
+      if let tls {
+        let certificate = try server.copy(tls.certificate, as: "server.crt", owner: postgresUser)
+        let key = try server.copy(tls.key, as: "server.key", owner: postgresUser)
+        options =
+          "-k \(folder) -c listen_addresses=127.0.0.1 -F -c ssl=on"
+          + " -c ssl_cert_file=\(certificate) -c ssl_key_file=\(key)"
+      }
+      // Over TCP another program may hold the port between our look and the start: try
+      // another one then.
+      var attempts = 0
+      while true {
+        let port = tls == nil ? 5432 : try freePort()
+        server = TemporaryPostgres(
+          folder: folder, port: port, binaries: binaries, runAsPostgres: runAsPostgres)
+        do {
+          try server.run(
+            "pg_ctl",
+            [
+              "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o", "\(options) -p \(port)",
+              "start",
+            ])
+          break
+        } catch {
+          attempts += 1
+          if tls == nil || attempts >= 5 { throw error }
+        }
+      }
     } catch {
       server.stop()
       throw error
     }
     return server
+  }
+
+  /// Replaces the cluster's pg_hba.conf: the superuser trusted over the socket, every other
+  /// role by SCRAM password; with TLS, SCRAM over TLS on 127.0.0.1 and nothing else there.
+  private func authenticate(tls: Bool) throws {
+    var rules = """
+      local all postgres trust
+      local all all scram-sha-256
+
+      """
+    if tls { rules += "hostssl all all 127.0.0.1/32 scram-sha-256\n" }
+    // Written in place, so the file keeps its owner (the server's user).
+    guard let handle = FileHandle(forWritingAtPath: "\(folder)/data/pg_hba.conf") else {
+      throw StartFailure(description: "cannot write \(folder)/data/pg_hba.conf")
+    }
+    defer { try? handle.close() }
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(rules.utf8))
+  }
+
+  /// A copy of `file` in the cluster's folder, mode 0600, owned by the server's user (the
+  /// server refuses a key others can read, and cannot read the test's private folder).
+  private func copy(_ file: String, as name: String, owner: (uid: uid_t, gid: gid_t)?) throws
+    -> String
+  {
+    let copy = "\(folder)/\(name)"
+    try FileManager.default.copyItem(atPath: file, toPath: copy)
+    chmod(copy, 0o600)
+    if let owner { chown(copy, owner.uid, owner.gid) }
+    return copy
+  }
+
+  /// A TCP port on 127.0.0.1 that nothing listens on now.
+  private static func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw StartFailure(description: "cannot make a socket") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+        bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+      }
+    }
+    guard bound else { throw StartFailure(description: "cannot find a free TCP port") }
+    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   /// Stops the server and deletes its folder; calling it again does nothing.

@@ -75,6 +75,20 @@ public enum NotesRules {
     }
   }
 
+  /// `title` followed by `suffix`, the title shortened (by whole characters, trailing white
+  /// space dropped) so the result keeps the title limit, as the names sync makes do ("Plan
+  /// (conflict copy)", "Work 2").
+  ///
+  /// - Parameters:
+  ///   - title: A valid, stored title.
+  ///   - suffix: What to append, shorter than the limit.
+  /// - Returns: A title of at most ``titleLimit`` characters ending with `suffix`.
+  public static func title(_ title: String, endingWith suffix: String) -> String {
+    let room = titleLimit - suffix.count
+    guard title.count > room else { return title + suffix }
+    return normalizedTitle(String(title.prefix(max(room, 0)))) + suffix
+  }
+
   /// The issues of a notebook title, including uniqueness among the other notebooks.
   ///
   /// - Parameters:

@@ -11,6 +11,9 @@ public struct NotesState: Equatable, Sendable {
   public var notes = EntityTable<Note>()
   /// Synchronization status.
   public var sync = SyncStatus.idle(lastSynced: nil)
+  /// How many versions from the sync server the library keeps aside unread, because they
+  /// broke the app's rules (as of the last sync); `notes sync status` lists them.
+  public var syncKeptAside = 0
   /// The largest id ever given to a notebook or a note; new ids are larger.
   public var lastAssignedID: Int64 = 0
 

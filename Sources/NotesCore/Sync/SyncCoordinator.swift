@@ -8,7 +8,8 @@ import Foundation
 /// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
 /// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at
 ///   each progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on
-///   failure (keeping the last successful time). A cancelled sync returns to `.idle` with
+///   failure (keeping the last successful time). A success also sets `syncKeptAside`, in the
+///   same write, to the service's count of versions kept aside. A cancelled sync returns to `.idle` with
 ///   the previous time. `retry()` starts a new sync after a failure.
 /// - Status changes go through `Model.write` like every other change, with the origin
 ///   `.background("sync status")`, and not through the undo history: a sync is not a user
@@ -52,15 +53,17 @@ import Foundation
     weak let coordinator = self
     let task = scheduler.startTask {
       let result: Result<Date, any Error>
+      var keptAside: Int?
       do {
         result = .success(
           try await service.sync { progress in
             await coordinator?.report(progress: progress, lastSynced: lastSynced)
           })
+        keptAside = await service.keptAsideCount()
       } catch {
         result = .failure(error)
       }
-      coordinator?.finish(result, lastSynced: lastSynced)
+      coordinator?.finish(result, lastSynced: lastSynced, keptAside: keptAside)
     }
     self.task = task
     return task
@@ -82,11 +85,11 @@ import Foundation
     setStatus(.syncing(progress: min(max(progress, 0), 1), lastSynced: lastSynced))
   }
 
-  private func finish(_ result: Result<Date, any Error>, lastSynced: Date?) {
+  private func finish(_ result: Result<Date, any Error>, lastSynced: Date?, keptAside: Int?) {
     task = nil
     switch result {
     case .success(let date):
-      setStatus(.idle(lastSynced: date))
+      setStatus(.idle(lastSynced: date), keptAside: keptAside)
     case .failure(let error) where error is CancellationError:
       setStatus(.idle(lastSynced: lastSynced))
     case .failure(let error):
@@ -94,10 +97,13 @@ import Foundation
     }
   }
 
-  private func setStatus(_ status: SyncStatus) {
+  private func setStatus(_ status: SyncStatus, keptAside: Int? = nil) {
     // Runs in its own main-actor turn, never inside another write or a delivery, so the
     // model cannot refuse it as re-entrant.
-    try? model.write(origin: .background("sync status")) { $0.set(\.sync, to: status) }
+    try? model.write(origin: .background("sync status")) { transaction in
+      transaction.set(\.sync, to: status)
+      if let keptAside { transaction.set(\.syncKeptAside, to: keptAside) }
+    }
   }
 
   // A plain (nonisolated) deinit: it touches only `Task` values, which are Sendable, so

@@ -12,7 +12,9 @@
 //   or to different words of one line (an unchanged token between them), both survive.
 //   Changes that overlap or touch, or that the word merge cannot prove clean, keep this
 //   device's text in the note and return the other version as a conflict copy: a new note
-//   beside it, titled "<title> (conflict copy)", which the caller saves; a notice names it.
+//   beside it, titled "<title> (conflict copy)" (the title shortened to keep the title
+//   limit), which the caller saves; a notice names it. A merged body past the body limit
+//   is a conflict too: the merge never makes what the app's rules refuse.
 // - Both changed the title, the notebook or the pin: server order decides. The other
 //   device's change is already on the server; this device's is pushed after it, so this
 //   device's value wins — the last change the server accepts is the one that stays, on
@@ -134,11 +136,13 @@ public enum SyncMerge {
         merged.body = local.body
       } else {
         switch LineMerge.merge(ancestor: base, ours: local.body, theirs: remote.body) {
-        case .merged(let text):
+        case .merged(let text) where NotesRules.bodyIssues(text).isEmpty:
           merged.body = text
-        case .conflict:
+        case .merged, .conflict:
+          // A merge the body rules refuse (both sides' additions together past the length
+          // limit) is a conflict too: no device may hold a body a user could not type.
           var copy = remote
-          copy.title = remote.title + conflictCopySuffix
+          copy.title = NotesRules.title(remote.title, endingWith: conflictCopySuffix)
           copy.notebook = merged.notebook
           copy.isPinned = false
           conflictCopy = copy

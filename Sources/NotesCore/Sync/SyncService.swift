@@ -16,4 +16,18 @@ public protocol SyncService: Sendable {
   /// - Returns: When the sync finished.
   /// - Throws: Why the sync failed, or `CancellationError`.
   func sync(progress: @escaping @Sendable (Double) async -> Void) async throws -> Date
+
+  /// How many versions from the server the library keeps aside unread (they broke the
+  /// app's rules and were not applied); asked after each successful sync, for the status.
+  ///
+  /// - Returns: The count; 0 by default.
+  func keptAsideCount() async -> Int
+}
+
+extension SyncService {
+  /// No version is ever kept aside: the default for a service that applies what it
+  /// receives through the actions.
+  ///
+  /// - Returns: 0.
+  public func keptAsideCount() async -> Int { 0 }
 }

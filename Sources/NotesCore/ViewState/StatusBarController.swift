@@ -5,7 +5,8 @@ import Foundation
 public struct StatusBar: Equatable, Sendable {
   /// "3 notebooks · 42 notes".
   public var counts: String
-  /// "Synced", "Syncing 40%", "Sync failed: …" or "Not synced".
+  /// "Synced", "Synced, 2 bad versions kept aside", "Syncing 40%", "Sync failed: …" or
+  /// "Not synced".
   public var sync: String
   /// The last error or validation message, if any.
   public var message: String?
@@ -102,9 +103,15 @@ public struct StatusBar: Equatable, Sendable {
   public static func status(for state: NotesState, message: String?) -> StatusBar {
     let notebooks = state.notebooks.count == 1 ? "1 notebook" : "\(state.notebooks.count) notebooks"
     let notes = state.notes.count == 1 ? "1 note" : "\(state.notes.count) notes"
-    let sync: String
+    var sync: String
     switch state.sync {
-    case .idle(let last): sync = last == nil ? "Not synced" : "Synced"
+    case .idle(let last):
+      sync = last == nil ? "Not synced" : "Synced"
+      if state.syncKeptAside > 0 {
+        let versions =
+          state.syncKeptAside == 1 ? "1 bad version" : "\(state.syncKeptAside) bad versions"
+        sync += ", \(versions) kept aside"
+      }
     case .syncing(let progress, _): sync = "Syncing \(Int((progress * 100).rounded()))%"
     case .failed(let reason, _): sync = "Sync failed: \(reason)"
     }
