@@ -65,14 +65,28 @@ struct TwoPresentationsTests {
     defer { desktop.close() }
     let other = desktop.folder + "/other.notes"
     let notes = try #require(DesktopSession.builtProgram("notes"), "notes is not built")
+    // The operator makes the tables and an account; both devices sync as that account and
+    // find its password in the password file `sync setup` writes.
+    let passwords = desktop.folder + "/pgpass"
+    func run(_ arguments: [String], input: String = "") throws -> ProgramResult {
+      try Programs.run(
+        notes, arguments, input: Data(input.utf8),
+        environment: Programs.environment(home: desktop.folder) + ["PGPASSFILE=\(passwords)"],
+        folder: desktop.folder)
+    }
+    let initialized = try run(["server", "init", server.url])
+    #expect(initialized.status == 0, "\(initialized.errors)")
+    let added = try run(["server", "add-account", "alice", server.url], input: "alice pw\n")
+    #expect(added.status == 0, "\(added.errors)")
     for library in [desktop.database, other] {
-      let setup = try Programs.run(
-        notes, ["sync", "setup", server.url, "--database", library],
-        environment: Programs.environment(home: desktop.folder), folder: desktop.folder)
+      let setup = try run([
+        "sync", "setup", server.url(user: "alice", password: "alice pw"), "--database", library,
+      ])
       #expect(setup.status == 0, "\(setup.errors)")
     }
-    try desktop.launch()
-    let terminal = try TerminalPane(database: other, folder: desktop.folder)
+    try desktop.launch(["PGPASSFILE": passwords])
+    let terminal = try TerminalPane(
+      database: other, folder: desktop.folder, environment: ["PGPASSFILE": passwords])
     defer { terminal.close() }
     _ = try #require(await terminal.waitForScreen { $0.contains("NOTEBOOKS") })
 

@@ -20,8 +20,9 @@ final class TerminalPane {
   /// - Parameters:
   ///   - database: The library.
   ///   - folder: Where the socket, the configuration and the logs go.
+  ///   - environment: More of `notes`' environment (such as `PGPASSFILE`).
   /// - Throws: ``DesktopError`` when `notes` is not built or tmux cannot start.
-  init(database: String, folder: String) throws {
+  init(database: String, folder: String, environment extra: [String: String] = [:]) throws {
     guard let notes = DesktopSession.builtProgram("notes") else {
       throw DesktopError("notes is not built next to the tests")
     }
@@ -30,7 +31,7 @@ final class TerminalPane {
     configuration = folder + "/tmux.conf"
     environment = [
       "PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "enable=no",
-    ]
+    ].merging(extra) { $1 }
     try Data("set -g default-terminal screen\nset -g status off\n".utf8)
       .write(to: URL(fileURLWithPath: configuration))
     try run([
