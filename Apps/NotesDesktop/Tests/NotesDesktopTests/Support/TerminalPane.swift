@@ -22,16 +22,16 @@ final class TerminalPane {
   ///   - folder: Where the socket, the configuration and the logs go.
   ///   - environment: More of `notes`' environment (such as `PGPASSFILE`).
   /// - Throws: ``DesktopError`` when `notes` is not built or tmux cannot start.
-  init(database: String, folder: String, environment extra: [String: String] = [:]) throws {
+  init(database: String, folder: String, environment: [String: String] = [:]) throws {
     guard let notes = DesktopSession.builtProgram("notes") else {
       throw DesktopError("notes is not built next to the tests")
     }
     self.folder = folder
     socket = folder + "/tmux.socket"
     configuration = folder + "/tmux.conf"
-    environment = [
+    self.environment = [
       "PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "enable=no",
-    ].merging(extra) { $1 }
+    ].merging(environment) { $1 }
     try Data("set -g default-terminal screen\nset -g status off\n".utf8)
       .write(to: URL(fileURLWithPath: configuration))
     try run([
