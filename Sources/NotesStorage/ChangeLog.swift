@@ -5,9 +5,13 @@
 // - Every commit through `NotesDatabase.persist` appends one entry per changed row (a
 //   notebook, a note) and one for the library's metadata when it changed, in the same
 //   transaction as the rows: the log and the rows never disagree, even after a crash.
-// - Entries are numbered by `seq`, which only grows (AUTOINCREMENT): a reader that has
-//   seen everything up to its cursor needs exactly the entries after it. The head (the
-//   largest `seq` ever given) survives trimming.
+// - Entries are numbered by `seq`, which only grows: a reader that has seen everything up
+//   to its cursor needs exactly the entries after it. `seq` is the table's rowid, so a new
+//   entry gets the largest `seq` plus one; trimming removes only old entries, never the
+//   newest, so the head (the largest `seq`) never goes back. (Until library schema 8 the
+//   table was AUTOINCREMENT, which wrote the head to `sqlite_sequence` as well: one more
+//   page in every commit's write-ahead log, for a guarantee the trimming rule already
+//   gives.)
 // - Trimming rule: after every 128th entry, entries more than `keptEntries` behind the
 //   head are deleted. A reader whose cursor is older than the oldest kept entry (it slept
 //   through more than `keptEntries` changes) reads the whole library instead; nothing is
@@ -26,6 +30,8 @@ enum ChangeLog {
     case meta
   }
 
+  /// The table as migration 5 created it (AUTOINCREMENT); migration 8 rebuilds it with
+  /// ``rowidScript``.
   static let createScript = """
     CREATE TABLE change_log(
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,6 +42,29 @@ enum ChangeLog {
     );
     """
 
+  /// Migration 8: the same table numbered by its rowid, every entry and the head kept.
+  ///
+  /// An entry stands in for the head if the log had none at it (a head can only run ahead of
+  /// the entries if the newest were deleted, which nothing does; kept for safety): a reader
+  /// that applies it reloads the library's metadata, which is harmless.
+  static let rowidScript = """
+    CREATE TABLE change_log_by_rowid(
+      seq INTEGER PRIMARY KEY,
+      writer TEXT NOT NULL,
+      entity TEXT NOT NULL,
+      row_id INTEGER NOT NULL,
+      kind TEXT NOT NULL
+    );
+    INSERT INTO change_log_by_rowid(seq, writer, entity, row_id, kind)
+      SELECT seq, writer, entity, row_id, kind FROM change_log;
+    INSERT INTO change_log_by_rowid(seq, writer, entity, row_id, kind)
+      SELECT seq, 'migration', 'meta', 0, 'update' FROM sqlite_sequence
+      WHERE name = 'change_log'
+        AND seq > (SELECT coalesce(max(seq), 0) FROM change_log_by_rowid);
+    DROP TABLE change_log;
+    ALTER TABLE change_log_by_rowid RENAME TO change_log;
+    """
+
   static let append = """
     INSERT INTO change_log(writer, entity, row_id, kind) VALUES (?1, ?2, ?3, ?4)
     """
@@ -44,9 +73,9 @@ enum ChangeLog {
     SELECT DISTINCT entity, row_id FROM change_log WHERE seq > ?1
     """
 
-  /// The largest `seq` ever given, 0 for an empty log.
+  /// The largest `seq` ever given, 0 for an empty log (one step down the rowid's b-tree).
   static func head(on connection: SQLiteConnection) throws(NotesStorageError) -> Int64 {
-    try connection.int64("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+    try connection.int64("SELECT max(seq) FROM change_log") ?? 0
   }
 
   /// The smallest `seq` still in the log, or `nil` when it is empty.

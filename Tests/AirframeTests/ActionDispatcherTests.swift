@@ -132,6 +132,22 @@ struct ActionDispatcherTests {
     #expect(entries[0].description.hasPrefix("Add Note: Done (revision 1). notes +1 ~0 -0 ["))
   }
 
+  @Test func theActionLogKeepsItsNewestEntriesInOrderPastItsLimit() {
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([]))), log: ActionLog(limit: 3))
+    for id in 1...7 {
+      dispatcher.dispatch(AddNote(note: Note(id: id, title: "note \(id)")))
+      #expect(dispatcher.log.entries.count == min(id, 3))
+    }
+    #expect(
+      dispatcher.log.entries.map(\.changeSummary) == Array(repeating: "notes +1 ~0 -0", count: 3))
+    #expect(dispatcher.log.entries.map { $0.outcome.createdID(in: \Library.notes) } == [5, 6, 7])
+    dispatcher.log.removeAll()
+    #expect(dispatcher.log.entries.isEmpty)
+    dispatcher.dispatch(AddNote(note: Note(id: 8, title: "note 8")))
+    #expect(dispatcher.log.entries.map { $0.outcome.createdID(in: \Library.notes) } == [8])
+  }
+
   @Test func dispatchingFromACommitObserverFailsVisibly() {
     let dispatcher = makeDispatcher()
     var nested: ActionOutcome?

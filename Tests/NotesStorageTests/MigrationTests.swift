@@ -14,7 +14,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 7)
+    #expect(NotesDatabase.supportedSchemaVersion == 8)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -318,13 +318,57 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 7)
+    #expect(try RawDatabase.userVersion(path) == 8)
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_kept_aside") == 0)
     // Nothing lost: the rows, the device id and what waits for the first sync.
     #expect(try database.loadState() == before)
     #expect(
       try RawDatabase.strings(path, "SELECT value FROM meta WHERE key = 'deviceID'") == device)
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_pending") == 2)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionSevenFileKeepsItsChangeLogAndHeadNumberedByRowid() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 7)
+    let model = Model(NotesState(), storage: old)
+    for id in 1...3 {
+      try model.write(origin: .background("test")) { transaction in
+        try transaction.insert(F.notebook(Int64(id), "Notebook \(id)"), into: \.notebooks)
+        transaction.set(\.lastAssignedID, to: Int64(id))
+      }
+    }
+    old.close()
+    let entries = try RawDatabase.strings(
+      path, "SELECT seq || ' ' || entity || ' ' || row_id FROM change_log ORDER BY seq")
+    let head = try RawDatabase.int64(
+      path, "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'")
+    #expect(head == Int64(entries.count))
+
+    let database = try NotesDatabase(path: path)
+    #expect(try RawDatabase.userVersion(path) == 8)
+    // Every entry kept with its number, the head where it was, no AUTOINCREMENT left.
+    #expect(
+      try RawDatabase.strings(
+        path, "SELECT seq || ' ' || entity || ' ' || row_id FROM change_log ORDER BY seq")
+        == entries)
+    #expect(try RawDatabase.int64(path, "SELECT max(seq) FROM change_log") == head)
+    #expect(
+      try RawDatabase.int64(
+        path, "SELECT count(*) FROM sqlite_sequence WHERE name = 'change_log'") == 0)
+    // The next commit's entry comes after the head.
+    let next = Model(try database.loadState(), storage: database)
+    try next.write(origin: .background("test")) { transaction in
+      try transaction.insert(F.notebook(9, "After"), into: \.notebooks)
+      transaction.set(\.lastAssignedID, to: 9)
+    }
+    database.close()
+    #expect(
+      try RawDatabase.int64(path, "SELECT min(seq) FROM change_log WHERE row_id = 9") ?? 0 > head
+        ?? 0)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

@@ -41,23 +41,35 @@ public struct ActionLogEntry: Sendable, CustomStringConvertible {
 }
 
 /// The most recent dispatched actions with their outcomes.
+///
+/// - Complexity: Appending is O(1), also once the log is full: the entries are kept in a
+///   ring, and the oldest is overwritten in place. Reading ``entries`` is O(`limit`).
 @MainActor
 public final class ActionLog {
   /// The entries, oldest first.
-  public private(set) var entries: [ActionLogEntry] = []
+  public var entries: [ActionLogEntry] {
+    Array(ring[start...] + ring[..<start])
+  }
   /// The largest number of entries kept.
   public let limit: Int
+  /// The entries in a ring of at most `limit`: the oldest is at `start`.
+  private var ring: [ActionLogEntry] = []
+  private var start = 0
 
   /// Creates an empty log.
   ///
   /// - Parameter limit: The largest number of entries kept.
-  public init(limit: Int = 1_000) { self.limit = limit }
+  public init(limit: Int = 1_000) { self.limit = max(1, limit) }
 
   func append(_ entry: ActionLogEntry) {
-    entries.append(entry)
-    if entries.count > limit { entries.removeFirst(entries.count - limit) }
+    guard ring.count == limit else { return ring.append(entry) }
+    ring[start] = entry
+    start = (start + 1) % limit
   }
 
   /// Forgets every entry.
-  public func removeAll() { entries.removeAll() }
+  public func removeAll() {
+    ring.removeAll()
+    start = 0
+  }
 }
