@@ -153,8 +153,8 @@ public final class PostgresConnection {
   /// Runs a statement prepared once for this connection: parsed and planned the first time
   /// `name` is used, executed with new parameters every other time.
   ///
-  /// What a connection runs thousands of times (a push's statement per change) is spared
-  /// the server's parsing and planning of the same text each time.
+  /// What a connection runs many times (each batch of a push) is spared the server's
+  /// parsing and planning of the same text each time.
   ///
   /// - Parameters:
   ///   - name: The statement's name on this connection; the same name always stands for the

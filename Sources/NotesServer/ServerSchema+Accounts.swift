@@ -167,7 +167,7 @@ extension ServerSchema {
       """)
     // A pull's page is one range, by sequence number, of an index of one account's
     // entities of one kind: a partial index per kind. (A push's lookup of one entity goes
-    // by the primary key, account and entity id first; see `SyncServer.pushStatement`.)
+    // by the primary key, account and entity id first; see `SyncServer.PushBatch.statement`.)
     try connection.execute("DROP INDEX notes_entities_by_seq")
     try connection.execute("DROP INDEX notes_entities_by_entity_seq")
     try connection.execute(

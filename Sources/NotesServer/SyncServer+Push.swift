@@ -1,49 +1,87 @@
-// SyncServer+Push: a device's changes sent to the server, compare-and-set per entity, in
-// one transaction under its account's lock.
+// SyncServer+Push: a device's changes sent to the server in batches, each batch one
+// set-based statement, all of a push in one transaction under its account's lock.
 //
 // Guarantees (those of SyncServer: compare-and-set, idempotent, an account's pushes in
-// order, its own channel signalled) are kept here; the statement each change runs is
-// prepared once per connection.
+// order, its own channel signalled) are kept here:
+// - One transaction per push: the account's row is locked first, in a statement of its
+//   own, so every later statement of the push reads what every earlier push of the account
+//   committed (under READ COMMITTED a statement's snapshot is taken when it starts; a
+//   statement that both waited for the lock and compared versions would compare them
+//   with what it saw before the wait).
+// - Each batch (`PushBatch`) is one prepared statement: the changes travel as arrays, and
+//   the server compares, inserts and answers for all of them at once. Sequence numbers
+//   are drawn in the batch's order, batches are sent in the push's order, so the changes
+//   of a push are numbered in the order given (notebooks before the notes in them).
+// - A push that accepted something (now or by an earlier try) signals once, at its end.
+// - Bad input changes nothing: a push naming one entity or one change id twice is refused
+//   before anything is sent; a change the server's checks refuse (`notes_version_ok`)
+//   fails its statement, so the whole push is rolled back, and the error names the change.
 
 public import NotesCore
 
 extension SyncServer {
   /// Pushes `changes` in one transaction; one outcome per change, in order.
   ///
+  /// The changes go in batches of at most ``PushBatch/changeLimit`` changes and
+  /// ``PushBatch/byteLimit`` bytes of text (a larger change goes alone), one statement
+  /// each. `progress` is called after each batch, inside the transaction: what it reports
+  /// is not committed until the push returns.
+  ///
+  /// A change the server's own checks refuse (an id that is not a lower-case UUID, an empty
+  /// title, control characters: a subset of the app's rules, so only a bug sends one) is
+  /// not dropped: the push fails with an error naming it, and nothing of the push is
+  /// applied.
+  ///
   /// - Parameters:
-  ///   - changes: The changes, notebooks before the notes in them.
+  ///   - changes: The changes, notebooks before the notes in them; each entity and each
+  ///     change id at most once.
   ///   - device: The pushing device's id.
+  ///   - progress: Called with the number of changes the server has answered for so far;
+  ///     an error it throws ends the push, rolled back.
   /// - Returns: What the server did with each change.
-  /// - Throws: ``PostgresError``; nothing was accepted then.
-  public func push(_ changes: [OutgoingChange], device: String) throws -> [PushOutcome] {
+  /// - Throws: ``PostgresError``, or what `progress` threw; nothing was accepted then.
+  public func push(
+    _ changes: [OutgoingChange], device: String, progress: (Int) throws -> Void = { _ in }
+  ) throws -> [PushOutcome] {
     guard !changes.isEmpty else { return [] }
-    return try connection.inTransaction { try pushInTransaction(changes, device: device) }
+    try Self.checkDistinct(changes)
+    let batches = PushBatch.split(changes)
+    var failing: PushBatch?
+    do {
+      return try connection.inTransaction {
+        try pushInTransaction(batches, device: device, failing: &failing, progress: progress)
+      }
+    } catch let error as PostgresError {
+      guard error.sqlState == "23514", let failing else { throw error }
+      throw try refusal(in: failing, device: device) ?? error
+    }
   }
 
   private func pushInTransaction(
-    _ changes: [OutgoingChange], device: String
+    _ batches: [PushBatch], device: String, failing: inout PushBatch?,
+    progress: (Int) throws -> Void
   ) throws -> [PushOutcome] {
-    // The account's own lock: pushes of one account take turns; other accounts' do not wait.
-    let channel = try connection.execute(Self.accountLock).singleValue
-    guard let channel else {
-      throw PostgresError("the role is no longer an account on this sync server")
-    }
-    try connection.execute(
-      "INSERT INTO notes_devices (device_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING",
-      [device])
-    let registered = try connection.execute(
-      "SELECT 1 FROM notes_devices WHERE device_id = $1::uuid", [device])
-    guard !registered.rows.isEmpty else {
-      throw PostgresError(
-        "this device's id \(device) is registered to another account on the sync server:"
-          + " set up sync again (`notes sync setup URL`) to start over with a new device id")
-    }
+    let channel = try lockAccount(registering: device)
     var outcomes: [PushOutcome] = []
     var head: Int64 = 0
-    for change in changes {
-      let outcome = try push(change, device: device)
-      if case .accepted(let seq) = outcome { head = max(head, seq) }
-      outcomes.append(outcome)
+    for batch in batches {
+      failing = batch
+      let rows = try connection.executePrepared(
+        "notes_push_batch", PushBatch.statement, batch.parameters(device: device))
+      failing = nil
+      guard rows.rows.count == batch.count else {
+        throw PostgresError(
+          "the server answered \(rows.rows.count) of a batch of \(batch.count) changes")
+      }
+      for row in rows.rows {
+        if let seq = row[0].flatMap({ Int64($0) }) {
+          head = max(head, seq)
+          outcomes.append(.accepted(seq: seq))
+        } else {
+          outcomes.append(.refused)
+        }
+      }
+      try progress(outcomes.count)
     }
     if head > 0 {
       try connection.execute("SELECT pg_notify($1, $2)", [channel, "\(head) \(device)"])
@@ -51,22 +89,57 @@ extension SyncServer {
     return outcomes
   }
 
-  private func push(_ change: OutgoingChange, device: String) throws -> PushOutcome {
-    let fields = change.record.fields
-    let parameters: [String?] = [
-      change.changeID, change.record.kind.rawValue, change.record.uid, device,
-      String(change.baseSeq), fields == nil ? "true" : "false", fields?.title, fields?.body,
-      fields?.notebook, (fields?.isPinned ?? false) ? "true" : "false",
-      fields.map { "\($0.created)" }, fields.map { "\($0.modified)" },
-    ]
-    let stored = try connection.executePrepared("notes_push", Self.pushStatement, parameters)
-      .singleValue
-    if let stored, let seq = Int64(stored) { return .accepted(seq: seq) }
-    let earlier = try connection.execute(
-      "SELECT seq FROM notes_changes WHERE change_id = $1::uuid", [change.changeID]
-    ).singleValue
-    if let earlier, let seq = Int64(earlier) { return .accepted(seq: seq) }
-    return .refused
+  /// Locks the account's row for the transaction and registers `device` to the account if
+  /// it is new; returns the account's channel.
+  ///
+  /// - Throws: ``PostgresError`` if the role is no longer an account, or the device id is
+  ///   registered to another account.
+  private func lockAccount(registering device: String) throws -> String {
+    let row = try connection.execute(Self.lockAndRegister, [device]).rows.first
+    guard let row, let channel = row[0] else {
+      throw PostgresError("the role is no longer an account on this sync server")
+    }
+    if row[1] == "t" { return channel }
+    // The statement's snapshot is from before it waited for the lock: a first push of the
+    // same device by another connection, committed meanwhile, shows only to a new one.
+    let registered = try connection.execute(
+      "SELECT 1 FROM notes_devices WHERE device_id = $1::uuid", [device])
+    guard registered.rows.isEmpty else { return channel }
+    throw PostgresError(
+      "this device's id \(device) is registered to another account on the sync server:"
+        + " set up sync again (`notes sync setup URL`) to start over with a new device id")
+  }
+
+  /// Refuses a push that names an entity or a change id twice: the server would apply one
+  /// of the two and report both.
+  private static func checkDistinct(_ changes: [OutgoingChange]) throws {
+    var entities = Set<String>()
+    var ids = Set<String>()
+    for change in changes {
+      let record = change.record
+      guard entities.insert("\(record.kind.rawValue) \(record.uid)").inserted else {
+        throw PostgresError(
+          "a push holds the \(record.kind.rawValue) \(record.uid) twice: nothing was sent")
+      }
+      guard ids.insert(change.changeID).inserted else {
+        throw PostgresError("a push holds the change \(change.changeID) twice: nothing was sent")
+      }
+    }
+  }
+
+  /// The first change of `batch` that the server's checks refuse, as an error naming it,
+  /// or `nil` if the server finds none (the statement failed another check).
+  private func refusal(in batch: PushBatch, device: String) throws -> PostgresError? {
+    let rows = try connection.execute(PushBatch.checkStatement, batch.parameters(device: device))
+    guard let index = rows.rows.first?[0].flatMap({ Int($0) }), index >= 1,
+      index <= batch.count
+    else { return nil }
+    // The statement counts from 1; the batch is a slice of the whole push.
+    let record = batch.changes.dropFirst(index - 1).first!.record
+    return PostgresError(
+      "the server refuses the \(record.kind.rawValue) \(record.uid): its id or text breaks the"
+        + " server's checks (a lower-case UUID, a title not empty, no control characters);"
+        + " nothing of this push was applied", sqlState: "23514")
   }
 
   /// Locks the pushing account's row for the transaction and returns its channel: pushes
@@ -75,33 +148,16 @@ extension SyncServer {
   static let accountLock =
     "UPDATE notes_accounts SET last_push = now() WHERE account = current_user RETURNING channel"
 
-  /// Inserts the change if its base is the entity's current version, and makes it the
-  /// entity's version; returns the new sequence number, or no row.
-  ///
-  /// The entity's current version is found by its id alone, inside a subquery the planner
-  /// may not merge (`OFFSET 0`), then its kind is checked: the primary key (account, entity
-  /// id, kind) is the only index that narrows that search to a row. Given the kind too, on
-  /// tables not analysed yet (all through a first push, one transaction of a whole
-  /// library) the planner judged an index of the kind's versions as cheap, and each change
-  /// read every version of its kind: a first push grew quadratic.
-  static let pushStatement = """
-    WITH current AS (
-      SELECT seq FROM (SELECT entity, seq FROM notes_entities WHERE entity_id = $3 OFFSET 0) found
-      WHERE entity = $2
-    ), inserted AS (
-      INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)
-      SELECT $1::uuid, $4::uuid, $2, $3,
-        CASE WHEN $6::boolean THEN NULL ELSE jsonb_build_object(
-          'title', $7::text, 'body', $8::text, 'notebook', $9::text, 'pinned', $10::boolean,
-          'created', $11::float8, 'modified', $12::float8) END
-      WHERE coalesce((SELECT seq FROM current), 0) = $5::bigint
-      ON CONFLICT (account, change_id) DO NOTHING
-      RETURNING account, seq, entity, entity_id, payload
+  /// ``accountLock``, then registers the device `$1` to the account unless a device of
+  /// that id exists; returns the channel and whether the device is the account's, as this
+  /// statement's snapshot shows it.
+  static let lockAndRegister = """
+    WITH locked AS (\(accountLock)), registered AS (
+      INSERT INTO notes_devices (device_id) SELECT $1::uuid FROM locked
+      ON CONFLICT DO NOTHING RETURNING device_id
     )
-    INSERT INTO notes_entities (account, entity, entity_id, seq, payload)
-    SELECT account, entity, entity_id, seq, payload FROM inserted
-    ON CONFLICT (account, entity, entity_id)
-      DO UPDATE SET seq = excluded.seq, payload = excluded.payload
-    RETURNING seq
+    SELECT channel, EXISTS (SELECT FROM registered)
+      OR EXISTS (SELECT FROM notes_devices WHERE device_id = $1::uuid)
+    FROM locked
     """
 }

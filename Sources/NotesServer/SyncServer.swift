@@ -213,11 +213,8 @@ public final class SyncServer {
 
   /// A PostgreSQL array literal of `values`, each quoted.
   static func textArray(_ values: [String]) -> String {
-    let quoted = values.map {
-      "\""
-        + $0.replacingOccurrences(of: "\\", with: "\\\\")
-        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-    return "{" + quoted.joined(separator: ",") + "}"
+    var literal = ArrayLiteral()
+    for value in values { literal.append(quoting: value) }
+    return literal.literal
   }
 }

@@ -74,8 +74,9 @@ extension NotesDatabase: ModelStorage {
           }
         }
         if keepsChangeLog {
-          // Entries are numbered one after another under the write lock (AUTOINCREMENT), so
-          // the new head follows from the count; no second read of the head.
+          // Entries are numbered one after another under the write lock (the rowid after the
+          // head, which trimming always keeps), so the new head follows from the count; no
+          // second read of the head.
           newCursor =
             head
             + (try recordInChangeLog(

@@ -4,7 +4,8 @@
 // Guarantees
 // - A sync is rounds of pull then push. Pull applies the server's versions in pages, each
 //   page one local transaction with its cursor, merging them with what changed here. Push
-//   then sends every pending change in one server transaction; accepted ones become
+//   then sends every pending change in one server transaction, in batches of set-based
+//   statements (`SyncServer.push`), reporting progress after each; accepted ones become
 //   ancestors, refused ones (another device pushed in between) are made again after the
 //   next round's pull merged them. A round whose push was all accepted and left nothing
 //   pending ends the sync; at most `maximumRounds` rounds run.
@@ -112,12 +113,13 @@ public final class SyncEngine {
     server.close()
   }
 
-  /// Runs one sync: rounds of ``pull(pulled:)`` and ``push(starting:)`` until nothing is
+  /// Runs one sync: rounds of ``pull(pulled:)`` and ``push(progress:)`` until nothing is
   /// pending.
   ///
-  /// - Parameter progress: Called after each push and each page pulled, and before each
-  ///   push; an error it throws (such as `CancellationError`) ends the sync there, between
-  ///   transactions.
+  /// - Parameter progress: Called after each page pulled, before each push and after each
+  ///   batch of it, and after each push; an error it throws (such as `CancellationError`)
+  ///   ends the sync there: a page is applied whole or not at all, and a push stopped
+  ///   after a batch is rolled back on the server, its changes still pending.
   /// - Returns: What moved.
   /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw; what
   ///   was done before stays done.
@@ -141,8 +143,8 @@ public final class SyncEngine {
       report.conflictCopies += pulled.conflictCopies
       report.notices += pulled.notices
       Self.add(pulled.keptAside, to: &report.keptAside)
-      let pushed = try push(keptAside: &report.keptAside) { changes in
-        try progress(Progress(done: moved, total: moved + changes))
+      let pushed = try push(keptAside: &report.keptAside) { step in
+        try progress(Progress(done: moved + step.done, total: moved + step.total))
       }
       report.pushed += pushed.accepted
       moved += pushed.accepted + pushed.refused
@@ -156,29 +158,33 @@ public final class SyncEngine {
 
   /// Pushes every pending change in one server transaction and records what was accepted.
   ///
-  /// - Parameter starting: Called with the number of changes about to be pushed; an error
-  ///   it throws ends the push before anything is sent.
+  /// - Parameter progress: Called with the changes the server has answered for, of those
+  ///   pushed: before the first batch is sent, then after each (see
+  ///   `SyncServer.push(_:device:progress:)`); an error it throws ends the push, and the
+  ///   server applies none of it.
   /// - Returns: How many changes the server accepted and how many it refused (it had a
   ///   newer version: they are made again from the merge after the next pull).
-  /// - Throws: A `NotesStorageError` or `PostgresError`, or what `starting` threw;
+  /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw;
   ///   unacknowledged changes stay pending under their ids, so pushing again is safe.
   @discardableResult
-  public func push(starting: (Int) throws -> Void = { _ in }) throws -> (
+  public func push(progress: (Progress) throws -> Void = { _ in }) throws -> (
     accepted: Int, refused: Int
   ) {
     var keptAside: [RefusedVersion] = []
-    return try push(keptAside: &keptAside, starting: starting)
+    return try push(keptAside: &keptAside, progress: progress)
   }
 
-  /// ``push(starting:)``, adding what the merge of refused changes kept aside to
+  /// ``push(progress:)``, adding what the merge of refused changes kept aside to
   /// `keptAside`.
   private func push(
-    keptAside: inout [RefusedVersion], starting: (Int) throws -> Void
+    keptAside: inout [RefusedVersion], progress: (Progress) throws -> Void
   ) throws -> (accepted: Int, refused: Int) {
     let changes = try store.outgoingChanges()
     guard !changes.isEmpty else { return (0, 0) }
-    try starting(changes.count)
-    let outcomes = try server.push(changes, device: store.deviceID)
+    try progress(Progress(done: 0, total: changes.count))
+    let outcomes = try server.push(changes, device: store.deviceID) { answered in
+      try progress(Progress(done: answered, total: changes.count))
+    }
     var accepted: [(OutgoingChange, seq: Int64)] = []
     var refused: [OutgoingChange] = []
     for (change, outcome) in zip(changes, outcomes) {

@@ -295,13 +295,19 @@ struct AccountIsolationTests {
       try bob.execute(
         "INSERT INTO notes_entities (entity, entity_id, seq, payload)"
           + " SELECT entity, entity_id, seq, payload FROM notes_changes WHERE payload IS NULL")
-      let push = SyncServer.pushStatement
-      let lookup = String(
-        push[push.range(of: "SELECT seq")!.lowerBound..<push.range(of: "entity = $2")!.upperBound])
+      // A push's batch: each change looked up one by one, by the primary key and the
+      // (account, change id) index, never by reading a table through.
+      let batch = SyncServer.PushBatch.split([
+        bench.change(.note, SyncBookkeepingStandIn.uid(), SyncFields(title: "x", created: 1))
+      ])[0]
+      let pushPlan = try bob.execute(
+        "EXPLAIN (COSTS OFF) " + SyncServer.PushBatch.statement,
+        batch.parameters(device: Bench.devices["bob"]!)
+      ).rows.compactMap { $0[0] }.joined(separator: "\n")
+      #expect(pushPlan.contains("using notes_entities_pkey on notes_entities e"), "\(pushPlan)")
+      #expect(pushPlan.contains("using notes_changes_once on notes_changes c"), "\(pushPlan)")
+      #expect(!pushPlan.contains("Seq Scan on notes_"), "\(pushPlan)")
       let queries = [
-        (
-          "notes_entities_pkey", lookup.replacing("$2", with: "'note'").replacing("$3", with: "'x'")
-        ),
         (
           "notes_entities_notebooks",
           "SELECT seq FROM notes_entities WHERE entity = 'notebook' AND seq > 3 ORDER BY seq"
