@@ -439,8 +439,10 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
   withExtendedLifetime((rawBodyConnection, rawPinConnection)) {}
   try failures.check()
 
-  let targetRate = 20_000.0
-  let targetRatio = 2.0
+  // The target is the ratio to the same statements through raw sqlite3 (issue 26): a rate
+  // (it was ≥ 20,000 edits/s) judged the disk and SQLite's own commit as much as the funnel,
+  // and raw SQLite with one WAL transaction per edit does not reach 20,000/s here.
+  let targetRatio = 1.35
   let stats = measured.stats
   let bodyRatio = stats[0].median / stats[1].median
   let pinRatio = stats[2].median / stats[3].median
@@ -460,9 +462,8 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
     case 0:
       ratio = bodyRatio
       extras += [
-        ("target_commits_per_second", .double(targetRate)),
         ("target_ratio_to_baseline", .double(targetRatio)),
-        ("target_met", .bool(rate >= targetRate && bodyRatio <= targetRatio)),
+        ("target_met", .bool(bodyRatio <= targetRatio)),
       ]
       comment += ", \(ratioText(bodyRatio)) raw"
     case 2:
@@ -477,12 +478,8 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
         repetitions: measured.repetitions, time: stats[index], ratioToBaseline: ratio,
         extras: extras, comment: comment))
   }
-  let rate = 1e9 / stats[0].median
   figure.notes.append(
-    "target: ≥ \(grouped(Int(targetRate))) edits/s: " + (rate >= targetRate ? "met" : "MISSED")
-      + " (\(grouped(Int(rate.rounded())))/s)")
-  figure.notes.append(
-    "target: within \(formatted(targetRatio, digits: 0))× raw sqlite3: "
+    "target: within \(formatted(targetRatio, digits: 2))× raw sqlite3: "
       + (bodyRatio <= targetRatio ? "met" : "MISSED") + " (\(ratioText(bodyRatio)))")
   figure.notes.append(
     "each subject edits its own copy of the file; synchronous = NORMAL, WAL, both ways")

@@ -65,6 +65,10 @@ public final class NotesDatabase {
   let hasSyncIdentity: Bool
   /// This connection's name in the change log.
   let writer: String
+  /// Runs the write-ahead log's checkpoints off the committing thread; `nil` when the file
+  /// is opened through a test's VFS, where SQLite checkpoints inside commits as it does by
+  /// default (a fault injected there is meant for the commit).
+  let checkpointer: BackgroundCheckpointer?
   /// The last change-log entry whose change this process's state includes.
   var cursor: Int64 = 0
   /// `PRAGMA data_version` when the change log was last read: it changes when another
@@ -134,6 +138,8 @@ public final class NotesDatabase {
     self.hasSyncIdentity = schemaVersion >= Migration.addSyncIdentity.rawValue
     self.writer =
       "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
+    self.checkpointer = vfs == nil ? BackgroundCheckpointer(path: path) : nil
+    connection.checkpoint(in: checkpointer)
   }
 
   /// Checks the file before writing anything, then sets WAL mode and migrates.
@@ -189,11 +195,13 @@ public final class NotesDatabase {
   /// Closes the file; later calls throw ``NotesStorageError/closed``.
   ///
   /// Closing first brings the full-text index up to date (if that fails, for instance
-  /// because another process holds the write lock, the next search does it), then
-  /// checkpoints the write-ahead log into the database file. Calling it again does
-  /// nothing.
+  /// because another process holds the write lock, the next search does it), waits for a
+  /// background checkpoint that is running, then checkpoints the write-ahead log into the
+  /// database file. Calling it again does nothing.
   public func close() {
     if connection.isOpen { try? updateFullTextIndex() }
+    connection.checkpoint(in: nil)
+    checkpointer?.close()
     connection.close()
   }
 

@@ -78,6 +78,30 @@ final class SQLiteConnection {
     database = nil
   }
 
+  // MARK: Checkpoints
+
+  /// Hands the write-ahead log's checkpoints to `checkpointer` instead of running them in
+  /// the commit that fills the log; `nil` gives them back to SQLite.
+  ///
+  /// The connection keeps no reference to `checkpointer`: its owner keeps it alive until
+  /// it hands the checkpoints back or closes the connection.
+  func checkpoint(in checkpointer: BackgroundCheckpointer?) {
+    guard let database else { return }
+    guard let checkpointer else {
+      sqlite3_wal_autocheckpoint(database, BackgroundCheckpointer.pages)
+      return
+    }
+    // Replaces SQLite's own automatic checkpoints, which are a hook of the same kind.
+    sqlite3_wal_hook(
+      database,
+      { context, _, _, pages in
+        if pages >= BackgroundCheckpointer.pages, let context {
+          Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue().schedule()
+        }
+        return SQLITE_OK
+      }, Unmanaged.passUnretained(checkpointer).toOpaque())
+  }
+
   // MARK: Statements
 
   /// Runs `body` with the cached prepared statement for `sql`, then resets it.

@@ -44,6 +44,17 @@ struct ValidatorTests {
     }
     #expect(!NoControlCharacters.containsControlCharacter(in: "a\nb\tc", allowing: ["\n", "\t"]))
     #expect(NoControlCharacters.containsControlCharacter(in: "a\nb\u{85}", allowing: ["\n"]))
+    // Allowed controls of every kind: C0 (a bit each), DEL and C1 (by the set).
+    let allowed: Set<Unicode.Scalar> = ["\u{0}", "\u{1F}", "\u{7F}", "\u{85}"]
+    #expect(
+      !NoControlCharacters.containsControlCharacter(
+        in: "\u{0}a\u{1F}\u{7F}é\u{85}", allowing: allowed))
+    #expect(NoControlCharacters.containsControlCharacter(in: "\u{0}\u{1E}", allowing: allowed))
+    #expect(NoControlCharacters.containsControlCharacter(in: "\u{7F}\u{86}", allowing: allowed))
+    // A long text whose only control is at its end.
+    let long = String(repeating: "line of text, ünïcödé\n", count: 5_000)
+    #expect(!NoControlCharacters.containsControlCharacter(in: long, allowing: ["\n"]))
+    #expect(NoControlCharacters.containsControlCharacter(in: long + "\u{9F}", allowing: ["\n"]))
   }
 
   @Test func noControlCharactersAcceptsOrdinaryAndSQLSpecialText() {

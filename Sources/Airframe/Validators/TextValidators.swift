@@ -85,14 +85,28 @@ public struct NoControlCharacters: Validator {
   public static func containsControlCharacter(
     in text: String, allowing allowed: Set<Unicode.Scalar> = []
   ) -> Bool {
-    var previous: UInt8 = 0
-    for byte in text.utf8 {
-      // C0 controls and DEL are single bytes; C1 controls are 0xC2 0x80–0x9F, and their
-      // scalar value equals the second byte.
-      let isControl = byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F)
-      if isControl, !allowed.contains(Unicode.Scalar(byte)) { return true }
-      previous = byte
+    // The allowed C0 controls as bits of one word, so the common case (a line break in a
+    // long text) costs no hashing; DEL and C1 controls are rare enough for the set.
+    var allowedC0: UInt32 = 0
+    for scalar in allowed where scalar.value < 0x20 { allowedC0 |= 1 << scalar.value }
+    func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      var previous: UInt8 = 0
+      for byte in bytes {
+        // C0 controls and DEL are single bytes; C1 controls are 0xC2 0x80–0x9F, and their
+        // scalar value equals the second byte.
+        if byte < 0x20 {
+          if allowedC0 & (1 << UInt32(byte)) == 0 { return true }
+        } else if byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) {
+          if !allowed.contains(Unicode.Scalar(byte)) { return true }
+        }
+        previous = byte
+      }
+      return false
     }
-    return false
+    if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+    var copy = text
+    copy.makeContiguousUTF8()
+    // A contiguous string always lends its storage.
+    return copy.utf8.withContiguousStorageIfAvailable(scan)!
   }
 }

@@ -60,20 +60,28 @@ extension DesktopWindow {
   }
 
   /// The character (Unicode scalar) offsets of increasing UTF-8 offsets into `text`.
-  static func characterOffsets(ofUTF8 offsets: [Int], in text: String) -> [Int] {
-    var result: [Int] = []
-    result.reserveCapacity(offsets.count)
-    var characters = 0
-    var bytes = 0
-    var utf8 = text.utf8.makeIterator()
-    for offset in offsets {
-      while bytes < offset, let byte = utf8.next() {
-        if byte & 0xC0 != 0x80 { characters += 1 }
-        bytes += 1
+  nonisolated static func characterOffsets(ofUTF8 offsets: [Int], in text: String) -> [Int] {
+    func count(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+      var result: [Int] = []
+      result.reserveCapacity(offsets.count)
+      var characters = 0
+      var index = 0
+      for offset in offsets {
+        // Every byte that does not continue a scalar starts one.
+        let end = min(max(offset, index), bytes.count)
+        while index < end {
+          if bytes[index] & 0xC0 != 0x80 { characters += 1 }
+          index += 1
+        }
+        result.append(characters)
       }
-      result.append(characters)
+      return result
     }
-    return result
+    if let result = text.utf8.withContiguousStorageIfAvailable(count) { return result }
+    var copy = text
+    copy.makeContiguousUTF8()
+    // A contiguous string always lends its storage.
+    return copy.utf8.withContiguousStorageIfAvailable(count)!
   }
 
   /// Inserts `text` at the cursor as a key press in the text view does (for the benchmark,
