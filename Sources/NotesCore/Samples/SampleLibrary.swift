@@ -59,6 +59,7 @@ public enum SampleLibrary {
 
   private static let welcome = """
     Notes keeps notebooks and notes in one SQLite file.
-    Tab moves between panes, ? lists every key, : opens the command palette.
+    In the terminal: Tab moves between panes, ? lists every key, : opens the command palette.
+    In the window: Ctrl-K or F1 opens the command palette.
     """
 }
