@@ -40,15 +40,19 @@ enum MarkdownImport {
 
   /// The document of the notebooks and notes under the folder `path`.
   ///
-  /// - Parameter path: The folder, as the user wrote it (messages show paths under it).
+  /// - Parameters:
+  ///   - path: The folder, as the user wrote it (messages show paths under it).
+  ///   - fileRead: Told how many note files were read so far, after each one.
   /// - Returns: The document, and how many files were skipped as not notes.
   /// - Throws: ``CommandFailure`` with exit code 65 listing every file that cannot be read.
-  static func read(folder path: String) throws(CommandFailure) -> (LibraryDocument, Int) {
+  static func read(
+    folder path: String, fileRead: @escaping (Int) -> Void = { _ in }
+  ) throws(CommandFailure) -> (LibraryDocument, Int) {
     var shownRoot = path
     while shownRoot.count > 1, shownRoot.hasSuffix("/") { shownRoot.removeLast() }
     let root = URL(fileURLWithPath: path).standardizedFileURL
     let rootName = root.lastPathComponent
-    var reader = Reader(shownRoot: shownRoot)
+    var reader = Reader(shownRoot: shownRoot, fileRead: fileRead)
     reader.scan(root.path, components: [])
     if !reader.issues.isEmpty {
       var lines = reader.issues.prefix(ActionRun.reportLimit).map { $0 }
@@ -120,8 +124,15 @@ private struct Reader {
   var folders: [ScannedFolder] = []
   var skipped = 0
   var issues: [String] = []
+  /// How many note files were read so far.
+  var filesRead = 0
+  /// Told `filesRead` after each note file.
+  let fileRead: (Int) -> Void
 
-  init(shownRoot: String) { self.shownRoot = shownRoot }
+  init(shownRoot: String, fileRead: @escaping (Int) -> Void) {
+    self.shownRoot = shownRoot
+    self.fileRead = fileRead
+  }
 
   private func shown(_ components: [String]) -> String {
     components.isEmpty
@@ -191,6 +202,8 @@ private struct Reader {
   private mutating func note(
     at file: String, name: String, path: [String], modified fileDate: Date?
   ) -> LibraryDocument.NoteEntry? {
+    filesRead += 1
+    fileRead(filesRead)
     guard let text = text(of: file, at: path),
       let (matter, body) = frontMatter(of: text, at: path)
     else { return nil }

@@ -131,6 +131,8 @@ public struct CommandIO: Sendable {
   public var write: @Sendable (String) -> Void
   /// Writes to standard error.
   public var writeError: @Sendable (String) -> Void
+  /// Whether standard error is a terminal: long commands then show how far they are there.
+  public var isErrorTerminal: @Sendable () -> Bool
 
   /// Creates streams from closures, such as buffers in a test.
   ///
@@ -140,18 +142,22 @@ public struct CommandIO: Sendable {
   ///   - readSecret: Asks for a secret on the terminal; by default there is none (`nil`).
   ///   - write: Writes to standard output.
   ///   - writeError: Writes to standard error.
+  ///   - isErrorTerminal: Whether standard error is a terminal; `false` by default, so a
+  ///     test's buffers see no progress lines.
   public init(
     readInput: @escaping @Sendable () -> Data,
     isInputTerminal: @escaping @Sendable () -> Bool = { false },
     readSecret: @escaping @Sendable (_ prompt: String) -> String? = { _ in nil },
     write: @escaping @Sendable (String) -> Void,
-    writeError: @escaping @Sendable (String) -> Void
+    writeError: @escaping @Sendable (String) -> Void,
+    isErrorTerminal: @escaping @Sendable () -> Bool = { false }
   ) {
     self.readInput = readInput
     self.isInputTerminal = isInputTerminal
     self.readSecret = readSecret
     self.write = write
     self.writeError = writeError
+    self.isErrorTerminal = isErrorTerminal
   }
 
   /// The process's standard input, output and error.
@@ -160,5 +166,6 @@ public struct CommandIO: Sendable {
     isInputTerminal: { isatty(STDIN_FILENO) == 1 },
     readSecret: { SecretPrompt.read(prompt: $0) },
     write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-    writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+    writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+    isErrorTerminal: { isatty(STDERR_FILENO) == 1 })
 }

@@ -85,7 +85,12 @@ enum SyncCommands {
       throw CommandFailure(.failure, error.description)
     }
     defer { engine.close() }
-    let report = try engine.sync()
+    var progress = ProgressLine(io: io)
+    defer { progress.finish() }
+    let report = try engine.sync { step in
+      progress.show("Syncing", done: step.done, total: step.total)
+    }
+    progress.finish()
     var line = "pushed \(count(report.pushed, "change")), pulled \(count(report.pulled, "change"))"
     if report.conflictCopies > 0 {
       line += ", saved \(count(report.conflictCopies, "conflict copy"))"

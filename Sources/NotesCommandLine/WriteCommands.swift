@@ -78,8 +78,13 @@ enum WriteCommands {
   ) throws(CommandFailure) {
     let document: LibraryDocument
     var skipped: Int?
+    var progress = ProgressLine(io: io)
+    defer { progress.finish() }
     if path != "-", MarkdownImport.isFolder(path) {
-      (document, skipped) = try MarkdownImport.read(folder: path)
+      progress.show("Reading files")
+      (document, skipped) = try MarkdownImport.read(folder: path) { files in
+        progress.show("Reading files", done: files)
+      }
     } else {
       let source = path == "-" ? "standard input" : TerminalText.quoted(path, limit: .max)
       let text = try CommandInput.text(try CommandInput.bytes(of: path, io: io), from: source)
@@ -87,7 +92,9 @@ enum WriteCommands {
     }
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
+    progress.show("Saving \(ProgressLine.grouped(document.notes.count)) notes…")
     let counts = try imported(document, into: library.session)
+    progress.finish()
     io.write(
       "imported \(plural(counts.notes, "note")): \(plural(counts.created, "new notebook")), "
         + "\(counts.merged) merged into notebooks of the same title\n")

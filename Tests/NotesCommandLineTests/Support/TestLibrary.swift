@@ -25,13 +25,15 @@ extension CommandResult {
 final class CapturedIO: Sendable {
   private let input: Data
   private let isTerminal: Bool
+  private let isErrorTerminal: Bool
   private let output = Mutex("")
   private let errors = Mutex("")
   private let reads = Mutex(0)
 
-  init(input: Data, isTerminal: Bool) {
+  init(input: Data, isTerminal: Bool, isErrorTerminal: Bool = false) {
     self.input = input
     self.isTerminal = isTerminal
+    self.isErrorTerminal = isErrorTerminal
   }
 
   /// The streams, as a command sees them.
@@ -43,7 +45,8 @@ final class CapturedIO: Sendable {
       },
       isInputTerminal: { self.isTerminal },
       write: { text in self.output.withLock { $0 += text } },
-      writeError: { text in self.errors.withLock { $0 += text } })
+      writeError: { text in self.errors.withLock { $0 += text } },
+      isErrorTerminal: { self.isErrorTerminal })
   }
 
   /// How many times the command read standard input.
