@@ -7,7 +7,8 @@
 //   waits for a checkpoint it triggered. Inside the commit, a checkpoint of 1,000 pages took
 //   7–8 ms: with a 2,000-line note open, every ~30th keystroke (each commit writes the
 //   note's ~30 pages) took 10 ms instead of 3.
-// - At most one checkpoint is queued or running; commits meanwhile ask for nothing more.
+// - At most one checkpoint waits in the queue (besides one running); commits meanwhile ask
+//   for nothing more.
 // - Checkpoints are passive: they never wait for a reader or a writer of this or another
 //   process, so they block nobody; what one cannot copy yet, a later one copies.
 // - `close()` waits for a running checkpoint, then closes the connection; nothing runs

@@ -24,6 +24,8 @@ final class SQLiteConnection {
   let path: String
   private var database: OpaquePointer?
   private var statements: [String: Statement] = [:]
+  /// Where the write-ahead log's checkpoints go, kept alive for the hook that names it.
+  private var checkpointer: BackgroundCheckpointer?
 
   /// Opens the database at `path` for reading and writing.
   ///
@@ -83,10 +85,10 @@ final class SQLiteConnection {
   /// Hands the write-ahead log's checkpoints to `checkpointer` instead of running them in
   /// the commit that fills the log; `nil` gives them back to SQLite.
   ///
-  /// The connection keeps no reference to `checkpointer`: its owner keeps it alive until
-  /// it hands the checkpoints back or closes the connection.
+  /// The connection keeps `checkpointer` alive while its hook can call it.
   func checkpoint(in checkpointer: BackgroundCheckpointer?) {
     guard let database else { return }
+    defer { self.checkpointer = checkpointer }
     guard let checkpointer else {
       sqlite3_wal_autocheckpoint(database, BackgroundCheckpointer.pages)
       return
