@@ -4,9 +4,9 @@
 // Guarantees
 // - SQLite's own rule is kept (a checkpoint once the log holds `pages` pages), but the
 //   checkpoint runs on a utility queue through a connection of its own, so a commit never
-//   waits for a checkpoint it triggered. Inside the commit, a checkpoint of 1,000 pages took
-//   7–8 ms: with a 2,000-line note open, every ~30th keystroke (each commit writes the
-//   note's ~30 pages) took 10 ms instead of 3.
+//   waits for a checkpoint it triggered: inside the commit, copying a full log made the
+//   keystroke that crossed the threshold several times slower than the others (the README
+//   has the figures).
 // - At most one checkpoint waits in the queue (besides one running); commits meanwhile ask
 //   for nothing more.
 // - Checkpoints are passive: they never wait for a reader or a writer of this or another

@@ -8,10 +8,9 @@
 // - Entries are numbered by `seq`, which only grows: a reader that has seen everything up
 //   to its cursor needs exactly the entries after it. `seq` is the table's rowid, so a new
 //   entry gets the largest `seq` plus one; trimming removes only old entries, never the
-//   newest, so the head (the largest `seq`) never goes back. (Until library schema 8 the
-//   table was AUTOINCREMENT, which wrote the head to `sqlite_sequence` as well: one more
-//   page in every commit's write-ahead log, for a guarantee the trimming rule already
-//   gives.)
+//   newest, so the head (the largest `seq`) never goes back. No AUTOINCREMENT: it would
+//   write the head to `sqlite_sequence` in every commit, a page more in the log, for a
+//   guarantee the trimming rule already gives.
 // - Trimming rule: after every 128th entry, entries more than `keptEntries` behind the
 //   head are deleted. A reader whose cursor is older than the oldest kept entry (it slept
 //   through more than `keptEntries` changes) reads the whole library instead; nothing is
