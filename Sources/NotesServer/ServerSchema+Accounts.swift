@@ -62,10 +62,10 @@ extension ServerSchema {
   /// lower-case UUID for an id, and a deletion (`NULL`) or an object with the fields a push
   /// writes, of the right types, and text the app's rules would accept.
   ///
-  /// A function, not the expression itself in the CHECK constraints: PostgreSQL reads a
-  /// constraint's stored expression again for every statement that inserts, which for the
-  /// whole test was a tenth of a first push's time; PL/pgSQL compiles the body once per
-  /// session. Its `search_path` is fixed, so no role can slip another `jsonb_typeof` in.
+  /// Version 4's form, kept as it was so that an upgrade from an older server passes
+  /// through the same steps as then: schema 5 replaces it with one SQL expression that
+  /// PostgreSQL inlines (`ServerSchema+StoredEntities`). Its `search_path` is fixed, so no
+  /// role can slip another `jsonb_typeof` in.
   static let versionCheckFunction = #"""
     CREATE FUNCTION notes_version_ok(kind text, id text, version jsonb) RETURNS boolean
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog AS $body$

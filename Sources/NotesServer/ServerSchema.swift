@@ -14,11 +14,13 @@
 //   role reach only its own rows. An upgrade from version 3 gives every existing row to
 //   one account the operator names (`legacyAccount`); a server holding rows is not
 //   upgraded without one, and nothing changes then.
+// - From version 5 the server writes each entity's current version itself, from the
+//   changes pushed (ServerSchema+StoredEntities); accounts only insert changes.
 
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 4
+  public static let version = 5
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -112,6 +114,11 @@ public enum ServerSchema {
     if existing < 4, target >= 4 {
       // Version 4: accounts, each a login role reaching only its own rows.
       try upgradeToAccounts(legacyAccount: legacyAccount, on: connection)
+    }
+    if existing < 5, target >= 5 {
+      // Version 5: the server writes each entity's current version from the changes, and
+      // checks each version once.
+      try upgradeToStoredEntities(on: connection)
     }
   }
 

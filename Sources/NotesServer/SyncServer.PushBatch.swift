@@ -99,6 +99,9 @@ extension SyncServer {
     /// Compares and sets every change of the batch (`$12`: the device); one row per change,
     /// in order: its sequence number, or NULL when refused.
     ///
+    /// The accepted changes are inserted into `notes_changes`; the server's trigger then
+    /// makes them their entities' current versions (`ServerSchema+StoredEntities`).
+    ///
     /// `earlier` finds a change accepted before (a retry), `current` the entity's version
     /// now: its id alone inside a subquery the planner may not merge (`OFFSET 0`), then its
     /// kind, so that the primary key (account, entity id, kind) is the only index that
@@ -123,12 +126,7 @@ extension SyncServer {
         SELECT change_id, $12::uuid, entity, entity_id, payload FROM batch
         WHERE earlier_seq IS NULL AND current_seq = base_seq
         ORDER BY ord
-        RETURNING account, seq, change_id, entity, entity_id, payload
-      ), stored AS (
-        INSERT INTO notes_entities (account, entity, entity_id, seq, payload)
-        SELECT account, entity, entity_id, seq, payload FROM inserted
-        ON CONFLICT (account, entity, entity_id)
-          DO UPDATE SET seq = excluded.seq, payload = excluded.payload
+        RETURNING seq, change_id
       )
       SELECT coalesce(batch.earlier_seq, inserted.seq)
       FROM batch LEFT JOIN inserted USING (change_id)

@@ -60,7 +60,9 @@ struct ServerSchemaTests {
       #expect(
         tables.rows.map { $0[0] ?? "" }
           == ["notes_accounts", "notes_changes", "notes_devices", "notes_entities", "notes_schema"])
-      #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "4")
+      #expect(
+        try connection.execute("SELECT version FROM notes_schema").singleValue
+          == String(ServerSchema.version))
       // Row-level security enabled and forced on every table: the owner is held too.
       let secured = try connection.execute(
         "SELECT relname FROM pg_class WHERE relname LIKE 'notes\\_%' AND relkind = 'r'"
@@ -101,7 +103,9 @@ struct ServerSchemaTests {
     try Self.recordNotebookAndNote(on: connection)
     #expect(
       try ServerSchema.prepare(connection, legacyAccount: "anna") == .upgraded(from: version))
-    #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "4")
+    #expect(
+      try connection.execute("SELECT version FROM notes_schema").singleValue
+        == String(ServerSchema.version))
     for table in ["notes_devices", "notes_changes", "notes_entities"] {
       #expect(
         try connection.execute("SELECT string_agg(DISTINCT account, ',') FROM \(table)")
@@ -124,6 +128,57 @@ struct ServerSchemaTests {
       return
     }
     #expect(note.record.fields?.title == "Plan" && note.record.fields?.notebook == Self.notebook)
+  }
+
+  @Test func aVersion4ServerKeepsItsVersionsAndTheServerWritesEntitiesFromThenOn() async throws {
+    try await TestDatabase.with { database in
+      let connection = try PostgresConnection(url: database.url)
+      defer { connection.close() }
+      _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 4)
+      // Anna's notebook as a version 4 push left it: a change and her entity's version.
+      let device = "00000000-0000-4000-8000-000000000001"
+      let payload =
+        #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
+      try connection.execute("INSERT INTO notes_accounts (account) VALUES ('anna')")
+      try connection.execute(
+        "INSERT INTO notes_devices (device_id, account) VALUES ($1::uuid, 'anna')", [device])
+      try connection.execute(
+        "INSERT INTO notes_changes (account, change_id, device_id, entity, entity_id, payload)"
+          + " VALUES ('anna', gen_random_uuid(), $1::uuid, 'notebook', $2, $3::jsonb)",
+        [device, Self.notebook, payload])
+      try connection.execute(
+        "INSERT INTO notes_entities (account, entity, entity_id, seq, payload)"
+          + " SELECT account, entity, entity_id, seq, payload FROM notes_changes")
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 4))
+      try ServerAccounts.add("anna", password: "anna's password", on: connection)
+      let url = database.url(user: "anna", password: "anna's password")
+      let anna = try PostgresConnection(url: url)
+      defer { anna.close() }
+      // She may no longer write versions herself, only push changes.
+      #expect {
+        try anna.execute("UPDATE notes_entities SET payload = NULL")
+      } throws: { error in (error as? PostgresError)?.sqlState == "42501" }
+      #expect {
+        try anna.execute(
+          "INSERT INTO notes_entities (entity, entity_id, seq, payload)"
+            + " SELECT entity, entity_id, seq, NULL FROM notes_changes")
+      } throws: { error in (error as? PostgresError)?.sqlState == "42501" }
+      // A change she inserts becomes the version, by the server's trigger; an older change
+      // of the same entity in a later statement does not take its place.
+      try anna.execute(
+        "INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)"
+          + " VALUES (gen_random_uuid(), $1::uuid, 'notebook', $2, NULL)",
+        [device, Self.notebook])
+      #expect(
+        try anna.execute(
+          "SELECT seq || ':' || coalesce(payload::text, 'deleted') FROM notes_entities"
+        ).singleValue == "2:deleted")
+      // Her pull finds the version the upgrade kept, then the deletion.
+      let server = try SyncServer(url: url)
+      defer { server.close() }
+      #expect(try server.head() == 2)
+      #expect(try server.pull(.notebook, after: 0, upTo: 2, limit: 10).count == 1)
+    }
   }
 
   @Test func aVersion3ServerWithNotesIsNotUpgradedWithoutAnAccountForThem() async throws {
@@ -191,7 +246,7 @@ struct ServerSchemaTests {
         try ServerSchema.prepare(connection)
       } throws: { error in
         (error as? PostgresError)?.message
-          == "the server's schema is version 99, newer than this program's (4): update notes"
+          == "the server's schema is version 99, newer than this program's (\(ServerSchema.version)): update notes"
           + " before syncing with it"
       }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "99")
@@ -210,11 +265,15 @@ struct ServerSchemaTests {
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "created the sync server's tables (schema 4)\n", errors: ""))
+            status: 0,
+            output: "created the sync server's tables (schema \(ServerSchema.version))\n",
+            errors: ""))
       #expect(
         try initialize()
           == ProgramResult(
-            status: 0, output: "the sync server's tables are up to date (schema 4)\n", errors: ""))
+            status: 0,
+            output: "the sync server's tables are up to date (schema \(ServerSchema.version))\n",
+            errors: ""))
       let newer = ServerSchema.version + 1
       try connection.execute("UPDATE notes_schema SET version = \(newer)")
       let refused = try initialize()

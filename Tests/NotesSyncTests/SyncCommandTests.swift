@@ -3,6 +3,7 @@
 // file, and every refusal.
 
 import Foundation
+import NotesServer
 import NotesTestSupport
 import Testing
 
@@ -41,7 +42,8 @@ struct SyncCommandTests {
       defer { home.remove() }
       let bench = Bench(database: database, home: home)
       let initialized = try bench.notes(["server", "init", database.url])
-      #expect(initialized.output == "created the sync server's tables (schema 4)\n")
+      #expect(
+        initialized.output == "created the sync server's tables (schema \(ServerSchema.version))\n")
       try body(bench)
     }
   }
