@@ -80,6 +80,10 @@ public final class SyncEngine {
 
   let store: LibrarySyncStore
   let server: SyncServer
+  /// The server's settings, for the second connection a pull of several pages reads ahead on.
+  let settings: ConnectionSettings
+  /// How many notes one pulled page holds: ``pageSize``, fewer in tests.
+  var notesPerPage = SyncEngine.pageSize
 
   /// Opens the library's sync side and connects to its server.
   ///
@@ -95,6 +99,7 @@ public final class SyncEngine {
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
     let settings = try ConnectionSettings(url)
     self.store = store
+    self.settings = settings
     self.server = try SyncServer(settings: settings)
     if serverURL == nil, settings.password != nil {
       // A library set up by an older version holds the password: it moves to the password
@@ -244,24 +249,31 @@ public final class SyncEngine {
     // Every query is bounded by one head, read first: pushes commit in sequence order, so
     // everything up to it is there, and nothing committed meanwhile is half seen.
     let head = try server.head()
+    let start = try store.cursor()
+    guard start < head else { return report }
+    var page = try PulledPage.read(
+      from: server, after: start, upTo: head, notesPerPage: notesPerPage)
+    var reader: PageReader?
+    defer { reader?.close() }
     while true {
-      let cursor = try store.cursor()
-      guard cursor < head else { break }
-      let notebooks = try server.pull(
-        .notebook, after: cursor, upTo: head, limit: Int(Int32.max))
-      let notes = try server.pull(.note, after: cursor, upTo: head, limit: Self.pageSize)
-      // Every notebook newer than the cursor comes with each page, so a note never
-      // arrives before its notebook; the cursor stops at the page's last note.
-      let newCursor = notes.count == Self.pageSize ? notes[notes.count - 1].seq : head
+      if page.cursor < head {
+        // The next page is read on a connection of its own while this one is applied.
+        if reader == nil {
+          reader = try PageReader(settings: settings, head: head, notesPerPage: notesPerPage)
+        }
+        reader?.read(after: page.cursor)
+      }
       var incoming = IncomingVersions(server: server, store: store)
-      let sorted = try incoming.sort(notebooks + notes)
-      let applied = try store.apply(sorted.records, refused: sorted.refused, cursor: newCursor)
+      let sorted = try incoming.sort(page.notebooks + page.notes)
+      let applied = try store.apply(sorted.records, refused: sorted.refused, cursor: page.cursor)
       report.received += applied.received
       report.applied += applied.applied
       report.conflictCopies += applied.conflictCopies
       report.notices += applied.notices
       Self.add(applied.keptAside, to: &report.keptAside)
       try pulled(report.received)
+      guard page.cursor < head, let reader else { break }
+      page = try reader.next()
     }
     return report
   }
