@@ -4,15 +4,18 @@
 // Figures: 1 fan-out and 2 single-observer writes (FanOutBenchmarks.swift), 3 subscribe +
 // cancel churn (ChurnBenchmarks.swift), 4 a derived chain (DerivedBenchmarks.swift),
 // 5 heap bytes per subscription (MemoryBenchmarks.swift), 6 view state
-// (ViewStateBenchmarks.swift) and 7–10 the Notes app's storage, search and View State
-// Controllers at 100,000 notes (NotesBenchmarks.swift), 11 keystroke to screen in the
-// terminal app (KeystrokeBenchmarks.swift), 12 the terminal app and commands
-// (TerminalAppBenchmarks.swift), 13 two processes on one library
+// (ViewStateBenchmarks.swift), 7–10 the Notes app's storage, search and View State
+// Controllers at 100,000 notes (NotesLoadFigure.swift, NotesEditsFigure.swift,
+// NotesSearchFigure.swift, NotesViewsFigure.swift, on the library of NotesFixtures.swift),
+// 11 keystroke to screen in the terminal app (KeystrokeBenchmarks.swift), 12 the terminal
+// app and commands (TerminalAppBenchmarks.swift), 13 two processes on one library
 // (SharedLibraryBenchmarks.swift), 14–16 sync through a PostgreSQL server of the run's own
-// (SyncBenchmarks.swift), 17 a Markdown export and import (MarkdownBenchmarks.swift), 19 row-level
-// security on against off (RowSecurityBenchmarks.swift). Measurement.swift says how a
-// figure is taken. Everything runs on the main actor (top-level code is main-actor code).
-// Run it from a release build: `swift run -c release airframe-bench`.
+// (SyncLatencyFigure.swift, FirstSyncFigure.swift, SyncOfflineFigure.swift, set up by
+// SyncFixtures.swift), 17 a Markdown export and import (MarkdownBenchmarks.swift), 18 merges
+// inside a paragraph (MergeBenchmarks.swift), 19 row-level security on against off
+// (RowSecurityBenchmarks.swift). Measurement.swift says how a figure is taken, RawSQLite.swift
+// is figure 8's baseline. Everything runs on the main actor (top-level code is main-actor
+// code). Run it from a release build: `swift run -c release airframe-bench`.
 
 #if canImport(Glibc)
   import Glibc
