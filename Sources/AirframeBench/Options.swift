@@ -9,6 +9,7 @@ struct UsageError: Error {
 }
 
 /// What to run and how to print it.
+@MainActor
 struct Options {
   var json = false
   var quick = false
@@ -63,6 +64,11 @@ struct Options {
   /// `names` are the group's name and its figures' names. Figures of one group are
   /// measured together, so matching any of them runs the whole group.
   func selects(_ names: String...) -> Bool {
+    selects(anyOf: names)
+  }
+
+  /// Whether a figure with any of `names` should run.
+  func selects(anyOf names: [String]) -> Bool {
     guard let filter else { return true }
     return names.contains { Options.matches($0, filter) }
   }
@@ -71,15 +77,6 @@ struct Options {
     name.lowercased().contains(filter.lowercased())
   }
 }
-
-/// The names `--filter` matches against: benchmark groups and the figures they print.
-let benchmarkNames = [
-  "fan-out", "single-observer", "churn", "churn-1k", "churn-100k", "derived-chain", "memory",
-  "derived-diamond",
-  "view-state", "notes", "notes-load", "notes-edits", "notes-search", "notes-views",
-  "keystroke", "terminal-app", "shared-library", "sync", "sync-latency", "sync-first",
-  "sync-offline", "notes-files", "notes-merge", "sync-rls",
-]
 
 /// The operation counts of one run of the suite.
 struct Scale {

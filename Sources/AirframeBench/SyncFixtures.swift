@@ -47,9 +47,10 @@ struct SyncBenchError: Error, CustomStringConvertible {
   var description: String
 }
 
-/// Figures 14 (`sync-latency`), 15 (`sync-first`) and 16 (`sync-offline`), those selected.
+/// The sync group's figures: those `numbers` names (`sync-latency`, `sync-first`,
+/// `sync-offline`), each printed with its number.
 @MainActor
-func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) throws
+func syncFigures(numbers: [String: Int], scale: Scale, sink: Sink) throws
   -> SyncFigures
 {
   let server: TemporaryPostgres
@@ -66,7 +67,7 @@ func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) t
   let fixture = try NotesFixture(noteCount: scale.syncNotesCount, folder: folder)
 
   // Figure 15 and the devices of the others.
-  let runs = options.selects("sync-first") ? scale.syncFirstRuns : 1
+  let runs = numbers["sync-first"] != nil ? scale.syncFirstRuns : 1
   var firstRuns: [FirstSyncRun] = []
   var devices: SyncedDevices?
   var spent = 0.0
@@ -84,22 +85,22 @@ func syncFigures(firstNumber: Int, options: Options, scale: Scale, sink: Sink) t
   guard let devices else { throw SyncBenchError(description: "no first sync ran") }
 
   var figures: [Figure] = []
-  if options.selects("sync-latency") {
+  if let number = numbers["sync-latency"] {
     figures.append(
       try syncLatencyFigure(
-        number: firstNumber, devices: devices, noteCount: fixture.library.notes.count,
+        number: number, devices: devices, noteCount: fixture.library.notes.count,
         scale: scale, sink: sink))
   }
-  if options.selects("sync-first") {
+  if let number = numbers["sync-first"] {
     figures.append(
       try firstSyncFigure(
-        number: firstNumber + 1, runs: firstRuns, fixture: fixture, devices: devices,
+        number: number, runs: firstRuns, fixture: fixture, devices: devices,
         sink: sink))
   }
-  if options.selects("sync-offline") {
+  if let number = numbers["sync-offline"] {
     figures.append(
       try syncOfflineFigure(
-        number: firstNumber + 2, devices: devices, scale: scale, sink: sink))
+        number: number, devices: devices, scale: scale, sink: sink))
   }
   return .measured(figures)
 }

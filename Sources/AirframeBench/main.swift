@@ -59,113 +59,48 @@ reporter.header(
   build: build)
 
 let start = ContinuousClock.now
-if options.selects("fan-out") {
-  reporter.emit(
-    writeDeliveryFigure(
-      number: 1,
-      benchmark: "fan-out",
-      title: "fan-out: 1 source, \(grouped(scale.fanOutObservers)) observers,"
-        + " \(grouped(scale.fanOutWrites)) writes (ns per delivery)",
-      observers: scale.fanOutObservers,
-      writes: scale.fanOutWrites,
-      scale: scale,
-      sink: sink))
-}
-if options.selects("single-observer") {
-  reporter.emit(
-    writeDeliveryFigure(
-      number: 2,
-      benchmark: "single-observer",
-      title: "single observer: \(grouped(scale.singleWrites)) writes (ns per write)",
-      observers: 1,
-      writes: scale.singleWrites,
-      scale: scale,
-      sink: sink))
-}
-if options.selects("churn", "churn-1k", "churn-100k") {
-  reporter.emit(churnFigure(number: 3, scale: scale, sink: sink))
-}
-if options.selects("derived-chain", "derived-diamond") {
-  reporter.emit(derivedChainFigure(number: 4, scale: scale, sink: sink))
-}
-if options.selects("memory") {
-  if let figure = memoryFigure(number: 5, scale: scale, sink: sink) {
-    reporter.emit(figure)
-  } else {
-    printError("airframe-bench: memory figure skipped: mallinfo2 is not available here")
-  }
-}
-if options.selects("view-state") {
-  reporter.emit(viewStateFigure(number: 6, quick: options.quick, sink: sink))
-}
-if options.selects(
-  "notes-load", "notes-edits", "notes-search", "keystroke", "terminal-app", "shared-library",
-  "notes-files")
-{
-  // Figures 7–9, 11–13 and 17 share one library file, built once; the folder is removed in every
-  // case.
-  var folder: ScratchFolder?
+let context = FigureContext(options: options, scale: scale, sink: sink)
+let selected = registeredFigures.filter { options.selects(anyOf: $0.names) }
+// The Notes library is built once, when the first figure that needs it runs; the sync
+// group runs once, at its first figure, for all of its selected figures. Every folder and
+// server is removed at the end whatever happens.
+var library: (folder: ScratchFolder, fixture: NotesFixture)?
+defer { library?.folder.remove() }
+var syncGroupRan = false
+for figure in selected {
   do {
-    let scratch = try ScratchFolder()
-    folder = scratch
-    let fixture = try NotesFixture(noteCount: scale.notesCount, folder: scratch)
-    if options.selects("notes-load") {
-      reporter.emit(try notesLoadFigure(number: 7, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("notes-edits") {
-      reporter.emit(try notesEditsFigure(number: 8, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("notes-search") {
-      reporter.emit(try notesSearchFigure(number: 9, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("keystroke") {
-      reporter.emit(try keystrokeFigure(number: 11, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("terminal-app") {
-      reporter.emit(try terminalAppFigure(number: 12, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("shared-library") {
-      reporter.emit(try sharedLibraryFigure(number: 13, fixture: fixture, scale: scale, sink: sink))
-    }
-    if options.selects("notes-files") {
-      reporter.emit(try markdownRoundTripFigure(number: 17, fixture: fixture, scale: scale))
-    }
-    scratch.remove()
-  } catch {
-    folder?.remove()
-    printError("airframe-bench: notes figures failed: \(error)")
-    exit(1)
-  }
-}
-if options.selects("notes-views") {
-  reporter.emit(notesViewsFigure(number: 10, scale: scale, sink: sink))
-}
-if options.selects("sync", "sync-latency", "sync-first", "sync-offline") {
-  // Figures 14–16 start and stop a PostgreSQL server of their own; without one they are
-  // skipped. The server and the library files are removed in every case.
-  do {
-    switch try syncFigures(firstNumber: 14, options: options, scale: scale, sink: sink) {
-    case .measured(let figures):
-      for figure in figures { reporter.emit(figure) }
-    case .skipped(let reason):
-      printError("airframe-bench: sync figures skipped: \(reason)")
+    switch figure.take {
+    case .alone(let take):
+      switch try take(figure.number, context) {
+      case .success(let taken): reporter.emit(taken)
+      case .failure(let skipped):
+        printError("airframe-bench: figure \(figure.number) skipped: \(skipped.reason)")
+      }
+    case .onLibrary(let take):
+      if library == nil {
+        let folder = try ScratchFolder()
+        library = (folder, try NotesFixture(noteCount: scale.notesCount, folder: folder))
+      }
+      if let library { reporter.emit(try take(figure.number, library.fixture, context)) }
+    case .inSyncGroup:
+      guard !syncGroupRan else { continue }
+      syncGroupRan = true
+      var numbers: [String: Int] = [:]
+      for member in selected {
+        if case .inSyncGroup = member.take, let name = member.names.first {
+          numbers[name] = member.number
+        }
+      }
+      switch try syncFigures(numbers: numbers, scale: scale, sink: sink) {
+      case .measured(let figures):
+        for taken in figures { reporter.emit(taken) }
+      case .skipped(let reason):
+        printError("airframe-bench: sync figures skipped: \(reason)")
+      }
     }
   } catch {
-    printError("airframe-bench: sync figures failed: \(error)")
-    exit(1)
-  }
-}
-if options.selects("notes-merge") {
-  reporter.emit(notesMergeFigure(number: 18, quick: options.quick, scale: scale, sink: sink))
-}
-if options.selects("sync-rls") {
-  // Figure 19 starts and stops a PostgreSQL server of its own; without one it is skipped.
-  do {
-    if let figure = try rowSecurityFigure(number: 19, scale: scale, sink: sink) {
-      reporter.emit(figure)
-    }
-  } catch {
-    printError("airframe-bench: figure 19 failed: \(error)")
+    printError("airframe-bench: figure \(figure.number) failed: \(error)")
+    library?.folder.remove()
     exit(1)
   }
 }
