@@ -100,6 +100,7 @@ let package = Package(
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation",
         "NotesTerminalUI",
         "NotesCommandLine", "NotesServer", "NotesSync", "NotesHost", "CSQLite", "NotesTestSupport",
+        "AirframeTesting",
       ]
     ),
     .testTarget(
@@ -161,7 +162,7 @@ let package = Package(
     // What the Notes test targets share: temporary folders, finding and running the built
     // programs (posix_spawn, never Foundation.Process).
     .target(
-      name: "NotesTestSupport", dependencies: ["AirframeBinding", "NotesCore"],
+      name: "NotesTestSupport", dependencies: ["AirframeBinding", "AirframeTesting", "NotesCore"],
       path: "Tests/NotesTestSupport"),
     .testTarget(
       name: "AirframeTestingTests",

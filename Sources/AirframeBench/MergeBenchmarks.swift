@@ -14,6 +14,7 @@
 //   each of those lines is a region the word merge resolves: the median of
 //   `scale.repetitions` runs (at least 5), after one warm-up.
 
+import AirframeTesting
 @_spi(Instrumentation) import NotesCore
 import NotesTestSupport
 
@@ -21,7 +22,7 @@ import NotesTestSupport
 @MainActor
 func notesMergeFigure(number: Int, quick: Bool, scale: Scale, sink: Sink) -> Figure {
   let pairs = quick ? 2_000 : 10_000
-  var random = ParagraphEdits.Random(seed: 18)
+  var random = SeededRandomNumberGenerator(seed: 18)
   var apartMerged = 0
   var anywhereMerged = 0
   var audit = ParagraphEdits.Audit()
@@ -58,7 +59,7 @@ func notesMergeFigure(number: Int, quick: Bool, scale: Scale, sink: Sink) -> Fig
   }
 
   // The big note: 1,000 lines of words, both sides editing 10 of them, different words.
-  var words = BenchRandom(state: 18)
+  var words = SeededRandomNumberGenerator(seed: 18)
   let vocabulary = (0..<2_000).map { "w\($0)" }
   var lines: [[String]] = []
   var characters = 0

@@ -14,6 +14,7 @@
 
 import Airframe
 import AirframeBinding
+import AirframeTesting
 import CSQLite
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -40,7 +41,7 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
   ) throws -> (Subject, NotesDatabase) {
     let database = try NotesDatabase(path: try fixture.folder.copy(fixture.path, to: file))
     let dispatcher = ActionDispatcher(model: Model(try database.loadState(), storage: database))
-    var random = BenchRandom(state: 11)
+    var random = SeededRandomNumberGenerator(seed: 11)
     var run = 0
     let subject = Subject(name: name, operations: edits) {
       run += 1
@@ -61,7 +62,7 @@ func notesEditsFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: Si
   ) throws -> (Subject, RawNotesConnection) {
     let connection = try RawNotesConnection(path: try fixture.folder.copy(fixture.path, to: file))
     var notes = Dictionary(uniqueKeysWithValues: fixture.library.notes.map { ($0.id, $0) })
-    var random = BenchRandom(state: 11)
+    var random = SeededRandomNumberGenerator(seed: 11)
     var run = 0
     let subject = Subject(name: name, operations: edits) {
       run += 1

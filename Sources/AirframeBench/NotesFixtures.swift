@@ -12,6 +12,7 @@
 
 import Airframe
 import AirframeBinding
+import AirframeTesting
 import CSQLite
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -32,7 +33,7 @@ struct GeneratedLibrary {
   let notes: [Note]
 
   init(noteCount: Int) {
-    var random = BenchRandom(state: 7)
+    var random = SeededRandomNumberGenerator(seed: 7)
     let letters = Array("abcdefghijklmnopqrstuvwxyz")
     vocabulary = (0..<5_000).map { _ in
       String(
@@ -67,7 +68,7 @@ struct GeneratedLibrary {
 
   /// `words` words: a common word one time in four, otherwise a vocabulary word.
   static func text(
-    words: Int, from vocabulary: [String], using random: inout BenchRandom
+    words: Int, from vocabulary: [String], using random: inout SeededRandomNumberGenerator
   ) -> String {
     var text = ""
     for index in 0..<words {

@@ -9,6 +9,7 @@
 
 import Airframe
 import AirframeBinding
+import AirframeTesting
 import CSQLite
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -25,7 +26,7 @@ func notesSearchFigure(number: Int, fixture: NotesFixture, scale: Scale, sink: S
   let database = try NotesDatabase(path: fixture.path)
   defer { database.close() }
   let vocabulary = fixture.library.vocabulary
-  var random = BenchRandom(state: 23)
+  var random = SeededRandomNumberGenerator(seed: 23)
   func word() -> String { vocabulary[Int.random(in: 0..<vocabulary.count, using: &random)] }
   let searches = scale.notesSearches
   // The common word matches almost every note and takes far longer: fewer samples.

@@ -11,6 +11,7 @@
 
 import Airframe
 import AirframeBinding
+import AirframeTesting
 import CSQLite
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -74,7 +75,7 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
       : RenameNote(id: id, title: "title \(step) " + library.vocabulary[step % 5_000], now: Date())
   }
 
-  var random = BenchRandom(state: 31)
+  var random = SeededRandomNumberGenerator(seed: 31)
   var samples: [Double] = []
   var bareSamples: [Double] = []
   var stale = 0

@@ -8,6 +8,7 @@
 // main queue, the catch-up read and the views.
 
 import Airframe
+import AirframeTesting
 import Foundation
 @_spi(Instrumentation) import NotesCore
 import NotesStorage
@@ -52,7 +53,7 @@ func sharedLibraryFigure(number: Int, fixture: NotesFixture, scale: Scale, sink:
     if case .external = commit.origin { arrived = DispatchTime.now().uptimeNanoseconds }
   }
   defer { observation.cancel() }
-  var random = BenchRandom(state: 0x5EED_0013)
+  var random = SeededRandomNumberGenerator(seed: 0x5EED_0013)
   var latencies: [Double] = []
   var missed = 0
   for sample in 0..<samples {

@@ -11,6 +11,7 @@
 // odd ones a random listed note.
 
 import Airframe
+import AirframeTesting
 import Dispatch
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -106,7 +107,7 @@ func measureLiveLatency(
   }
   defer { aObservation.cancel() }
 
-  var random = BenchRandom(state: 0x5EED_0014)
+  var random = SeededRandomNumberGenerator(seed: 0x5EED_0014)
   var measured = LiveLatency()
   for sample in 0..<(warmUp + samples) {
     _ = settle(sessions, quiet: 0.01 + Double(random.next() % 50) / 1_000, timeout: 5)

@@ -7,6 +7,7 @@
 // other notes.
 
 import Airframe
+import AirframeTesting
 import Dispatch
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -45,7 +46,7 @@ func syncOfflineFigure(
   let puller = try SyncEngine(libraryPath: devices.b)
   defer { puller.close() }
 
-  var random = BenchRandom(state: 0x5EED_0016)
+  var random = SeededRandomNumberGenerator(seed: 0x5EED_0016)
   var order = noteIDs
   order.shuffle(using: &random)
   var next = 0

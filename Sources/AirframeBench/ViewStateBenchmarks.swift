@@ -23,6 +23,7 @@
 // `ratio_to_incremental` is the rebuild median over the incremental median.
 
 import Airframe
+import AirframeTesting
 
 /// A note as the view-state benchmark lists it.
 struct BenchNote: Identifiable, Equatable {
@@ -37,18 +38,6 @@ struct BenchNote: Identifiable, Equatable {
 /// The benchmark's model state.
 struct BenchLibrary {
   var notes = EntityTable<BenchNote>()
-}
-
-/// SplitMix64: a seeded generator, so every run updates the same notes.
-struct BenchRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
 }
 
 /// A controller that rebuilds its whole list on every commit: the baseline.
@@ -119,7 +108,7 @@ func viewStateFigure(number: Int, quick: Bool, sink: Sink) -> Figure {
   let warmUp = quick ? 20 : 200
   let rebuilds = quick ? 3 : 20
   let words = ["apple", "banana", "cherry", "date", "elder", "fig", "grape", "honey", "kiwi"]
-  var random = BenchRandom(state: 42)
+  var random = SeededRandomNumberGenerator(seed: 42)
   let notes = (0..<entities).map { id in
     BenchNote(
       id: id,

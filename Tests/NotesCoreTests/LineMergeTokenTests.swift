@@ -1,3 +1,4 @@
+import AirframeTesting
 import NotesTestSupport
 import Testing
 
@@ -258,7 +259,7 @@ struct LineMergeTokenTests {
 
   @Test func randomEditPairsMergeCleanlyOrKeepBothTextsWhole() {
     let seed: UInt64 = 0x27_70C3
-    var random = ParagraphEdits.Random(seed: seed)
+    var random = SeededRandomNumberGenerator(seed: seed)
     var tally = Tally()
     for iteration in 0..<4_000 {
       let apart = iteration.isMultiple(of: 2)

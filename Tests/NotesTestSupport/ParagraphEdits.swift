@@ -2,7 +2,8 @@
 // property test (LineMergeTokenTests) and its benchmark figure (figure 18, notes-merge).
 //
 // Guarantees
-// - The same seed gives the same cases, on every platform (SplitMix64, no `Hasher`).
+// - The same seed gives the same cases, on every platform (`SeededRandomNumberGenerator`,
+//   SplitMix64; no `Hasher`).
 // - A paragraph is 1–3 lines of 4–24 words with separators between them (" ", ", ", ". ",
 //   "\t", "; ", " — "), some lines ending in trailing white space. About a third of the
 //   words are common ones that repeat ("the", "a", "and", "of", "to"); the others are
@@ -14,25 +15,10 @@
 //   case says what merging must give (`expected`): both sides' edits applied to the
 //   ancestor.
 
+public import AirframeTesting
+
 /// Random paragraphs and pairs of edits of them.
 public enum ParagraphEdits {
-  /// A seeded generator (SplitMix64), so every case replays.
-  public struct Random: RandomNumberGenerator {
-    var state: UInt64
-
-    /// A generator that starts from `seed`.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// One case: an ancestor paragraph, two edited versions, and what is known of the merge.
   public struct Case: Sendable {
     /// The version both sides edited.
@@ -92,7 +78,9 @@ public enum ParagraphEdits {
   ///   - random: The generator.
   ///   - apart: Whether the edits must be apart.
   /// - Returns: The case.
-  public static func make(using random: inout Random, apart: Bool) -> Case {
+  public static func make(
+    using random: inout SeededRandomNumberGenerator, apart: Bool
+  ) -> Case {
     var counter = 0
     func fresh(_ side: String) -> String {
       counter += 1
