@@ -1,0 +1,236 @@
+// The sync load test (issue 25 §3): ten devices, each a process of its own with a library
+// of its own (`notes-load-device`), edit as fast as they can with live sync on, beside a
+// device that joins late and one that goes offline and comes back. Every device must end
+// with the server's library, and every edit a device committed must be on the server and
+// on every device.
+//
+// A few seconds of editing in the plain run (`AIRFRAME_LOAD_SECONDS` for a longer one); not
+// under the sanitizers, where twelve instrumented processes on CI's two cores would take
+// minutes (see .ci/run). The figures it prints (edits a second through the server, edit →
+// visible elsewhere) are measured, not asserted: they go to the README and RELIABILITY.md.
+
+import Foundation
+import NotesTestSupport
+import Testing
+
+/// What the devices logged: each committed edit, and each other device's edit seen arriving.
+struct LoadLogs {
+  /// A committed edit.
+  struct Edit {
+    var device: String
+    var token: String
+    /// Wall-clock microseconds just before the edit was dispatched (in the token).
+    var made: Int64
+    /// Wall-clock microseconds once its commit returned.
+    var committed: Int64
+    var title: String
+  }
+
+  var edits: [Edit] = []
+  /// Observer → token → when it was seen.
+  var seen: [String: [String: Int64]] = [:]
+
+  /// Reads the log of `device` at `path`.
+  mutating func read(_ path: String, device: String) throws {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+      if words.count == 4, words[0] == "edit", let committed = Int64(words[2]),
+        let made = words[1].split(separator: ".").last.flatMap({ Int64($0) })
+      {
+        edits.append(
+          Edit(device: device, token: words[1], made: made, committed: committed, title: words[3]))
+      } else if words.count == 3, words[0] == "seen", let time = Int64(words[2]) {
+        seen[device, default: [:]][words[1]] = time
+      } else {
+        Issue.record("\(device)'s log has a line that is neither an edit nor a token seen: \(line)")
+      }
+    }
+  }
+}
+
+@Suite(.serialized, .sharedPostgres)
+struct LoadTests {
+  /// Seconds of editing: a few in CI, more with AIRFRAME_LOAD_SECONDS.
+  static let seconds: Double = {
+    let asked = ProcessInfo.processInfo.environment["AIRFRAME_LOAD_SECONDS"].flatMap(Double.init)
+    return max(1, asked ?? 3)
+  }()
+
+  @Test(
+    .disabled(
+      if: ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"] != nil,
+      "twelve instrumented processes on two cores: the plain run only"))
+  func tenDevicesALateOneAndAnOfflineOneConvergeAndLoseNoEdit() async throws {
+    let program = try #require(Programs.built("notes"), "the notes program is not built")
+    let driver = try #require(
+      Programs.built("notes-load-device"), "the notes-load-device program is not built")
+    let fixture = try await SyncFixture.make()
+    let folder = try TemporaryFolder(prefix: "load")
+    defer {
+      if ProcessInfo.processInfo.environment["AIRFRAME_LOAD_KEEP"] == nil { folder.remove() }
+    }
+    do {
+      try await run(fixture: fixture, folder: folder, program: program, driver: driver)
+    } catch {
+      await fixture.database.drop()
+      throw error
+    }
+    await fixture.database.drop()
+  }
+
+  /// The ten steady devices, then the one that joins late and the one that goes offline.
+  let steady = (1...10).map { "d\($0)" }
+  let late = "late"
+  let offline = "offline"
+
+  func run(fixture: SyncFixture, folder: TemporaryFolder, program: String, driver: String)
+    async throws
+  {
+    let environment = Programs.environment(home: folder.path)
+    func notes(_ words: [String], library: String) throws {
+      let result = try Programs.run(
+        program, words + ["--database", library], environment: environment, folder: folder)
+      #expect(result.status == 0, "notes \(words.joined(separator: " ")): \(result.errors)")
+    }
+    // The shared notes, on the server before any device starts; the password goes to the
+    // folder's password file with the first setup, as `notes sync setup` keeps it.
+    let seed = folder.file("seed.notes")
+    for index in 1...3 {
+      let body = (1...20).map { "line \($0)" }.joined(separator: "\n")
+      try notes(
+        ["add", "--notebook", "Shared", "--title", "Shared \(index)", "--body", body]
+          + (index == 1 ? ["--create-notebook"] : []), library: seed)
+    }
+    try notes(["sync", "setup", fixture.accountURL], library: seed)
+    try notes(["sync"], library: seed)
+    let devices = steady + [late, offline]
+    for device in devices {
+      try notes(["sync", "setup", fixture.accountURL], library: folder.file("\(device).notes"))
+    }
+
+    let seconds = Self.seconds
+    let started = Date()
+    let results = try await withThrowingTaskGroup(of: (String, ProgramResult).self) { group in
+      for device in devices {
+        var words = [
+          "--library", folder.file("\(device).notes"), "--name", device, "--log",
+          folder.file("\(device).log"), "--devices", devices.joined(separator: ","),
+          "--deadline", String(seconds + 120),
+        ]
+        switch device {
+        case late: words += ["--delay", String(seconds / 2), "--seconds", String(seconds / 2)]
+        case offline:
+          words += ["--seconds", String(seconds), "--offline", "\(seconds / 4):\(seconds * 3 / 4)"]
+        default: words += ["--seconds", String(seconds)]
+        }
+        let arguments = words
+        group.addTask {
+          let result = try await onThreadOfItsOwn {
+            try Programs.run(driver, arguments, environment: environment, folder: folder.path)
+          }
+          return (device, result)
+        }
+      }
+      return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+    }
+    let ended = Date()
+    for device in devices {
+      let result = try #require(results[device])
+      #expect(result.status == 0, "\(device) ended with \(result.status): \(result.errors)")
+    }
+    // The seed library syncs once more: a device that was idle throughout catches up too.
+    try notes(["sync"], library: seed)
+
+    // Every library is the server's.
+    let server = try await fixture.content()
+    for library in devices + ["seed"] {
+      let path = folder.file("\(library).notes")
+      let content = try await onThreadOfItsOwn { try SyncDevice.content(of: path) }
+      let same = content == server
+      #expect(same, "\(library) differs from the server: \(differences(content, server))")
+    }
+
+    // Every committed edit is on the server (in its note or a conflict copy), so on every
+    // library above; and every device's model was told of every other device's edit.
+    var logs = LoadLogs()
+    for device in devices { try logs.read(folder.file("\(device).log"), device: device) }
+    let lines = Set(server.notes.values.flatMap { $0.body.split(separator: "\n").map(String.init) })
+    let lost = logs.edits.filter { !lines.contains($0.token) }
+    #expect(
+      lost.count == 0, "committed edits not on the server, such as \(lost.prefix(3).map(\.token))")
+    #expect(logs.edits.count > devices.count, "the devices hardly edited")
+    for observer in devices {
+      let unseen = logs.edits.filter {
+        $0.device != observer && logs.seen[observer]?[$0.token] == nil
+      }
+      #expect(
+        unseen.count == 0,
+        "\(observer) was never told of edits such as \(unseen.prefix(3).map(\.token))")
+    }
+    report(logs, seconds: seconds, started: started, ended: ended, server: server)
+  }
+
+  /// What differs between two libraries, briefly: a whole library in a failure message is
+  /// more than anyone reads.
+  func differences(_ library: SyncedContent, _ server: SyncedContent) -> String {
+    var lines: [String] = []
+    for (uid, title) in server.notebooks where library.notebooks[uid] != title {
+      lines.append("notebook \(title): \(library.notebooks[uid] ?? "missing")")
+    }
+    for uid in Set(library.notebooks.keys).subtracting(server.notebooks.keys) {
+      lines.append("notebook \(library.notebooks[uid] ?? "") not on the server")
+    }
+    for (uid, note) in server.notes where library.notes[uid] != note {
+      let mine = library.notes[uid]
+      lines.append(
+        "note \(note.title) (\(uid)): "
+          + (mine.map { "\($0.title), \($0.body.count) characters against \(note.body.count)" }
+            ?? "missing"))
+    }
+    for uid in Set(library.notes.keys).subtracting(server.notes.keys) {
+      lines.append("note \(library.notes[uid]?.title ?? "") (\(uid)) not on the server")
+    }
+    return "\(lines.count) differences, such as:\n" + lines.prefix(8).joined(separator: "\n")
+  }
+
+  /// Prints the figures: edits a second through the server, and edit → visible on another
+  /// steady device (both online throughout), p50 and p99.
+  func report(
+    _ logs: LoadLogs, seconds: Double, started: Date, ended: Date, server: SyncedContent
+  ) {
+    var latencies: [Int64] = []
+    for edit in logs.edits where steady.contains(edit.device) {
+      for observer in steady where observer != edit.device {
+        if let seen = logs.seen[observer]?[edit.token] { latencies.append(seen - edit.made) }
+      }
+    }
+    latencies.sort()
+    func milliseconds(_ micros: Int64) -> String {
+      String(format: "%.1f ms", Double(micros) / 1_000)
+    }
+    func percentile(_ fraction: Double) -> String {
+      guard !latencies.isEmpty else { return "-" }
+      let rank = Int((Double(latencies.count) * fraction).rounded(.up)) - 1
+      return milliseconds(latencies[min(latencies.count - 1, max(0, rank))])
+    }
+    let first = logs.edits.map(\.committed).min() ?? 0
+    let last = logs.edits.map(\.committed).max() ?? 0
+    let settled = Int64(ended.timeIntervalSince1970 * 1_000_000)
+    func rate(_ micros: Int64) -> String {
+      String(format: "%.0f", Double(logs.edits.count) * 1_000_000 / Double(max(1, micros)))
+    }
+    let copies = server.notes.values.filter { $0.title.hasSuffix("(conflict copy)") }.count
+    print(
+      [
+        "load: \(logs.edits.count) edits by 12 devices in \(seconds) s of editing",
+        "committed at \(rate(last - first)) a second",
+        "\(rate(settled - first)) a second through the server (first commit to every device"
+          + " holding every edit, \(milliseconds(settled - last)) after the last commit)",
+        "edit → visible on another device p50 \(percentile(0.5)), p99 \(percentile(0.99))"
+          + " (\(latencies.count) samples)",
+        "\(copies) conflict copies",
+        String(format: "wall time %.1f s", ended.timeIntervalSince(started)),
+      ].joined(separator: "; "))
+  }
+}
