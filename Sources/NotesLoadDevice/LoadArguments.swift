@@ -6,7 +6,8 @@ import Foundation
 ///
 /// ```
 /// notes-load-device --library PATH --name NAME --log PATH --seconds S --devices A,B,...
-///                   [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--deadline S]
+///                   [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--rate N]
+///                   [--deadline S]
 /// ```
 struct LoadArguments {
   /// The library file (set up for sync with `notes sync setup` beforehand).
@@ -29,12 +30,15 @@ struct LoadArguments {
   var own = 4
   /// How many shared notes ("Shared 1" …) the server holds before the run.
   var shared = 3
+  /// Edits a second to aim for; 0 (the default) for as many as the device can commit.
+  var rate = 0.0
   /// After this many seconds the process ends with status 3 whatever it is doing.
   var deadline = 120.0
 
   static let usage = """
     usage: notes-load-device --library PATH --name NAME --log PATH --seconds S --devices A,B,...
-                             [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--deadline S]
+                             [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--rate N]
+                             [--deadline S]
     """
 
   /// A bad command line, with the reason.
@@ -75,6 +79,7 @@ struct LoadArguments {
       case "--seconds": seconds = try number(option)
       case "--delay": delay = try number(option)
       case "--deadline": deadline = try number(option)
+      case "--rate": rate = try number(option)
       case "--own": own = try count(option)
       case "--shared": shared = try count(option)
       case "--devices":

@@ -8,7 +8,8 @@
 //    (`NotesLibrary`: watcher, live sync); the device waits for the shared notes the test
 //    put on the server ("Shared 1" …) to arrive, and creates its notebook and notes.
 // 2. For `--seconds` it commits edits (`LoadDevice.edit()`), yielding the main actor after
-//    each so that live sync, the watcher and the commit notifications run between them.
+//    each so that live sync, the watcher and the commit notifications run between them
+//    (with `--rate`, it sleeps between edits instead, aiming at that many a second).
 //    During `--offline FROM:TO` the library is closed and reopened without live sync, and
 //    at TO reopened with it: the edits made meanwhile wait as pending changes.
 // 3. It waits until nothing is pending, creates the note "NAME done", then waits until the
@@ -79,7 +80,11 @@ func run(_ arguments: LoadArguments) async throws {
       }
     }
     try device.edit()
-    await Task.yield()
+    if arguments.rate > 0 {
+      try await Task.sleep(for: .seconds(1 / arguments.rate))
+    } else {
+      await Task.yield()
+    }
   }
   if !isOnline {
     device.close()

@@ -4,10 +4,15 @@
 // with the server's library, and every edit a device committed must be on the server and
 // on every device.
 //
-// A few seconds of editing in the plain run (`AIRFRAME_LOAD_SECONDS` for a longer one); not
-// under the sanitizers, where twelve instrumented processes on CI's two cores would take
-// minutes (see .ci/run). The figures it prints (edits a second through the server, edit →
-// visible elsewhere) are measured, not asserted: they go to the README and RELIABILITY.md.
+// A few seconds of editing in the plain run; not under the sanitizers, where twelve
+// instrumented processes on CI's two cores would take minutes (see .ci/run). The figures it
+// prints (edits a second through the server, edit → visible elsewhere) are measured, not
+// asserted: they go to the README and RELIABILITY.md. For them, the environment sets
+// - AIRFRAME_LOAD_SECONDS: seconds of editing (3 by default);
+// - AIRFRAME_LOAD_RATE: edits a second each device aims at (by default as many as it can);
+// - AIRFRAME_LOAD_PROGRAMS: the folder of the `notes` and `notes-load-device` to run (a
+//   release build's), instead of those built next to the tests;
+// - AIRFRAME_LOAD_KEEP: keep the libraries and logs (the folder is named in the output).
 
 import Foundation
 import NotesTestSupport
@@ -51,24 +56,36 @@ struct LoadLogs {
 
 @Suite(.serialized, .sharedPostgres)
 struct LoadTests {
+  static let environment = ProcessInfo.processInfo.environment
   /// Seconds of editing: a few in CI, more with AIRFRAME_LOAD_SECONDS.
-  static let seconds: Double = {
-    let asked = ProcessInfo.processInfo.environment["AIRFRAME_LOAD_SECONDS"].flatMap(Double.init)
-    return max(1, asked ?? 3)
-  }()
+  static let seconds = max(1, environment["AIRFRAME_LOAD_SECONDS"].flatMap(Double.init) ?? 3)
+  /// Edits a second each device aims at (AIRFRAME_LOAD_RATE); 0, as many as it can.
+  static let rate = max(0, environment["AIRFRAME_LOAD_RATE"].flatMap(Double.init) ?? 0)
+
+  /// A program the package built: from AIRFRAME_LOAD_PROGRAMS when set (a release build's
+  /// folder, for the figures), else next to the tests.
+  static func program(_ name: String) -> String? {
+    guard let folder = environment["AIRFRAME_LOAD_PROGRAMS"] else { return Programs.built(name) }
+    let path = "\(folder)/\(name)"
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+  }
 
   @Test(
     .disabled(
       if: ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"] != nil,
       "twelve instrumented processes on two cores: the plain run only"))
   func tenDevicesALateOneAndAnOfflineOneConvergeAndLoseNoEdit() async throws {
-    let program = try #require(Programs.built("notes"), "the notes program is not built")
+    let program = try #require(Self.program("notes"), "the notes program is not built")
     let driver = try #require(
-      Programs.built("notes-load-device"), "the notes-load-device program is not built")
+      Self.program("notes-load-device"), "the notes-load-device program is not built")
     let fixture = try await SyncFixture.make()
     let folder = try TemporaryFolder(prefix: "load")
     defer {
-      if ProcessInfo.processInfo.environment["AIRFRAME_LOAD_KEEP"] == nil { folder.remove() }
+      if Self.environment["AIRFRAME_LOAD_KEEP"] == nil {
+        folder.remove()
+      } else {
+        print(folder.path)
+      }
     }
     do {
       try await run(fixture: fixture, folder: folder, program: program, driver: driver)
@@ -105,9 +122,21 @@ struct LoadTests {
     try notes(["sync", "setup", fixture.accountURL], library: seed)
     try notes(["sync"], library: seed)
     let devices = steady + [late, offline]
-    for device in devices {
-      try notes(["sync", "setup", fixture.accountURL], library: folder.file("\(device).notes"))
+    // Set up side by side: one after the other costs seconds on a busy machine.
+    let setups = try await withThrowingTaskGroup(of: ProgramResult.self) { group in
+      for device in devices {
+        let words = [
+          "sync", "setup", fixture.accountURL, "--database", folder.file("\(device).notes"),
+        ]
+        group.addTask {
+          try await onThreadOfItsOwn {
+            try Programs.run(program, words, environment: environment, folder: folder.path)
+          }
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
     }
+    for setup in setups { #expect(setup.status == 0, "sync setup: \(setup.errors)") }
 
     let seconds = Self.seconds
     let started = Date()
@@ -116,7 +145,7 @@ struct LoadTests {
         var words = [
           "--library", folder.file("\(device).notes"), "--name", device, "--log",
           folder.file("\(device).log"), "--devices", devices.joined(separator: ","),
-          "--deadline", String(seconds + 120),
+          "--deadline", String(seconds + 120), "--rate", String(Self.rate),
         ]
         switch device {
         case late: words += ["--delay", String(seconds / 2), "--seconds", String(seconds / 2)]
@@ -223,7 +252,8 @@ struct LoadTests {
     let copies = server.notes.values.filter { $0.title.hasSuffix("(conflict copy)") }.count
     print(
       [
-        "load: \(logs.edits.count) edits by 12 devices in \(seconds) s of editing",
+        "load: \(logs.edits.count) edits by 12 devices in \(seconds) s of editing"
+          + (Self.rate > 0 ? " (aiming at \(Self.rate) a second each)" : ""),
         "committed at \(rate(last - first)) a second",
         "\(rate(settled - first)) a second through the server (first commit to every device"
           + " holding every edit, \(milliseconds(settled - last)) after the last commit)",
