@@ -29,10 +29,14 @@ import NotesStorage
   import Glibc
 #endif
 
-/// The field of the issue by which `EditNoteBody` refuses an edit whose note changed since
-/// the text it was based on (`NotesRules.changedElsewhere`).
+/// The words by which the app says an edit was not made because of another writer.
 enum NotesLoadDevice {
+  /// The field of the issue by which `EditNoteBody` refuses an edit whose note changed
+  /// since the text it was based on (`NotesRules.changedElsewhere`).
   static let changedElsewhere = "changed elsewhere"
+  /// What a write that found the storage behind on each of its tries fails with
+  /// (`Model.write`).
+  static let writersKeptWriting = "other writers kept changing the storage"
 }
 
 /// One device of the load test.
@@ -50,6 +54,9 @@ final class LoadDevice {
   private(set) var edits = 0
   /// Edits refused because the note changed underneath (see ``edit()``).
   private(set) var refused = 0
+  /// Edits the model could not save because sync kept committing to the file between its
+  /// tries (see ``edit()``).
+  private(set) var unsaved = 0
   /// Tokens of other devices seen arriving.
   var seenCount: Int { seen.count }
 
@@ -149,7 +156,8 @@ final class LoadDevice {
   }
 
   /// Commits one edit: a token into one of the device's notes or a shared one; an edit the
-  /// model refuses because the note changed underneath is counted in ``refused`` instead.
+  /// model refuses because the note changed underneath is counted in ``refused`` instead,
+  /// one it could not save because sync kept writing in ``unsaved``.
   func edit() throws {
     let shared = Int.random(in: 0..<4, using: &generator) == 0
     let titles = shared ? sharedTitles : ownTitles
@@ -172,6 +180,13 @@ final class LoadDevice {
       // file and the action, checked again, found the text it was based on gone. The editor
       // turns this into its conflict; here the edit is simply not made (nor logged).
       refused += 1
+      return
+    }
+    if case .failed(let message) = outcome, message.contains(NotesLoadDevice.writersKeptWriting) {
+      // The model caught up with the file and tried again, three times, and each time sync
+      // had committed again in between: the write fails visibly and changes nothing. Under
+      // full load this happens; it is counted, and the figures say how often.
+      unsaved += 1
       return
     }
     guard outcome.isCommitted else { throw Failure(description: "not committed: \(outcome)") }

@@ -16,7 +16,7 @@
 //    library holds every device's "done" note and nothing is pending. A device makes no
 //    change after its "done" note was accepted, so then the server holds every device's
 //    final content and this library has pulled all of it.
-// 4. It prints `edits N refused R seen M` and exits 0.
+// 4. It prints `edits N refused R unsaved U seen M` and exits 0.
 //
 // Every wait is bounded: a step that does not finish in time ends the program with status
 // 1 and the reason on standard error; past `--deadline` seconds it ends with status 3
@@ -109,7 +109,9 @@ func run(_ arguments: LoadArguments) async throws {
       description: "not settled: no done note from \(device.devicesNotDone),"
         + " \(try device.pendingCount()) changes pending")
   }
-  print("edits \(device.edits) refused \(device.refused) seen \(device.seenCount)")
+  print(
+    "edits \(device.edits) refused \(device.refused) unsaved \(device.unsaved)"
+      + " seen \(device.seenCount)")
 }
 
 let arguments: LoadArguments

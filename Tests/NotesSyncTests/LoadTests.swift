@@ -197,7 +197,18 @@ struct LoadTests {
         unseen.count == 0,
         "\(observer) was never told of edits such as \(unseen.prefix(3).map(\.token))")
     }
-    report(logs, seconds: seconds, started: started, ended: ended, server: server)
+    // Edits the app did not make, and said so (see `LoadDevice.edit()`), as each device
+    // counted them.
+    var notMade = (refused: 0, unsaved: 0)
+    for result in results.values {
+      let words = result.output.split(whereSeparator: \.isWhitespace)
+      for (name, value) in zip(words, words.dropFirst()) {
+        if name == "refused" { notMade.refused += Int(value) ?? 0 }
+        if name == "unsaved" { notMade.unsaved += Int(value) ?? 0 }
+      }
+    }
+    report(
+      logs, notMade: notMade, seconds: seconds, started: started, ended: ended, server: server)
   }
 
   /// What differs between two libraries, briefly: a whole library in a failure message is
@@ -226,7 +237,8 @@ struct LoadTests {
   /// Prints the figures: edits a second through the server, and edit → visible on another
   /// steady device (both online throughout), p50 and p99.
   func report(
-    _ logs: LoadLogs, seconds: Double, started: Date, ended: Date, server: SyncedContent
+    _ logs: LoadLogs, notMade: (refused: Int, unsaved: Int), seconds: Double, started: Date,
+    ended: Date, server: SyncedContent
   ) {
     var latencies: [Int64] = []
     for edit in logs.edits where steady.contains(edit.device) {
@@ -260,6 +272,8 @@ struct LoadTests {
         "edit → visible on another device p50 \(percentile(0.5)), p99 \(percentile(0.99))"
           + " (\(latencies.count) samples)",
         "\(copies) conflict copies",
+        "\(notMade.refused) edits refused (the note changed underneath), \(notMade.unsaved) not"
+          + " saved (sync kept writing)",
         String(format: "wall time %.1f s", ended.timeIntervalSince(started)),
       ].joined(separator: "; "))
   }
