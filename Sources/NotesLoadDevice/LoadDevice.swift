@@ -17,6 +17,8 @@
 //   becomes a conflict copy (which holds the other side's tokens).
 // - A token of another device is logged (`seen TOKEN MICROS`) the first time a commit from
 //   another writer (sync, through the watcher) brings a note that holds it.
+// - A sync that fails is logged (`failed MICROS MESSAGE`): live sync then waits before it
+//   tries again, which shows in the figures.
 // - The log is written one line a `write`, unbuffered: what is logged survives a kill.
 
 import Airframe
@@ -86,6 +88,9 @@ final class LoadDevice {
     // last notification of the model closed before.
     look(at: library.model.state.notes.elements)
     commits = library.model.observeCommits { [weak self] commit in
+      if commit.changes.changed(\.sync), case .failed(let message, _) = commit.state.sync {
+        self?.write("failed \(Self.micros()) \(message.replacing("\n", with: " "))")
+      }
       if case .user = commit.origin { return }
       let changes = commit.changes.changes(in: \.notes)
       self?.look(at: changes.inserted.union(changes.updated).compactMap { commit.state.notes[$0] })

@@ -34,6 +34,8 @@ struct LoadLogs {
   var edits: [Edit] = []
   /// Observer → token → when it was seen.
   var seen: [String: [String: Int64]] = [:]
+  /// Syncs that failed, with the device and the reason.
+  var failedSyncs: [String] = []
 
   /// Reads the log of `device` at `path`.
   mutating func read(_ path: String, device: String) throws {
@@ -47,6 +49,8 @@ struct LoadLogs {
           Edit(device: device, token: words[1], made: made, committed: committed, title: words[3]))
       } else if words.count == 3, words[0] == "seen", let time = Int64(words[2]) {
         seen[device, default: [:]][words[1]] = time
+      } else if words.count >= 2, words[0] == "failed" {
+        failedSyncs.append("\(device): " + words.dropFirst(2).joined(separator: " "))
       } else {
         Issue.record("\(device)'s log has a line that is neither an edit nor a token seen: \(line)")
       }
@@ -272,6 +276,8 @@ struct LoadTests {
         "edit → visible on another device p50 \(percentile(0.5)), p99 \(percentile(0.99))"
           + " (\(latencies.count) samples)",
         "\(copies) conflict copies",
+        "\(logs.failedSyncs.count) syncs failed"
+          + (logs.failedSyncs.first.map { " (such as \($0))" } ?? ""),
         "\(notMade.refused) edits refused (the note changed underneath), \(notMade.unsaved) not"
           + " saved (sync kept writing)",
         String(format: "wall time %.1f s", ended.timeIntervalSince(started)),
