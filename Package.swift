@@ -99,7 +99,7 @@ let package = Package(
     // as it can with live sync on.
     .executableTarget(
       name: "NotesLoadDevice",
-      dependencies: ["Airframe", "NotesCore", "NotesHost", "NotesStorage"]
+      dependencies: ["Airframe", "NotesCore", "NotesHost", "NotesPresentation", "NotesStorage"]
     ),
     .executableTarget(
       name: "AirframeBench",

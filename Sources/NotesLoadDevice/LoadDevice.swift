@@ -25,6 +25,7 @@ import Airframe
 import Foundation
 import NotesCore
 @_spi(Instrumentation) import NotesHost
+import NotesPresentation
 import NotesStorage
 
 #if canImport(Glibc)
@@ -212,6 +213,9 @@ final class LoadDevice {
     let titles = Set(model.state.notes.elements.map(\.title))
     return arguments.devices.filter { !titles.contains("\($0) done") }
   }
+
+  /// Whether a sync runs (the session's status says so from the moment one starts).
+  var isSyncing: Bool { library?.session.isSyncing ?? false }
 
   /// How many changes wait for the server.
   func pendingCount() throws -> Int {

@@ -14,6 +14,7 @@
 //   release build's), instead of those built next to the tests;
 // - AIRFRAME_LOAD_KEEP: keep the libraries and logs (the folder is named in the output).
 
+import AirframeTesting
 import Foundation
 import NotesTestSupport
 import Testing
@@ -58,7 +59,7 @@ struct LoadLogs {
   }
 }
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .noLiveBindings)
 struct LoadTests {
   static let environment = ProcessInfo.processInfo.environment
   /// Seconds of editing: a few in CI, more with AIRFRAME_LOAD_SECONDS.
