@@ -103,6 +103,10 @@ struct LoadArguments {
     guard name.allSatisfy({ $0.isLetter || $0.isNumber }) else {
       throw Invalid(description: "--name takes letters and digits only, not '\(name)'")
     }
+    // Opening would create a missing library, one that no server was set up for.
+    guard FileManager.default.fileExists(atPath: library) else {
+      throw Invalid(description: "no library at \(library): set it up with `notes sync setup`")
+    }
     guard devices.contains(name) else {
       throw Invalid(description: "--devices must name this device (\(name)) too")
     }
