@@ -7,7 +7,7 @@ import Foundation
 /// ```
 /// notes-load-device --library PATH --name NAME --log PATH --seconds S --devices A,B,...
 ///                   [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--rate N]
-///                   [--deadline S]
+///                   [--crash-after S] [--first-sequence N] [--deadline S]
 /// ```
 struct LoadArguments {
   /// The library file (set up for sync with `notes sync setup` beforehand).
@@ -32,13 +32,19 @@ struct LoadArguments {
   var shared = 3
   /// Edits a second to aim for; 0 (the default) for as many as the device can commit.
   var rate = 0.0
+  /// Seconds into the editing at which the process kills itself (SIGKILL, from another
+  /// thread: at whatever point the main actor is), as a crash would end it.
+  var crashAfter: Double?
+  /// The first edit's sequence number: a device started again on its library continues
+  /// past the numbers it used before, so its tokens stay unique.
+  var firstSequence = 1
   /// After this many seconds the process ends with status 3 whatever it is doing.
   var deadline = 120.0
 
   static let usage = """
     usage: notes-load-device --library PATH --name NAME --log PATH --seconds S --devices A,B,...
                              [--delay S] [--offline FROM:TO] [--own N] [--shared N] [--rate N]
-                             [--deadline S]
+                             [--crash-after S] [--first-sequence N] [--deadline S]
     """
 
   /// A bad command line, with the reason.
@@ -80,6 +86,8 @@ struct LoadArguments {
       case "--delay": delay = try number(option)
       case "--deadline": deadline = try number(option)
       case "--rate": rate = try number(option)
+      case "--crash-after": crashAfter = try number(option)
+      case "--first-sequence": firstSequence = try count(option)
       case "--own": own = try count(option)
       case "--shared": shared = try count(option)
       case "--devices":

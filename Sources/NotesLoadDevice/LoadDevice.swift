@@ -51,7 +51,7 @@ final class LoadDevice {
   private var dispatcher: ActionDispatcher<NotesState>?
   private var commits: Lifetime?
   private var seen: Set<String> = []
-  private var sequence = 0
+  private var sequence: Int
   private var generator = SystemRandomNumberGenerator()
   /// Edits committed and logged.
   private(set) var edits = 0
@@ -70,6 +70,7 @@ final class LoadDevice {
 
   init(_ arguments: LoadArguments) throws {
     self.arguments = arguments
+    sequence = arguments.firstSequence - 1
     log = Glibc.open(arguments.log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     guard log >= 0 else { throw Failure(description: "cannot open the log \(arguments.log)") }
   }

@@ -11,7 +11,9 @@
 //    each so that live sync, the watcher and the commit notifications run between them
 //    (with `--rate`, it sleeps between edits instead, aiming at that many a second).
 //    During `--offline FROM:TO` the library is closed and reopened without live sync, and
-//    at TO reopened with it: the edits made meanwhile wait as pending changes.
+//    at TO reopened with it: the edits made meanwhile wait as pending changes. With
+//    `--crash-after S` the process kills itself S seconds in, wherever it is (the test
+//    then starts it again on the same library with `--first-sequence`).
 // 3. It waits until nothing is pending, creates the note "NAME done", then waits until the
 //    library holds every device's "done" note and nothing is pending. A device makes no
 //    change after its "done" note was accepted, so then the server holds every device's
@@ -57,7 +59,9 @@ func run(_ arguments: LoadArguments) async throws {
   let settle = Duration.seconds(max(60, arguments.deadline / 2))
   if arguments.delay > 0 { try await Task.sleep(for: .seconds(arguments.delay)) }
   let device = try LoadDevice(arguments)
-  try device.open(live: true)
+  // A device started again in its offline window opens its library offline.
+  var isOnline = !(arguments.offline?.contains(0) ?? false)
+  try device.open(live: isOnline)
   defer { device.close() }
   let arrived = await wait(upTo: settle) {
     device.sharedTitles.allSatisfy { device.note(titled: $0) != nil }
@@ -67,8 +71,12 @@ func run(_ arguments: LoadArguments) async throws {
 
   let clock = ContinuousClock()
   let start = clock.now
+  if let crashAfter = arguments.crashAfter {
+    DispatchQueue.global().asyncAfter(deadline: .now() + crashAfter) {
+      _ = kill(getpid(), SIGKILL)
+    }
+  }
   let end = start + .seconds(arguments.seconds)
-  var isOnline = true
   while clock.now < end {
     if let offline = arguments.offline {
       let elapsed = (clock.now - start) / .seconds(1)

@@ -1,8 +1,8 @@
 // The sync load test (issue 25 §3): ten devices, each a process of its own with a library
 // of its own (`notes-load-device`), edit as fast as they can with live sync on, beside a
-// device that joins late and one that goes offline and comes back. Every device must end
-// with the server's library, and every edit a device committed must be on the server and
-// on every device.
+// device that joins late and one that goes offline, is killed there and started again, and
+// comes back. Every device must end with the server's library, and every edit a device
+// committed must be on the server and on every device.
 //
 // A few seconds of editing in the plain run; not under the sanitizers, where twelve
 // instrumented processes on CI's two cores would take minutes (see .ci/run). The figures it
@@ -145,32 +145,56 @@ struct LoadTests {
 
     let seconds = Self.seconds
     let started = Date()
-    let results = try await withThrowingTaskGroup(of: (String, ProgramResult).self) { group in
+    let runs = try await withThrowingTaskGroup(of: (String, [ProgramResult]).self) { group in
       for device in devices {
-        var words = [
+        let words = [
           "--library", folder.file("\(device).notes"), "--name", device, "--log",
           folder.file("\(device).log"), "--devices", devices.joined(separator: ","),
           "--deadline", String(seconds + 120), "--rate", String(Self.rate),
         ]
+        // The device that goes offline is killed halfway through, offline with edits not
+        // yet pushed, and started again on its library: offline until the window ends, then
+        // back.
+        var runs: [[String]]
         switch device {
-        case late: words += ["--delay", String(seconds / 2), "--seconds", String(seconds / 2)]
+        case late:
+          runs = [words + ["--delay", String(seconds / 2), "--seconds", String(seconds / 2)]]
         case offline:
-          words += ["--seconds", String(seconds), "--offline", "\(seconds / 4):\(seconds * 3 / 4)"]
-        default: words += ["--seconds", String(seconds)]
+          runs = [
+            words + [
+              "--seconds", String(seconds), "--offline", "\(seconds / 4):\(seconds * 3 / 4)",
+              "--crash-after", String(seconds / 2),
+            ],
+            words + [
+              "--seconds", String(seconds / 2), "--offline", "0:\(seconds / 4)",
+              "--first-sequence", "1000000",
+            ],
+          ]
+        default: runs = [words + ["--seconds", String(seconds)]]
         }
-        let arguments = words
+        let programRuns = runs
         group.addTask {
-          let result = try await onThreadOfItsOwn {
-            try Programs.run(driver, arguments, environment: environment, folder: folder.path)
+          var results: [ProgramResult] = []
+          for arguments in programRuns {
+            results.append(
+              try await onThreadOfItsOwn {
+                try Programs.run(driver, arguments, environment: environment, folder: folder.path)
+              })
           }
-          return (device, result)
+          return (device, results)
         }
       }
       return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
     }
     let ended = Date()
+    var results: [String: ProgramResult] = [:]
     for device in devices {
-      let result = try #require(results[device])
+      let ends = try #require(runs[device])
+      if device == offline {
+        #expect(ends.first?.status == 128 + SIGKILL, "the offline device was not killed")
+      }
+      let result = try #require(ends.last)
+      results[device] = result
       #expect(result.status == 0, "\(device) ended with \(result.status): \(result.errors)")
     }
     // The seed library syncs once more: a device that was idle throughout catches up too.
