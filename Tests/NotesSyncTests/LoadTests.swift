@@ -187,14 +187,12 @@ struct LoadTests {
       return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
     }
     let ended = Date()
-    var results: [String: ProgramResult] = [:]
     for device in devices {
       let ends = try #require(runs[device])
       if device == offline {
         #expect(ends.first?.status == 128 + SIGKILL, "the offline device was not killed")
       }
       let result = try #require(ends.last)
-      results[device] = result
       #expect(result.status == 0, "\(device) ended with \(result.status): \(result.errors)")
     }
     // The seed library syncs once more: a device that was idle throughout catches up too.
@@ -227,9 +225,9 @@ struct LoadTests {
         "\(observer) was never told of edits such as \(unseen.prefix(3).map(\.token))")
     }
     // Edits the app did not make, and said so (see `LoadDevice.edit()`), as each device
-    // counted them.
+    // process counted them.
     var notMade = (refused: 0, unsaved: 0)
-    for result in results.values {
+    for result in runs.values.joined() {
       let words = result.output.split(whereSeparator: \.isWhitespace)
       for (name, value) in zip(words, words.dropFirst()) {
         if name == "refused" { notMade.refused += Int(value) ?? 0 }
