@@ -33,6 +33,7 @@ let package = Package(
     .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
+    .executable(name: "notes-load-device", targets: ["NotesLoadDevice"]),
   ],
   targets: [
     .target(name: "AirframeBinding"),
@@ -93,6 +94,12 @@ let package = Package(
     .executableTarget(
       name: "NotesCrashWriter",
       dependencies: ["Airframe", "NotesCore", "NotesStorage"]
+    ),
+    // One device of the sync load test: a library opened as the app opens it, edited as fast
+    // as it can with live sync on.
+    .executableTarget(
+      name: "NotesLoadDevice",
+      dependencies: ["Airframe", "NotesCore", "NotesHost", "NotesPresentation", "NotesStorage"]
     ),
     .executableTarget(
       name: "AirframeBench",
