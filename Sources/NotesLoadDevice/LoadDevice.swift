@@ -191,8 +191,9 @@ final class LoadDevice {
     }
     if case .failed(let message) = outcome, message.contains(NotesLoadDevice.writersKeptWriting) {
       // The model caught up with the file and tried again, three times, and each time sync
-      // had committed again in between: the write fails visibly and changes nothing. Under
-      // full load this happens; it is counted, and the figures say how often.
+      // had committed again in between: the write fails visibly and changes nothing. The
+      // last try holds the write lock, so this should not happen; it is counted, and the
+      // test requires none.
       unsaved += 1
       return
     }

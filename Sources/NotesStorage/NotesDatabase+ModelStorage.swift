@@ -16,12 +16,26 @@
 //   at COMMIT, so a commit that leaves a note without its notebook fails as a whole.
 // - The last assigned id is written only when the commit changed it; the sync status only
 //   when it changed, and then only its `lastSynced` date.
+// - A write's last try (`holdingWriteLock`) takes SQLite's write lock before the model
+//   catches up, and its commit's `persist` commits that same transaction: no other process
+//   or connection (sync, another window's program) can commit between the catch-up and the
+//   write, so a write is never refused three times over by busy writers.
 
 public import Airframe
 internal import Foundation
 public import NotesCore
 
 extension NotesDatabase: ModelStorage {
+  /// Runs `body` holding SQLite's write lock, which the `persist` inside it commits.
+  ///
+  /// - Parameter body: The model's catch-up and the write's last try.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws (nothing it began stays), or a ``NotesStorageError``
+  ///   taking the lock.
+  public func holdingWriteLock<Result>(_ body: () throws -> Result) throws -> Result {
+    try openConnection().holdingWriteLock(body)
+  }
+
   /// Writes the rows `commit` changed, in one transaction, or throws and writes nothing.
   ///
   /// - Parameter commit: The commit the model is about to apply.

@@ -7,7 +7,12 @@
 //   bindings afterwards, so no statement keeps a read open or holds a stale binding.
 // - `transaction` runs its body between BEGIN IMMEDIATE and COMMIT. If the body or the
 //   COMMIT throws, the transaction is rolled back before the error is rethrown, so a
-//   failed transaction leaves the database exactly as it was. Transactions do not nest.
+//   failed transaction leaves the database exactly as it was. Transactions do not nest,
+//   with one exception: inside `holdingWriteLock` (BEGIN IMMEDIATE taken ahead), a `read`
+//   runs in the held transaction as it is, and the first `transaction` is the held one's
+//   body and ends it (COMMIT, or a rollback if it throws), so the write is durable when it
+//   returns. Whatever the held transaction has not ended when `holdingWriteLock` returns
+//   is rolled back.
 // - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
 //   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, the rest as `.sqlite`
 //   with the extended result code and SQLite's message.
@@ -26,6 +31,8 @@ final class SQLiteConnection {
   private var statements: [String: Statement] = [:]
   /// Where the write-ahead log's checkpoints go, kept alive for the hook that names it.
   private var checkpointer: BackgroundCheckpointer?
+  /// Whether `holdingWriteLock` has begun a transaction that no `transaction` ended yet.
+  private var isHoldingWriteLock = false
 
   /// Opens the database at `path` for reading and writing.
   ///
@@ -223,10 +230,44 @@ final class SQLiteConnection {
     try inTransaction(begin: "BEGIN DEFERRED", body)
   }
 
+  /// Runs `body` in a transaction begun with the write lock (BEGIN IMMEDIATE), so no other
+  /// connection commits until `body`'s own ``transaction(_:)`` ends it; whatever is still
+  /// open when `body` returns or throws is rolled back.
+  ///
+  /// - Parameter body: Reads, then at most one ``transaction(_:)``, which commits.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, or the error taking the lock.
+  func holdingWriteLock<Result>(_ body: () throws -> Result) throws -> Result {
+    precondition(!isHoldingWriteLock && isAutocommit, "holdingWriteLock inside a transaction")
+    try run("BEGIN IMMEDIATE")
+    isHoldingWriteLock = true
+    defer {
+      if isHoldingWriteLock {
+        isHoldingWriteLock = false
+        rollBack()
+      }
+    }
+    return try body()
+  }
+
   private func inTransaction<Result>(
     begin: String,
     _ body: () throws(NotesStorageError) -> Result
   ) throws(NotesStorageError) -> Result {
+    if isHoldingWriteLock {
+      // Inside holdingWriteLock: a read sees the held transaction's snapshot; a write is
+      // the held transaction's body and ends it.
+      guard begin == "BEGIN IMMEDIATE" else { return try body() }
+      isHoldingWriteLock = false
+      do throws(NotesStorageError) {
+        let result = try body()
+        try run("COMMIT")
+        return result
+      } catch {
+        rollBack()
+        throw error
+      }
+    }
     try run(begin)
     do throws(NotesStorageError) {
       let result = try body()

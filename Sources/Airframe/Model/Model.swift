@@ -29,7 +29,8 @@ public protocol ModelStorage<State>: AnyObject {
   /// - Parameter commit: The commit about to be applied.
   /// - Throws: Any error; the model then reports ``ModelError/storageFailed(_:)`` and keeps
   ///   its state. A ``StorageBehindError`` whose `isBehind` is true makes the model catch
-  ///   up with ``externalChanges()`` and run the write again (up to three times).
+  ///   up with ``externalChanges()`` and run the write again (up to three times, the last
+  ///   inside ``holdingWriteLock(_:)``).
   func persist(_ commit: Commit<State>) throws
 
   /// What other writers stored since this storage last caught up, or `nil` if nothing.
@@ -39,6 +40,21 @@ public protocol ModelStorage<State>: AnyObject {
   /// - Returns: The changes to apply as one external commit.
   /// - Throws: Any error reading the storage; the model's state is then unchanged.
   func externalChanges() throws -> ExternalChanges<State>?
+
+  /// Runs `body` while no other writer can change the storage, for a write's last try.
+  ///
+  /// A write whose storage was behind twice runs its third and last try inside this call:
+  /// it catches up with ``externalChanges()`` and persists its commit with no other writer
+  /// able to commit in between, so writers that keep committing cannot starve it. The
+  /// ``persist(_:)`` that `body` makes must still be durable when it returns (a SQLite
+  /// storage holds its write lock from here and commits inside `persist`); if `body`
+  /// throws, nothing it began stays. A storage that nobody else writes keeps the default,
+  /// which only calls `body`.
+  ///
+  /// - Parameter body: The catch-up and the write's last try.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, or an error taking the storage's lock.
+  func holdingWriteLock<Result>(_ body: () throws -> Result) throws -> Result
 }
 
 extension ModelStorage {
@@ -46,6 +62,15 @@ extension ModelStorage {
   ///
   /// - Returns: `nil`.
   public func externalChanges() throws -> ExternalChanges<State>? { nil }
+
+  /// Calls `body`: nobody else writes this storage, so there is no lock to hold.
+  ///
+  /// - Parameter body: The catch-up and the write's last try.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  public func holdingWriteLock<Result>(_ body: () throws -> Result) throws -> Result {
+    try body()
+  }
 }
 
 /// The single home of an app's state, changed only through ``write(origin:_:)``.
@@ -149,18 +174,24 @@ public final class Model<State> {
     origin: CommitOrigin,
     _ body: (inout Transaction<State>) throws -> Result
   ) throws -> Result {
-    var attempt = 1
-    while true {
+    for _ in 1..<Self.attempts {
       do {
         return try commit(origin: origin, persisting: true, body)
       } catch let error as any StorageBehindError where error.isBehind {
-        guard attempt < Self.attempts else {
-          throw ModelError.storageFailed(
-            "other writers kept changing the storage; tried \(attempt) times")
-        }
-        attempt += 1
         try catchUpWithStorage()
       }
+    }
+    // The last try holds the storage's write lock through the catch-up and the commit:
+    // writers that commit in every gap between the two cannot make it fail.
+    guard let storage else { return try commit(origin: origin, persisting: true, body) }
+    do {
+      return try storage.holdingWriteLock {
+        try catchUpWithStorage()
+        return try commit(origin: origin, persisting: true, body)
+      }
+    } catch let error as any StorageBehindError where error.isBehind {
+      throw ModelError.storageFailed(
+        "other writers kept changing the storage; tried \(Self.attempts) times")
     }
   }
 
