@@ -21,7 +21,7 @@
 
 internal import Foundation
 public import NotesCore
-internal import NotesServer
+public import NotesServer
 public import NotesStorage
 
 /// What one sync moved.
@@ -83,19 +83,22 @@ public final class SyncEngine {
 
   /// Opens the library's sync side and connects to its server.
   ///
-  /// - Parameters:
-  ///   - libraryPath: The library file, at the current schema version.
-  ///   - serverURL: The server; the one set up for the library if `nil`.
   /// A connection string stored by an older version with its password in it is rewritten
   /// without it once the server accepted it, the password going to libpq's password file.
   ///
+  /// - Parameters:
+  ///   - libraryPath: The library file, at the current schema version.
+  ///   - serverURL: The server; the one set up for the library if `nil`.
+  ///   - bounds: How long the connection waits on the network at each step.
   /// - Throws: ``NotSetUp``, a `NotesStorageError` or a `PostgresError`.
-  public init(libraryPath: String, serverURL: String? = nil) throws {
+  public init(
+    libraryPath: String, serverURL: String? = nil, bounds: NetworkBounds = .standard
+  ) throws {
     let store = try LibrarySyncStore(path: libraryPath)
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
     let settings = try ConnectionSettings(url)
     self.store = store
-    self.server = try SyncServer(settings: settings)
+    self.server = try SyncServer(settings: settings, bounds: bounds)
     if serverURL == nil, settings.password != nil {
       // A library set up by an older version holds the password: it moves to the password
       // file, and the library keeps the connection string without it.
