@@ -147,6 +147,16 @@ public final class PostgresConnection {
     return socket >= 0 ? socket : nil
   }
 
+  /// Whether the socket holds something not yet read.
+  ///
+  /// Bytes count, and so does the server's end of the connection; `false` once closed.
+  /// Never waits.
+  package var hasUnreadInput: Bool {
+    guard let socket else { return false }
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 0) > 0
+  }
+
   /// Closes the connection; calling it again does nothing.
   public func close() {
     if let handle { PQfinish(handle) }

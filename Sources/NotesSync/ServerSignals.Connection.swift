@@ -118,7 +118,13 @@ extension ServerSignals {
     /// Reports what the connection received, or its loss.
     private func deliver(from connection: PostgresConnection) {
       do {
-        let received = try connection.notifications(waitingUpTo: .zero)
+        // The read source may fire once for several arrivals (the server's last message
+        // and its end of the connection, together): read until nothing is left, so an end
+        // is never left unread with no wake-up to come.
+        var received: [PostgresNotification] = []
+        repeat {
+          received += try connection.notifications(waitingUpTo: .zero)
+        } while connection.hasUnreadInput
         if !received.isEmpty, !isClosed { onEvent(.signals(received.map(\.payload))) }
       } catch {
         tearDown()
