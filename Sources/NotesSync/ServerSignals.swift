@@ -24,7 +24,7 @@
 // - `stop()` cancels every wait and closes the connection on its queue; nothing is called
 //   afterwards. It never blocks the caller.
 
-public import AirframeBinding
+public import Airframe
 internal import Foundation
 public import NotesServer
 
