@@ -35,8 +35,7 @@ public final class LiveSync {
   private let startSync: @MainActor () -> Task<Void, Never>?
   private let caughtUp: @MainActor () -> Void
   private let scheduler: any WorkScheduler
-  /// The server's signals, when the driver listens to a server.
-  let signals: ServerSignals?
+  private let signals: ServerSignals?
   private var commits: Lifetime?
   private var running: Task<Void, Never>?
   private var another = false

@@ -73,7 +73,8 @@ public final class ServerSignals {
   }
 
   /// Where the listener is, as it changes.
-  public let status = StateSource<Status>(.stopped)
+  public var status: some StateProjection<Status> { statusSource }
+  private let statusSource = StateSource<Status>(.stopped)
   /// The number of connections made, the first included.
   public private(set) var connectionCount = 0
 
@@ -130,13 +131,13 @@ public final class ServerSignals {
     waits = []
     connection?.close()
     connection = nil
-    status.set(.stopped)
+    statusSource.set(.stopped)
   }
 
   private func connect() {
     generation += 1
     let attempt = generation
-    status.set(.connecting)
+    statusSource.set(.connecting)
     let connection = Connection(url: url, bounds: bounds) { [weak self] event in
       Task { @MainActor in self?.handle(event, of: attempt) }
     }
@@ -153,7 +154,7 @@ public final class ServerSignals {
     switch outcome {
     case .success:
       connectionCount += 1
-      status.set(.listening)
+      statusSource.set(.listening)
       if connectionCount > 1 {
         // Whatever was signalled while the connection was lost is pulled now.
         onSignal()
@@ -201,7 +202,7 @@ public final class ServerSignals {
     waits = []
     connection?.close()
     connection = nil
-    status.set(.waitingToReconnect(reason: reason))
+    statusSource.set(.waitingToReconnect(reason: reason))
     let (scheduler, delay) = (scheduler, timing.reconnectDelay)
     waits.append(
       scheduler.startTask { [weak self] in
