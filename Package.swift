@@ -60,7 +60,9 @@ let package = Package(
     // sync, and the order they close in.
     .target(
       name: "NotesHost",
-      dependencies: ["Airframe", "NotesCore", "NotesPresentation", "NotesStorage", "NotesSync"]
+      dependencies: [
+        "Airframe", "NotesCore", "NotesPresentation", "NotesServer", "NotesStorage", "NotesSync",
+      ]
     ),
     .target(
       name: "NotesTerminalUI",

@@ -17,6 +17,9 @@
 //   65 for an unusable password or an account that holds notes without `--yes`, 69 when
 //   the server cannot be reached, 1 when it refuses.
 // - The URL is never printed with its password.
+// - Connecting and idle connections are bounded (`NetworkBounds.unhurried`); a statement
+//   runs as long as it takes (an upgrade of a large server's tables may take minutes, and
+//   the operator sees it run).
 
 import Foundation
 import NotesServer
@@ -34,7 +37,7 @@ enum ServerCommands {
       case .addAccount(let name, let url):
         try addAccount(name, url: url, io: io)
       case .removeAccount(let name, let url, let confirmed):
-        let connection = try PostgresConnection(settings: settings(url))
+        let connection = try PostgresConnection(settings: settings(url), bounds: .unhurried)
         defer { connection.close() }
         let removed = try ServerAccounts.remove(name, confirmed: confirmed, on: connection)
         io.write(
@@ -42,7 +45,7 @@ enum ServerCommands {
             + " \(SyncCommands.count(removed.notebooks, "notebook")) and"
             + " \(SyncCommands.count(removed.notes, "note")) on the server\n")
       case .listAccounts(let url):
-        let connection = try PostgresConnection(settings: settings(url))
+        let connection = try PostgresConnection(settings: settings(url), bounds: .unhurried)
         defer { connection.close() }
         for account in try ServerAccounts.list(on: connection) {
           var line =
@@ -74,7 +77,7 @@ enum ServerCommands {
   }
 
   private static func initialize(url: String, legacyAccount: String?, io: CommandIO) throws {
-    let connection = try PostgresConnection(settings: settings(url))
+    let connection = try PostgresConnection(settings: settings(url), bounds: .unhurried)
     defer { connection.close() }
     let version = ServerSchema.version
     switch try ServerSchema.prepare(connection, legacyAccount: legacyAccount) {
@@ -95,7 +98,7 @@ enum ServerCommands {
     let settings = try settings(url)
     // The password first: bad input changes nothing, and no connection waits on a person.
     let password = try readPassword(for: name, io: io)
-    let connection = try PostgresConnection(settings: settings)
+    let connection = try PostgresConnection(settings: settings, bounds: .unhurried)
     defer { connection.close() }
     try ServerAccounts.add(name, password: password, on: connection)
     let device = settings.withoutPassword.setting("user", to: name)

@@ -21,8 +21,9 @@ public import Airframe
 public import Foundation
 public import NotesCore
 public import NotesPresentation
+public import NotesServer
 public import NotesStorage
-import NotesSync
+public import NotesSync
 
 /// One open Notes library for a program: its database, model, session, watcher and sync.
 ///
@@ -53,18 +54,24 @@ public final class NotesLibrary {
   @_spi(Instrumentation) public let model: Model<NotesState>
   /// The service "Sync Now" and live sync run on.
   let syncService: ServerSyncService
+  /// How long sync waits on the network, and how the server's signals are kept alive.
+  private let network: NetworkBounds
+  private let signalTiming: ServerSignals.Timing
   private var watcher: LibraryWatcher?
   private var liveSync: LiveSync?
   private var isClosed = false
 
   private init(
     location: DatabaseLocation, database: NotesDatabase, model: Model<NotesState>,
-    shortcut: (SessionCommand) -> String, now: @escaping () -> Date
+    shortcut: (SessionCommand) -> String, now: @escaping () -> Date, network: NetworkBounds,
+    signalTiming: ServerSignals.Timing
   ) {
     self.location = location
     self.database = database
     self.model = model
-    syncService = ServerSyncService(libraryPath: database.path)
+    self.network = network
+    self.signalTiming = signalTiming
+    syncService = ServerSyncService(libraryPath: database.path, bounds: network)
     session = NotesSession(model: model, syncService: syncService, now: now, shortcut: shortcut)
   }
 
@@ -76,12 +83,16 @@ public final class NotesLibrary {
   ///   - shortcut: The key that runs each command in this presentation, as its menus show
   ///     it; none by default.
   ///   - now: The clock for modification dates.
+  ///   - network: How long sync waits on the network at each step.
+  ///   - signalTiming: How often the server's signal connection is checked, and how soon
+  ///     a lost one is made again.
   /// - Returns: The open library, not yet started.
   /// - Throws: The storage's error if the file cannot be opened, read or filled; nothing
   ///   is left open then.
   public static func open(
     path: String?, samples: Samples, shortcut: (SessionCommand) -> String = { _ in "" },
-    now: @escaping () -> Date = { Date() }
+    now: @escaping () -> Date = { Date() }, network: NetworkBounds = .standard,
+    signalTiming: ServerSignals.Timing = .standard
   ) throws -> NotesLibrary {
     let location = DatabaseLocation.resolve(explicitPath: path)
     let isNew = !FileManager.default.fileExists(atPath: location.path)
@@ -93,7 +104,8 @@ public final class NotesLibrary {
         try SampleLibrary.add(to: model, now: now())
       }
       return NotesLibrary(
-        location: location, database: database, model: model, shortcut: shortcut, now: now)
+        location: location, database: database, model: model, shortcut: shortcut, now: now,
+        network: network, signalTiming: signalTiming)
     } catch {
       database.close()
       throw error
@@ -127,7 +139,8 @@ public final class NotesLibrary {
     let service = syncService
     let live = LiveSync(
       model: model, retryDelay: { service.retryDelay }, serverURL: server,
-      deviceID: store.deviceID, startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
+      deviceID: store.deviceID, network: network, signalTiming: signalTiming,
+      startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
     live.start()
     return live
   }

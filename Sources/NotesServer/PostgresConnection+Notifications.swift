@@ -82,7 +82,9 @@ extension PostgresConnection {
   public func notifications(waitingUpTo timeout: Duration) throws(PostgresError)
     -> [PostgresNotification]
   {
-    guard let handle else { throw PostgresError("the connection is closed") }
+    guard let handle else {
+      throw PostgresError("the connection is closed", isUnavailable: true)
+    }
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: max(timeout, .zero))
     // What libpq already read (during an earlier statement), then what the socket holds.

@@ -15,6 +15,10 @@
 //   as the URL explicitly says; otherwise nothing is sent.
 // - A connection refused for good (a wrong password, an unknown role, a certificate that
 //   does not check out) is not `isUnavailable`: trying again later would not help.
+// - Every wait on the network is bounded by the connection's `NetworkBounds`: connecting,
+//   each answer (silence between two of its bytes), and on the server each statement and
+//   each transaction left idle. A connection whose server stays silent past the bound is
+//   closed and the call fails `isUnavailable`; every later call fails at once.
 
 import CPostgres
 import Foundation
@@ -69,26 +73,37 @@ public final class PostgresConnection {
   private(set) var handle: OpaquePointer?
   /// The statements prepared on this connection, by name.
   private var prepared: Set<String> = []
+  /// How long this connection waits on the network.
+  public let bounds: NetworkBounds
 
   /// Connects to the server `url` names (a libpq connection URI or `key=value` string;
   /// a password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it).
   ///
-  /// - Parameter url: The connection string.
+  /// - Parameters:
+  ///   - url: The connection string.
+  ///   - bounds: How long to wait on the network at each step.
   /// - Throws: ``PostgresError`` when the string cannot be read, breaks the transport rule
   ///   (see ``ConnectionSettings/checkTransport()``: nothing is sent then), or with
   ///   libpq's reason when the server cannot be reached or refuses the connection.
-  public convenience init(url: String) throws(PostgresError) {
-    try self.init(settings: ConnectionSettings(url))
+  public convenience init(url: String, bounds: NetworkBounds = .standard) throws(PostgresError) {
+    try self.init(settings: ConnectionSettings(url), bounds: bounds)
   }
 
   /// Connects with `settings`, once they keep the transport rule.
   ///
-  /// - Parameter settings: The connection's settings.
+  /// - Parameters:
+  ///   - settings: The connection's settings.
+  ///   - bounds: How long to wait on the network at each step; what `settings` gives
+  ///     itself wins (see ``NetworkBounds/applied(to:)``).
   /// - Throws: ``PostgresError`` when the settings break the transport rule (nothing is
-  ///   sent then), or with libpq's reason when the server cannot be reached or refuses the
-  ///   connection.
-  public init(settings: ConnectionSettings) throws(PostgresError) {
+  ///   sent then), or with libpq's reason when the server cannot be reached, refuses the
+  ///   connection or does not answer within `bounds.connect`.
+  public init(settings: ConnectionSettings, bounds: NetworkBounds = .standard)
+    throws(PostgresError)
+  {
     try settings.checkTransport()
+    self.bounds = bounds
+    let settings = bounds.applied(to: settings)
     let keywords = settings.given.map { strdup($0.keyword) } + [nil]
     let values = settings.given.map { strdup($0.value) } + [nil]
     defer { for pointer in keywords + values { free(pointer) } }
@@ -125,6 +140,23 @@ public final class PostgresConnection {
 
   deinit { close() }
 
+  /// The connection's socket, to wait on for what the server sends; `nil` once closed.
+  package var socket: Int32? {
+    guard let handle else { return nil }
+    let socket = PQsocket(handle)
+    return socket >= 0 ? socket : nil
+  }
+
+  /// Whether the socket holds something not yet read.
+  ///
+  /// Bytes count, and so does the server's end of the connection; `false` once closed.
+  /// Never waits.
+  package var hasUnreadInput: Bool {
+    guard let socket else { return false }
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 0) > 0
+  }
+
   /// Closes the connection; calling it again does nothing.
   public func close() {
     if let handle { PQfinish(handle) }
@@ -143,11 +175,11 @@ public final class PostgresConnection {
   public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError)
     -> PostgresRows
   {
-    guard let handle else { throw PostgresError("the connection is closed") }
-    return try Self.rows(
-      of: Self.withCStrings(parameters) { values in
-        PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
-      }, on: handle)
+    return try rows { handle in
+      Self.withCStrings(parameters) { values in
+        PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      }
+    }
   }
 
   /// Runs a statement prepared once for this connection: parsed and planned the first time
@@ -167,15 +199,15 @@ public final class PostgresConnection {
   public func executePrepared(
     _ name: String, _ sql: String, _ parameters: [String?]
   ) throws(PostgresError) -> PostgresRows {
-    guard let handle else { throw PostgresError("the connection is closed") }
     if !prepared.contains(name) {
-      try Self.rows(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), on: handle)
+      try rows { handle in PQsendPrepare(handle, name, sql, Int32(parameters.count), nil) }
       prepared.insert(name)
     }
-    return try Self.rows(
-      of: Self.withCStrings(parameters) { values in
-        PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
-      }, on: handle)
+    return try rows { handle in
+      Self.withCStrings(parameters) { values in
+        PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+      }
+    }
   }
 
   /// Calls `body` with `values` as C strings (`nil` for NULL), alive until it returns.
@@ -187,6 +219,16 @@ public final class PostgresConnection {
     return strings.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress) }
     }
+  }
+
+  /// The rows of the one statement `send` sends (a `PQsend…` call), or its error, waiting
+  /// for the answer within the bounds (``PostgresConnection+Answers``).
+  @discardableResult
+  private func rows(_ send: (OpaquePointer) -> Int32) throws(PostgresError) -> PostgresRows {
+    guard let handle else {
+      throw PostgresError("the connection is closed", isUnavailable: true)
+    }
+    return try Self.rows(of: try answer(to: send, on: handle), on: handle)
   }
 
   /// The rows of `result` (cleared here), or its error.
@@ -258,7 +300,7 @@ public final class PostgresConnection {
     }
   }
 
-  private static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
+  static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
     guard let message else { return "unknown error" }
     let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     return text.split(separator: "\n").first.map(String.init) ?? text

@@ -23,8 +23,10 @@
 //   fields), in sequence order, with the change id that made it, each checked: a version
 //   that is malformed or breaks the app's rules comes back refused, with its reasons
 //   (`PulledVersion`); reading a page never fails because of what a row holds.
-// - Blocking: every call waits on the network. Run a `SyncServer` on one thread or serial
-//   queue of its own, never on the main actor or the cooperative pool.
+// - Blocking: every call waits on the network, within the connection's `NetworkBounds`
+//   (a silent server fails the call `isUnavailable` and closes the connection). Run a
+//   `SyncServer` on one thread or serial queue of its own, never on the main actor or the
+//   cooperative pool.
 
 internal import Foundation
 public import NotesCore
@@ -52,21 +54,25 @@ public final class SyncServer {
   /// Connects, checks that the server's schema is this program's, and that the role is an
   /// account a device may sync as.
   ///
-  /// - Parameter url: A libpq connection string.
+  /// - Parameters:
+  ///   - url: A libpq connection string.
+  ///   - bounds: How long to wait on the network at each step.
   /// - Throws: ``PostgresError`` if the server cannot be reached, has no notes schema
   ///   (`notes server init` creates it), has another version, or the role is not an
   ///   account (a superuser, the tables' owner, or a role the operator did not add).
-  public convenience init(url: String) throws {
-    try self.init(settings: ConnectionSettings(url))
+  public convenience init(url: String, bounds: NetworkBounds = .standard) throws {
+    try self.init(settings: ConnectionSettings(url), bounds: bounds)
   }
 
   /// Connects with `settings`, and checks the schema and the account as
-  /// ``init(url:)`` does.
+  /// ``init(url:bounds:)`` does.
   ///
-  /// - Parameter settings: The connection's settings.
-  /// - Throws: What ``init(url:)`` throws.
-  public init(settings: ConnectionSettings) throws {
-    connection = try PostgresConnection(settings: settings)
+  /// - Parameters:
+  ///   - settings: The connection's settings.
+  ///   - bounds: How long to wait on the network at each step.
+  /// - Throws: What ``init(url:bounds:)`` throws.
+  public init(settings: ConnectionSettings, bounds: NetworkBounds = .standard) throws {
+    connection = try PostgresConnection(settings: settings, bounds: bounds)
     // Who first (from the catalogs, which every role may read), then the schema (which
     // only accounts may read), then the account's own row.
     try ServerAccount.checkRole(on: connection)

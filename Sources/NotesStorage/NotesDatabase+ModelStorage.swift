@@ -157,7 +157,7 @@ extension NotesDatabase: ModelStorage {
       try statement.bind(notebook.id.rawValue, at: 1)
       try statement.bind(notebook.title, at: 2)
       try statement.bind(dates.value(notebook.created), at: 3)
-      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(), at: 4) }
+      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(now: clock()), at: 4) }
       try statement.step()
     }
   }
@@ -178,7 +178,7 @@ extension NotesDatabase: ModelStorage {
     try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try bindColumns(of: note, to: statement)
       try statement.bind(dates.value(note.created), at: 7)
-      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(), at: 8) }
+      if hasSyncIdentity { try statement.bind(SyncBookkeeping.newUID(now: clock()), at: 8) }
       try statement.step()
     }
   }

@@ -69,6 +69,8 @@ public final class NotesDatabase {
   /// is opened through a test's VFS, where SQLite checkpoints inside commits as it does by
   /// default (a fault injected there is meant for the commit).
   let checkpointer: BackgroundCheckpointer?
+  /// The device's clock, whose time a new entity's uid carries (tests skew it).
+  let clock: @Sendable () -> Date
   /// The last change-log entry whose change this process's state includes.
   var cursor: Int64 = 0
   /// `PRAGMA data_version` when the change log was last read: it changes when another
@@ -111,11 +113,13 @@ public final class NotesDatabase {
   }
 
   /// Opens the database, migrating only up to `schemaVersion` (tests build old files),
-  /// through the SQLite VFS named `vfs` (tests inject disk faults), or the default.
+  /// through the SQLite VFS named `vfs` (tests inject disk faults), or the default, with
+  /// `clock` as the device's clock (tests skew it).
   init(
     path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32,
-    vfs: String? = nil
+    vfs: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
   ) throws(NotesStorageError) {
+    self.clock = clock
     let existed = try FileLocation.prepare(path)
     let connection = try SQLiteConnection(path: path, create: !existed, vfs: vfs)
     do throws(NotesStorageError) {

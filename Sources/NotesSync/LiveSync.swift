@@ -15,12 +15,14 @@
 //   to 60 s); editing meanwhile is never blocked, and the edits stay pending until a sync
 //   succeeds. A sync the user started that is still running is asked about again 100 ms
 //   later.
-// - Time goes through `scheduler`: tests drive every delay with a virtual clock.
+// - Time goes through `scheduler`: tests drive every delay with a virtual clock, the
+//   server signals' heartbeat and reconnection included.
 // - `stop()` cancels the waits and the signal listener; nothing runs afterwards.
 
 public import Airframe
 internal import Foundation
 public import NotesCore
+public import NotesServer
 
 /// Drives the app's background syncs.
 @MainActor
@@ -52,13 +54,16 @@ public final class LiveSync {
   ///     `nil` to wait for the next reason instead.
   ///   - serverURL: The server, to listen for its signals; `nil` to listen to nothing.
   ///   - deviceID: This library's device id (its own signals are ignored).
+  ///   - network: How long the signals' connection waits on the network.
+  ///   - signalTiming: The signals' heartbeat and delay before connecting again.
   ///   - startSync: Starts a sync and returns it, or `nil` if one is running (the session's
   ///     `startBackgroundSync()`).
   ///   - caughtUp: Makes the model apply what the sync wrote (the watcher's `check()`).
   ///   - scheduler: Where the deferred requests run and how the waits pass.
   public init(
     model: Model<NotesState>, retryDelay: @escaping @MainActor () -> Duration?,
-    serverURL: String?, deviceID: String,
+    serverURL: String?, deviceID: String, network: NetworkBounds = .standard,
+    signalTiming: ServerSignals.Timing = .standard,
     startSync: @escaping @MainActor () -> Task<Void, Never>?,
     caughtUp: @escaping @MainActor () -> Void,
     scheduler: any WorkScheduler = .mainActor
@@ -70,7 +75,9 @@ public final class LiveSync {
     self.scheduler = scheduler
     weak var driver: LiveSync?
     signals = serverURL.map {
-      ServerSignals(url: $0, device: deviceID) { driver?.request() }
+      ServerSignals(
+        url: $0, device: deviceID, bounds: network, timing: signalTiming, scheduler: scheduler
+      ) { driver?.request() }
     }
     driver = self
   }

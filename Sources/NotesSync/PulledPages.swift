@@ -56,9 +56,11 @@ final class PageReader: @unchecked Sendable {
   private var result: Result<PulledPage, any Error>?
   private var isReading = false
 
-  /// Connects with `settings`, for the pages of a pull up to `head`.
-  init(settings: ConnectionSettings, head: Int64, notesPerPage: Int) throws {
-    server = try SyncServer(settings: settings)
+  /// Connects with `settings` and `bounds`, for the pages of a pull up to `head`.
+  init(
+    settings: ConnectionSettings, bounds: NetworkBounds, head: Int64, notesPerPage: Int
+  ) throws {
+    server = try SyncServer(settings: settings, bounds: bounds)
     self.head = head
     self.notesPerPage = notesPerPage
   }

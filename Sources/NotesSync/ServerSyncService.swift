@@ -3,7 +3,11 @@
 //
 // Guarantees
 // - Never blocks the main actor or the cooperative pool: every engine call (SQLite and
-//   libpq, both blocking) runs on the service's own serial queue, one sync at a time.
+//   libpq, both blocking) runs on the service's own serial queue, one sync at a time, and
+//   what the main actor reads (`report`, `retryDelay`) is kept under a lock of its own,
+//   never behind a sync that waits on the network.
+// - Every wait on the network is bounded (`NetworkBounds`): a server that goes silent
+//   fails the sync as offline within `bounds.answer`, and the next try connects afresh.
 // - Progress is reported in order, from 0 to 1, by changes pushed and pulled.
 // - A failure keeps everything pending (see `SyncEngine`) and is described for the status
 //   bar as being offline, with the reason and when the next try comes: tries back off from
@@ -13,11 +17,13 @@
 //   next step, between transactions, and the call throws `CancellationError` once the queue
 //   is done with the library: nothing half-applied, every change not yet pushed still
 //   pending, and the next sync goes on from there.
-// - Thread-safety: the mutable state (the engine, the failure count) is touched only on the
-//   queue, so the class is `@unchecked Sendable` by that discipline.
+// - Thread-safety: the engine and the failure count are touched only on the queue; the
+//   last report and the retry delay under `lock`. The class is `@unchecked Sendable` by
+//   that discipline.
 
 public import Foundation
 public import NotesCore
+public import NotesServer
 internal import NotesStorage
 
 /// Syncs a library with its server, off the main actor.
@@ -46,10 +52,13 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
 
   private let libraryPath: String
   private let serverURL: String?
+  private let bounds: NetworkBounds
   private let queue = DispatchQueue(label: "notes.sync")
   // Touched only on `queue`.
   private var engine: SyncEngine?
   private var failures = 0
+  // Guarded by `lock`: read from the main actor, which must never wait for the queue.
+  private let lock = NSLock()
   private var lastReport = SyncReport()
   private var retryAfter: Duration?
 
@@ -58,13 +67,17 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
   /// - Parameters:
   ///   - libraryPath: The library file.
   ///   - serverURL: The server; by default the one `notes sync setup` stored.
-  public init(libraryPath: String, serverURL: String? = nil) {
+  ///   - bounds: How long a sync waits on the network at each step.
+  public init(
+    libraryPath: String, serverURL: String? = nil, bounds: NetworkBounds = .standard
+  ) {
     self.libraryPath = libraryPath
     self.serverURL = serverURL
+    self.bounds = bounds
   }
 
   /// What the last successful sync moved.
-  public var report: SyncReport { queue.sync { lastReport } }
+  public var report: SyncReport { lock.withLock { lastReport } }
 
   /// How many versions from the server the library keeps aside unread, read from the
   /// library on the service's queue (0 when it cannot be read).
@@ -84,7 +97,7 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
 
   /// How long to wait before trying again after the last sync failed offline; `nil` after a
   /// success, or when sync is not set up (trying again would not help).
-  public var retryDelay: Duration? { queue.sync { retryAfter } }
+  public var retryDelay: Duration? { lock.withLock { retryAfter } }
 
   /// Runs one sync on the service's queue.
   ///
@@ -127,27 +140,32 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     cancelled: CancellationFlag, progress: (Double) -> Void
   ) -> Result<Date, any Error> {
     do {
-      let engine = try self.engine ?? SyncEngine(libraryPath: libraryPath, serverURL: serverURL)
+      let engine =
+        try self.engine
+        ?? SyncEngine(libraryPath: libraryPath, serverURL: serverURL, bounds: bounds)
       self.engine = engine
-      lastReport = try engine.sync { step in
+      let report = try engine.sync { step in
         if cancelled.isSet { throw CancellationError() }
         progress(step.fraction)
       }
       failures = 0
-      retryAfter = nil
+      lock.withLock {
+        lastReport = report
+        retryAfter = nil
+      }
       return .success(Date())
     } catch is CancellationError {
       // Not a failure: the engine stopped between transactions and stays usable.
       return .failure(CancellationError())
     } catch let error as SyncEngine.NotSetUp {
-      retryAfter = nil
+      lock.withLock { retryAfter = nil }
       return .failure(error)
     } catch {
       engine?.close()
       engine = nil
       failures += 1
       let delay = Duration.seconds(min(60, 1 << min(failures - 1, 6)))
-      retryAfter = delay
+      lock.withLock { retryAfter = delay }
       let pending = (try? LibrarySyncStore(path: libraryPath).pendingCount()) ?? 0
       return .failure(Offline(reason: "\(error)", retryIn: delay, pending: pending))
     }

@@ -21,7 +21,7 @@
 
 internal import Foundation
 public import NotesCore
-internal import NotesServer
+public import NotesServer
 public import NotesStorage
 
 /// What one sync moved.
@@ -80,27 +80,33 @@ public final class SyncEngine {
 
   let store: LibrarySyncStore
   let server: SyncServer
-  /// The server's settings, for the second connection a pull of several pages reads ahead on.
+  /// The server's settings and bounds, for the second connection a pull of several pages
+  /// reads ahead on.
   let settings: ConnectionSettings
+  let bounds: NetworkBounds
   /// How many notes one pulled page holds: ``pageSize``, fewer in tests.
   var notesPerPage = SyncEngine.pageSize
 
   /// Opens the library's sync side and connects to its server.
   ///
-  /// - Parameters:
-  ///   - libraryPath: The library file, at the current schema version.
-  ///   - serverURL: The server; the one set up for the library if `nil`.
   /// A connection string stored by an older version with its password in it is rewritten
   /// without it once the server accepted it, the password going to libpq's password file.
   ///
+  /// - Parameters:
+  ///   - libraryPath: The library file, at the current schema version.
+  ///   - serverURL: The server; the one set up for the library if `nil`.
+  ///   - bounds: How long the connection waits on the network at each step.
   /// - Throws: ``NotSetUp``, a `NotesStorageError` or a `PostgresError`.
-  public init(libraryPath: String, serverURL: String? = nil) throws {
+  public init(
+    libraryPath: String, serverURL: String? = nil, bounds: NetworkBounds = .standard
+  ) throws {
     let store = try LibrarySyncStore(path: libraryPath)
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
     let settings = try ConnectionSettings(url)
     self.store = store
     self.settings = settings
-    self.server = try SyncServer(settings: settings)
+    self.bounds = bounds
+    self.server = try SyncServer(settings: settings, bounds: bounds)
     if serverURL == nil, settings.password != nil {
       // A library set up by an older version holds the password: it moves to the password
       // file, and the library keeps the connection string without it.
@@ -259,7 +265,8 @@ public final class SyncEngine {
       if page.cursor < head {
         // The next page is read on a connection of its own while this one is applied.
         if reader == nil {
-          reader = try PageReader(settings: settings, head: head, notesPerPage: notesPerPage)
+          reader = try PageReader(
+            settings: settings, bounds: bounds, head: head, notesPerPage: notesPerPage)
         }
         reader?.read(after: page.cursor)
       }

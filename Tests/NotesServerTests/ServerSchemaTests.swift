@@ -295,8 +295,10 @@ struct ServerSchemaTests {
       // concurrency (and so every other test) runs on.
       let outcomes = OutcomeList()
       let url = database.url
+      let finished = DispatchGroup()
       let threads = (0..<10).map { _ in
         Thread {
+          defer { finished.leave() }
           do {
             let other = try PostgresConnection(url: url)
             defer { other.close() }
@@ -306,8 +308,11 @@ struct ServerSchemaTests {
           }
         }
       }
-      for thread in threads { thread.start() }
-      while outcomes.values.count < 10 { usleep(10_000) }
+      for thread in threads {
+        finished.enter()
+        thread.start()
+      }
+      finished.wait()
       let all = outcomes.values
       #expect(all.count == 10)
       #expect(all.filter { $0 == .created }.count == 1)

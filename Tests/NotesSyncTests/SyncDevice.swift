@@ -18,17 +18,26 @@ final class SyncDevice {
   let name: String
   let path: String
   let serverURL: String
+  /// How long the device's connections wait on the network.
+  let bounds: NetworkBounds
+  /// The device's clock: what its actions stamp and its new entities' uids carry.
+  let clock: DeviceClock
   private(set) var database: NotesDatabase
   private(set) var model: Model<NotesState>
   private(set) var engine: SyncEngine
-  let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+  /// Now, by the device's clock.
+  var now: Date { clock.now }
 
   private init(
-    name: String, path: String, serverURL: String, database: NotesDatabase, engine: SyncEngine
+    name: String, path: String, serverURL: String, bounds: NetworkBounds, clock: DeviceClock,
+    database: NotesDatabase, engine: SyncEngine
   ) throws {
     self.name = name
     self.path = path
     self.serverURL = serverURL
+    self.bounds = bounds
+    self.clock = clock
     self.database = database
     model = Model(try database.loadState(), storage: database)
     self.engine = engine
@@ -39,19 +48,29 @@ final class SyncDevice {
   ///
   /// The library stores the URL without its password, as `notes sync setup` does; the
   /// engine is given the URL with it (a test has no password file of its own).
-  static func make(name: String, folder: TemporaryFolder, serverURL: String) async throws
-    -> SyncDevice
-  {
+  static func make(
+    name: String, folder: TemporaryFolder, serverURL: String, bounds: NetworkBounds = .standard,
+    clock: DeviceClock = DeviceClock()
+  ) async throws -> SyncDevice {
     let path = folder.file("\(name).notes")
-    let database = try NotesDatabase(path: path)
+    let database = try openDatabase(path, clock: clock)
     let engine = try await onThreadOfItsOwn {
       let store = try LibrarySyncStore(path: path)
       try store.setServer(try ConnectionSettings(serverURL).connectionString)
       store.close()
-      return UncheckedEngine(engine: try SyncEngine(libraryPath: path, serverURL: serverURL))
+      return UncheckedEngine(
+        engine: try SyncEngine(libraryPath: path, serverURL: serverURL, bounds: bounds))
     }
     return try SyncDevice(
-      name: name, path: path, serverURL: serverURL, database: database, engine: engine.engine)
+      name: name, path: path, serverURL: serverURL, bounds: bounds, clock: clock,
+      database: database, engine: engine.engine)
+  }
+
+  /// The library at `path`, its uids made by `clock`.
+  private static func openDatabase(_ path: String, clock: DeviceClock) throws -> NotesDatabase {
+    try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: FullTextIndex.isAvailable,
+      schemaVersion: Migration.latestVersion, clock: { clock.now })
   }
 
   /// One sync, then the model catches up as the app's watcher would.
@@ -97,11 +116,12 @@ final class SyncDevice {
   func restart() async throws {
     engine.close()
     database.close()
-    database = try NotesDatabase(path: path)
+    database = try Self.openDatabase(path, clock: clock)
     model = Model(try database.loadState(), storage: database)
-    let (path, serverURL) = (path, serverURL)
+    let (path, serverURL, bounds) = (path, serverURL, bounds)
     engine = try await onThreadOfItsOwn {
-      UncheckedEngine(engine: try SyncEngine(libraryPath: path, serverURL: serverURL))
+      UncheckedEngine(
+        engine: try SyncEngine(libraryPath: path, serverURL: serverURL, bounds: bounds))
     }.engine
   }
 
@@ -187,6 +207,36 @@ final class SyncDevice {
     }
     return content
   }
+}
+
+/// Time every device of a test shares; it moves only when the test moves it.
+final class Timeline: @unchecked Sendable {
+  // Guarded by `lock`.
+  private let lock = NSLock()
+  private var elapsed: TimeInterval = 0
+
+  /// Seconds since the test's start, as the test has moved them.
+  var seconds: TimeInterval { lock.withLock { elapsed } }
+
+  /// Moves time on by `seconds`.
+  func advance(by seconds: TimeInterval) { lock.withLock { elapsed += seconds } }
+}
+
+/// A device's clock: the test's shared time, plus how far this device's clock is off.
+final class DeviceClock: Sendable {
+  /// The shared time.
+  let timeline: Timeline
+  /// How far this device's clock is ahead (negative: behind).
+  let skew: TimeInterval
+
+  /// A clock `skew` seconds off `timeline` (by default a time of its own that stays put).
+  init(timeline: Timeline = Timeline(), skew: TimeInterval = 0) {
+    self.timeline = timeline
+    self.skew = skew
+  }
+
+  /// Now, by this clock.
+  var now: Date { Date(timeIntervalSinceReferenceDate: 800_000_000 + timeline.seconds + skew) }
 }
 
 /// The device's engine, handed to the thread that runs it while the device waits: one user
@@ -280,6 +330,21 @@ struct SyncFixture: Sendable {
   /// The account's content on the server as devices must end with it.
   func content(excluding bad: Set<Int64> = []) async throws -> SyncedContent {
     try await SyncedContent.onServer(adminURL, account: Self.account, excluding: bad)
+  }
+}
+
+/// Checks that every device's library equals the account's content on the server.
+@MainActor
+func expectConverged(
+  _ devices: [SyncDevice], _ fixture: SyncFixture,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  let server = try await fixture.content()
+  for device in devices {
+    let content = try await device.content()
+    #expect(
+      content == server, "\(device.name):\n\(content)\nserver:\n\(server)",
+      sourceLocation: sourceLocation)
   }
 }
 

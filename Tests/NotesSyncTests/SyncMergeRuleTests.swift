@@ -29,14 +29,6 @@ struct SyncMergeRuleTests {
     }
   }
 
-  func expectConverged(_ devices: [SyncDevice], _ fixture: SyncFixture) async throws {
-    let server = try await fixture.content()
-    for device in devices {
-      let content = try await device.content()
-      #expect(content == server, "\(device.name):\n\(content)\nserver:\n\(server)")
-    }
-  }
-
   @Test func whatOneDeviceCreatesArrivesOnTheOther() async throws {
     try await withSharedNote { devices, server in
       let (a, b) = (devices[0], devices[1])

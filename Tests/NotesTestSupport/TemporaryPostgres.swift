@@ -5,7 +5,9 @@
 // - Private: the cluster lives in a new temporary folder and listens on a Unix socket in
 //   that folder, so tests in parallel and a system server never clash. With TLS files it
 //   also listens on 127.0.0.1, on a port no other program holds (tried again on a clash),
-//   and takes only TLS connections there.
+//   and takes only TLS connections there. Asked for TCP without TLS (for a test's fault
+//   proxy, which needs a TCP server behind it), it listens on 127.0.0.1 the same way and
+//   takes plain connections there (a loopback address: the transport rule asks no TLS).
 // - Authentication as a server in use has it: the superuser `postgres` connects over the
 //   socket without a password (the operator's door); every other role needs its SCRAM
 //   password, over the socket and (TLS only) over TCP.
@@ -29,7 +31,7 @@ public final class TemporaryPostgres: Sendable {
   public let url: String
   /// The folder holding the cluster, its socket and its log.
   public let folder: String
-  /// The port (of the socket, and of 127.0.0.1 with TLS).
+  /// The port (of the socket, and of 127.0.0.1 with TLS or TCP).
   public let port: Int
   private let binaries: String
   private let runAsPostgres: Bool
@@ -91,13 +93,36 @@ public final class TemporaryPostgres: Sendable {
       .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
   }
 
-  /// ``start(tls:)`` on a thread of its own: the caller holds neither the main actor nor a
-  /// thread of Swift's cooperative pool (which every other test needs) while `initdb` runs.
+  /// The URL of `database` over TCP on 127.0.0.1, as `user` with `password`, at `port`
+  /// (this server's, or a proxy's in front of it), without TLS.
   ///
+  /// - Parameters:
+  ///   - user: A role.
+  ///   - password: Its password, or `nil` to leave it to libpq's other sources.
+  ///   - database: The database; `postgres` by default.
+  ///   - port: The port to connect to; this server's own by default.
+  /// - Returns: A libpq connection string.
+  public func tcpURL(
+    user: String, password: String?, database: String = "postgres", port: Int? = nil
+  ) -> String {
+    "host=127.0.0.1 port=\(port ?? self.port) dbname=\(database) user=\(Self.quoted(user))"
+      + " sslmode=disable gssencmode=disable"
+      + (password.map { " password=\(Self.quoted($0))" } ?? "")
+  }
+
+  /// ``start(tls:tcp:)`` on a thread of its own: the caller holds neither the main actor
+  /// nor a thread of Swift's cooperative pool (which every other test needs) while `initdb`
+  /// runs.
+  ///
+  /// - Parameters:
+  ///   - tls: A certificate and key for TLS on 127.0.0.1; `nil` for none.
+  ///   - tcp: Whether to listen on 127.0.0.1 without TLS.
   /// - Returns: The running server.
-  /// - Throws: What ``start()`` throws.
-  public static func started(tls: TLSFiles? = nil) async throws -> TemporaryPostgres {
-    try await onThreadOfItsOwn { try start(tls: tls) }
+  /// - Throws: What ``start(tls:tcp:)`` throws.
+  public static func started(tls: TLSFiles? = nil, tcp: Bool = false) async throws
+    -> TemporaryPostgres
+  {
+    try await onThreadOfItsOwn { try start(tls: tls, tcp: tcp) }
   }
 
   /// ``stop()`` on a thread of its own.
@@ -107,12 +132,15 @@ public final class TemporaryPostgres: Sendable {
 
   /// Creates a cluster in a new temporary folder and starts its server.
   ///
-  /// - Parameter tls: A certificate and key to take TLS connections on 127.0.0.1 with;
-  ///   `nil` for the socket only.
+  /// - Parameters:
+  ///   - tls: A certificate and key to take TLS connections on 127.0.0.1 with; `nil` for
+  ///     none.
+  ///   - tcp: Whether to take plain connections on 127.0.0.1 (ignored with `tls`).
   /// - Returns: The running server.
   /// - Throws: ``StartFailure`` naming the package to install when PostgreSQL is missing,
   ///   or with the output of `initdb` or `pg_ctl` when either fails.
-  public static func start(tls: TLSFiles? = nil) throws -> TemporaryPostgres {
+  public static func start(tls: TLSFiles? = nil, tcp: Bool = false) throws -> TemporaryPostgres {
+    let onTCP = tls != nil || tcp
     guard let binaries = serverPrograms() else {
       throw StartFailure(
         description: "PostgreSQL's server programs (initdb, pg_ctl) are not installed: install"
@@ -143,8 +171,9 @@ public final class TemporaryPostgres: Sendable {
           "-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8",
           "--locale=C.UTF-8", "--no-sync",
         ])
-      try server.authenticate(tls: tls != nil)
+      try server.authenticate(tls: tls != nil, tcp: onTCP)
       var options = "-k \(folder) -c listen_addresses='' -F"
+      if tls == nil, tcp { options = "-k \(folder) -c listen_addresses=127.0.0.1 -F" }
       if let tls {
         let certificate = try server.copy(tls.certificate, as: "server.crt", owner: postgresUser)
         let key = try server.copy(tls.key, as: "server.key", owner: postgresUser)
@@ -156,7 +185,7 @@ public final class TemporaryPostgres: Sendable {
       // another one then.
       var attempts = 0
       while true {
-        let port = tls == nil ? 5432 : try freePort()
+        let port = onTCP ? try freePort() : 5432
         server = TemporaryPostgres(
           folder: folder, port: port, binaries: binaries, runAsPostgres: runAsPostgres)
         do {
@@ -169,7 +198,7 @@ public final class TemporaryPostgres: Sendable {
           break
         } catch {
           attempts += 1
-          if tls == nil || attempts >= 5 { throw error }
+          if !onTCP || attempts >= 5 { throw error }
         }
       }
     } catch {
@@ -180,14 +209,19 @@ public final class TemporaryPostgres: Sendable {
   }
 
   /// Replaces the cluster's pg_hba.conf: the superuser trusted over the socket, every other
-  /// role by SCRAM password; with TLS, SCRAM over TLS on 127.0.0.1 and nothing else there.
-  private func authenticate(tls: Bool) throws {
+  /// role by SCRAM password; with TLS, SCRAM over TLS on 127.0.0.1 and nothing else there;
+  /// with plain TCP, SCRAM on 127.0.0.1.
+  private func authenticate(tls: Bool, tcp: Bool) throws {
     var rules = """
       local all postgres trust
       local all all scram-sha-256
 
       """
-    if tls { rules += "hostssl all all 127.0.0.1/32 scram-sha-256\n" }
+    if tls {
+      rules += "hostssl all all 127.0.0.1/32 scram-sha-256\n"
+    } else if tcp {
+      rules += "host all all 127.0.0.1/32 scram-sha-256\n"
+    }
     // Written in place, so the file keeps its owner (the server's user).
     guard let handle = FileHandle(forWritingAtPath: "\(folder)/data/pg_hba.conf") else {
       throw StartFailure(description: "cannot write \(folder)/data/pg_hba.conf")

@@ -44,6 +44,9 @@ extension TemporaryPostgres {
 
 /// A suite trait that gives the suite one PostgreSQL server (``TemporaryPostgres/suiteServer``).
 public struct SharedPostgresTrait: SuiteTrait, TestScoping {
+  /// Whether the server also takes plain connections on 127.0.0.1.
+  public var tcp = false
+
   /// Provided once, around the whole suite.
   public var isRecursive: Bool { false }
 
@@ -51,7 +54,7 @@ public struct SharedPostgresTrait: SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let server = try await TemporaryPostgres.started()
+    let server = try await TemporaryPostgres.started(tcp: tcp)
     do {
       try await TemporaryPostgres.$suiteServer.withValue(server) { try await function() }
     } catch {
@@ -65,6 +68,10 @@ public struct SharedPostgresTrait: SuiteTrait, TestScoping {
 extension Trait where Self == SharedPostgresTrait {
   /// One PostgreSQL server for the whole suite; each test makes a ``TestDatabase`` on it.
   public static var sharedPostgres: Self { SharedPostgresTrait() }
+
+  /// One PostgreSQL server for the whole suite that also listens on 127.0.0.1 (without
+  /// TLS), for tests that put a ``FaultProxy`` between their devices and it.
+  public static var sharedPostgresOverTCP: Self { SharedPostgresTrait(tcp: true) }
 }
 
 /// A database of a test's own on the suite's server.
@@ -98,6 +105,18 @@ public struct TestDatabase: Sendable {
   /// The superuser's URL of this database (over the socket, no password).
   public var url: String {
     "postgresql:///\(name)?host=\(server.folder)&port=\(server.port)&user=postgres"
+  }
+
+  /// The URL of this database as `user` over TCP, at `port` (a proxy's in front of the
+  /// server, or the server's own); the suite's server must listen on TCP.
+  ///
+  /// - Parameters:
+  ///   - user: A role.
+  ///   - password: Its password.
+  ///   - port: The port; the server's own by default.
+  /// - Returns: A libpq connection string.
+  public func tcpURL(user: String, password: String?, port: Int? = nil) -> String {
+    server.tcpURL(user: user, password: password, database: name, port: port)
   }
 
   /// The URL of this database as `user`, over the socket.
