@@ -1,7 +1,7 @@
 // The network between a device and its server failing at exact places, through a
 // `FaultProxy` the test steers: a connection that goes silent inside a push's transaction,
-// one cut while a statement of the push is on its way, and the signal connection lost while
-// the data connection lives. After each: the device noticed within its bounds on its own
+// one cut while a statement of the push is on its way, the signal connection lost while
+// the data connection lives, and the network gone while both sides keep editing. After each: the device noticed within its bounds on its own
 // (nothing waits for ever), it recovered on its own (the app's service connects afresh, the
 // signals reconnect), and every device converges with the server with nothing applied
 // twice and nothing lost.
@@ -171,6 +171,52 @@ struct NetworkFaultTests {
       try await Self.expectEverythingOnceEverywhere(
         [a, b], fixture, notes: ["From A", "From B", "From B, later"],
         notebooks: ["Desk", "Inbox"])
+    }
+  }
+
+  @Test func aNetworkGoneWhileBothSidesKeepEditingLosesNothingWhenItComesBack() async throws {
+    try await withProxy { proxy, fixture, a, b in
+      let service = ServerSyncService(
+        libraryPath: a.path, serverURL: a.serverURL, bounds: Self.bounds)
+      try a.createNotebook("Shared")
+      try a.createNote("Plan", body: "one\ntwo\nthree", in: "Shared")
+      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      try a.catchUp()
+      try await b.sync()
+
+      // The network goes, silently, for A's open connection and every new one. Both sides
+      // keep editing; B syncs, A's syncs fail within its bounds, again and again.
+      proxy.set(.drop)
+      try a.edit("Plan") { $0.body = "one, by A\ntwo\nthree" }
+      try a.createNote("A, offline", body: "first", in: "Shared")
+      try b.edit("Plan") { $0.body = "one\ntwo\nthree, by B" }
+      try b.createNote("B, meanwhile", in: "Shared")
+      try await b.sync()
+      for round in 1...2 {
+        let attempt = await outcome(of: {
+          try await within(Self.deadline) { try await service.sync { _ in } }
+        })
+        guard case .failure(let error as ServerSyncService.Offline) = attempt else {
+          Issue.record("A's sync \(round) did not fail offline: \(attempt)")
+          return
+        }
+        #expect(error.pending == 2, "round \(round)")
+        try a.catchUp()
+        try a.edit("A, offline") { $0.body += ", edited again" }
+      }
+
+      // The network comes back: A pushes everything once, merged with B's edits.
+      proxy.set(.pass)
+      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      try a.catchUp()
+      try await b.sync()
+      try await Self.expectEverythingOnceEverywhere(
+        [a, b], fixture, notes: ["A, offline", "B, meanwhile", "Plan"], notebooks: ["Shared"])
+      let server = try await fixture.content()
+      let bodies = Dictionary(
+        server.notes.values.map { ($0.title, $0.body) }, uniquingKeysWith: { first, _ in first })
+      #expect(bodies["Plan"] == "one, by A\ntwo\nthree, by B")
+      #expect(bodies["A, offline"] == "first, edited again, edited again")
     }
   }
 
