@@ -28,8 +28,9 @@ let package = Package(
     .library(name: "NotesHost", targets: ["NotesHost"]),
     .library(name: "NotesTerminalUI", targets: ["NotesTerminalUI"]),
     .executable(name: "notes", targets: ["Notes"]),
-    // What the reference apps' own tests share (a throwaway PostgreSQL server, programs run
-    // with posix_spawn): the desktop window's package uses it too. Not part of the framework.
+    // What the reference apps' own tests share (a throwaway PostgreSQL server per suite,
+    // with NotesFixtures: folders, programs run with posix_spawn): the desktop window's
+    // package uses it too. Not part of the framework.
     .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
@@ -108,7 +109,7 @@ let package = Package(
       dependencies: [
         "AirframeBinding", "Airframe", "NotesCore", "NotesStorage", "NotesPresentation",
         "NotesTerminalUI",
-        "NotesCommandLine", "NotesServer", "NotesSync", "NotesHost", "CSQLite", "NotesTestSupport",
+        "NotesCommandLine", "NotesServer", "NotesSync", "NotesHost", "CSQLite", "NotesFixtures",
         "AirframeTesting",
       ]
     ),
@@ -168,10 +169,16 @@ let package = Package(
       name: "NotesEndToEndTests",
       dependencies: ["NotesCore", "NotesStorage", "AirframeTesting", "NotesTestSupport"]
     ),
-    // What the Notes test targets share: temporary folders, finding and running the built
-    // programs (posix_spawn, never Foundation.Process).
+    // The worlds the Notes tests and the benchmark build: temporary folders, a throwaway
+    // PostgreSQL, a fault-injecting proxy, running the built programs (posix_spawn, never
+    // Foundation.Process), seeded paragraph edits. No test framework's traits.
     .target(
-      name: "NotesTestSupport", dependencies: ["AirframeBinding", "AirframeTesting", "NotesCore"],
+      name: "NotesFixtures", dependencies: ["AirframeBinding", "AirframeTesting", "NotesCore"]
+    ),
+    // What only the Notes test targets share: a PostgreSQL server per suite (a Swift
+    // Testing trait), with NotesFixtures re-exported.
+    .target(
+      name: "NotesTestSupport", dependencies: ["NotesFixtures"],
       path: "Tests/NotesTestSupport"),
     .testTarget(
       name: "AirframeTestingTests",

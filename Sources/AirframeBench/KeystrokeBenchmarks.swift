@@ -11,10 +11,10 @@
 import Airframe
 import Foundation
 @_spi(Instrumentation) import NotesCore
+import NotesFixtures
 @_spi(Instrumentation) import NotesPresentation
 import NotesStorage
 import NotesTerminalUI
-import NotesTestSupport
 
 /// The keystroke-to-screen figure, for the in-memory model and the SQLite-backed one.
 @MainActor

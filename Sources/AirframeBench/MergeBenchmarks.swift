@@ -3,7 +3,7 @@
 //
 // - The share of random same-paragraph edit pairs whose edits are apart (at least one word
 //   neither side touched between them) that merge without a conflict copy, target ≥ 95%:
-//   `ParagraphEdits` cases (the generator the property test uses, NotesTestSupport),
+//   `ParagraphEdits` cases (the generator the property test uses, NotesFixtures),
 //   10,000 of them (2,000 with --quick) from seed 18. Beside it, as many pairs edited
 //   anywhere (they may touch or overlap), for the fall-back reasons.
 // - Lost, duplicated and resurrected words over both runs: every merged text is audited
@@ -16,7 +16,7 @@
 
 import AirframeTesting
 @_spi(Instrumentation) import NotesCore
-import NotesTestSupport
+import NotesFixtures
 
 /// Figure 18: merges a person would make.
 @MainActor

@@ -14,8 +14,8 @@
 import Dispatch
 import Foundation
 import NotesCore
+import NotesFixtures
 import NotesServer
-import NotesTestSupport
 
 /// Figure 19: push and pull with row-level security on and off, or `nil` (with the reason
 /// printed) when PostgreSQL cannot be started here.

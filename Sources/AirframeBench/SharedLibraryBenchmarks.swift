@@ -11,9 +11,9 @@ import Airframe
 import AirframeTesting
 import Foundation
 @_spi(Instrumentation) import NotesCore
+import NotesFixtures
 import NotesStorage
 import NotesTerminalUI
-import NotesTestSupport
 
 /// The cross-process latency figure.
 @MainActor

@@ -15,13 +15,13 @@ import AirframeTesting
 import Dispatch
 import Foundation
 @_spi(Instrumentation) import NotesCore
+import NotesFixtures
 @_spi(Instrumentation) import NotesHost
 import NotesPresentation
 import NotesServer
 import NotesStorage
 import NotesSync
 import NotesTerminalUI
-import NotesTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -21,10 +21,10 @@ import Airframe
 import Foundation
 import NotesCommandLine
 @_spi(Instrumentation) import NotesCore
+import NotesFixtures
 import NotesPresentation
 import NotesStorage
 import NotesTerminalUI
-import NotesTestSupport
 
 /// Figure 12, with a target for each subject.
 @MainActor

@@ -12,6 +12,7 @@
 //   (`.serialized`), so no other test sees those roles.
 
 import Foundation
+@_exported public import NotesFixtures
 public import Testing
 
 extension TemporaryPostgres {

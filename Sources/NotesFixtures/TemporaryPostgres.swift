@@ -40,6 +40,11 @@ public final class TemporaryPostgres: Sendable {
   public struct StartFailure: Error, CustomStringConvertible {
     /// Why, with what to install or read.
     public let description: String
+
+    /// A failure that says `description`.
+    ///
+    /// - Parameter description: Why, with what to install or read.
+    public init(description: String) { self.description = description }
   }
 
   /// A server certificate and its private key (PEM files) for TLS on 127.0.0.1.
@@ -86,7 +91,7 @@ public final class TemporaryPostgres: Sendable {
   }
 
   /// The folder of PostgreSQL's server programs (`initdb`, `pg_ctl`), newest version first.
-  static func serverPrograms() -> String? {
+  public static func serverPrograms() -> String? {
     let root = "/usr/lib/postgresql"
     let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
     return versions.compactMap(Int.init).sorted(by: >).map { "\(root)/\($0)/bin" }
