@@ -15,8 +15,8 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesFixtures
 import NotesTerminalUI
-import NotesTestSupport
 
 @testable import NotesPresentation
 
