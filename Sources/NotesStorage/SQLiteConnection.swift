@@ -256,19 +256,12 @@ final class SQLiteConnection {
   ) throws(NotesStorageError) -> Result {
     if isHoldingWriteLock {
       // Inside holdingWriteLock: a read sees the held transaction's snapshot; a write is
-      // the held transaction's body and ends it.
+      // the held transaction's body (begun already) and ends it.
       guard begin == "BEGIN IMMEDIATE" else { return try body() }
       isHoldingWriteLock = false
-      do throws(NotesStorageError) {
-        let result = try body()
-        try run("COMMIT")
-        return result
-      } catch {
-        rollBack()
-        throw error
-      }
+    } else {
+      try run(begin)
     }
-    try run(begin)
     do throws(NotesStorageError) {
       let result = try body()
       try run("COMMIT")

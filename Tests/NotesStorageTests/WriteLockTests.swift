@@ -104,3 +104,30 @@ struct WriteLockTests {
     #expect(a.dispatcher.dispatch(EditNoteBody(id: theirs, body: "after", now: now)).isCommitted)
   }
 }
+
+@Suite
+@MainActor
+struct HeldWriteLockTests {
+  @Test func whatTheHeldTransactionDidNotEndIsRolledBackAndTheLockFreed() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    let other = try SQLiteConnection(path: path, create: false)
+    defer { other.close() }
+    try other.run("PRAGMA busy_timeout = 0")
+    struct Stop: Error {}
+    // A body that fails before its write: nothing stays, and another writer gets the lock.
+    var otherWasRefused = false
+    #expect(throws: Stop.self) {
+      try database.holdingWriteLock { () throws -> Void in
+        otherWasRefused = (try? other.run("BEGIN IMMEDIATE")) == nil
+        throw Stop()
+      }
+    }
+    #expect(otherWasRefused)
+    try other.run("BEGIN IMMEDIATE")
+    try other.run("ROLLBACK")
+  }
+}
