@@ -16,9 +16,9 @@
 // - `notes_version_ok` is one SQL expression (`LANGUAGE sql`, a standard body parsed when it
 //   is created, so no `search_path` reaches it): PostgreSQL inlines it into the CHECK
 //   instead of calling an interpreted function for every row. Its rules are unchanged.
-// - Why: a first push spent about a fifth of the server's time on the second table's CHECK,
-//   and another part calling the PL/pgSQL function; the trigger also writes a batch's
-//   entities in one statement of its own.
+// - Why: checking every version twice, once per table, and through an interpreted
+//   function, was a large share of a first push's server time (the README has the
+//   figures); the trigger also writes a batch's entities in one statement of its own.
 
 extension ServerSchema {
   /// The version check as one SQL expression, replacing version 4's PL/pgSQL function.

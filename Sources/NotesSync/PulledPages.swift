@@ -13,9 +13,9 @@
 //   handed over in order. `close()` waits for a read in flight, so no connection is
 //   closed while in use. An error reading ahead is thrown by `next()`, where the page would
 //   have been.
-// - Why: a first sync of 100,000 notes is 100 pages, each about a third the server's
-//   queries and two thirds one SQLite transaction; the two now run side by side, on the two
-//   cores a device has at least.
+// - Why: a page is partly the server's queries and partly one SQLite transaction here;
+//   read ahead, the two run side by side instead of one after the other (the README has
+//   the figures).
 
 internal import Foundation
 internal import NotesCore
