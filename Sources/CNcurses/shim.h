@@ -7,7 +7,7 @@
 // - Every wrapper is a plain call of the ncurses or POSIX function it names; none keeps
 //   state except the handler pair below.
 // - `airframe_install_restore_handlers` and its handler keep the signals' previous actions
-//   in a function-local static. Each Swift object file that uses this header gets its own
+//   in a function-local static, and the SIGWINCH handler keeps its pipe in one. Each Swift object file that uses this header gets its own
 //   copy of these static inline functions, so install and remove them from one Swift file.
 #ifndef AIRFRAME_CNCURSES_SHIM_H
 #define AIRFRAME_CNCURSES_SHIM_H
@@ -16,6 +16,8 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <ncursesw/curses.h>
 #include <signal.h>
@@ -156,6 +158,69 @@ static inline void airframe_remove_restore_handlers(void) {
     airframe_installed_flags()[signo] = 0;
     sigaction(signo, &airframe_previous_actions()[signo], NULL);
   }
+}
+
+// MARK: - Size changes
+
+/// The pipe a SIGWINCH is reported through: [0] the read end, [1] the write end; -1 when
+/// closed.
+static inline int *airframe_resize_pipe(void) {
+  static int ends[2] = {-1, -1};
+  return ends;
+}
+
+/// The SIGWINCH handler: writes one byte to the pipe (write(2) is async-signal-safe; a
+/// full pipe already holds a wake-up, so a failed write loses nothing) and keeps errno.
+static inline void airframe_resize_handler(int signo) {
+  (void)signo;
+  int saved = errno;
+  char byte = 1;
+  (void)write(airframe_resize_pipe()[1], &byte, 1);
+  errno = saved;
+}
+
+/// Opens the pipe (non-blocking, close-on-exec) and installs `airframe_resize_handler`
+/// for SIGWINCH, at once: a size change from this moment on waits in the pipe until it is
+/// read, however late the reader starts. Returns the read end, or -1 with errno set.
+/// Called before ncurses starts, so ncurses (which only replaces a default action)
+/// installs no SIGWINCH handler of its own.
+static inline int airframe_install_resize_handler(void) {
+  int *ends = airframe_resize_pipe();
+  if (pipe(ends) != 0) return -1;
+  for (int index = 0; index < 2; index++) {
+    fcntl(ends[index], F_SETFL, fcntl(ends[index], F_GETFL) | O_NONBLOCK);
+    fcntl(ends[index], F_SETFD, FD_CLOEXEC);
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = airframe_resize_handler;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(SIGWINCH, &action, NULL) != 0) {
+    int saved = errno;
+    close(ends[0]);
+    close(ends[1]);
+    ends[0] = ends[1] = -1;
+    errno = saved;
+    return -1;
+  }
+  return ends[0];
+}
+
+/// Puts SIGWINCH's default action back and closes the pipe's write end. The read end is
+/// the caller's to close, once nothing watches it any more.
+static inline void airframe_remove_resize_handler(void) {
+  signal(SIGWINCH, SIG_DFL);
+  int *ends = airframe_resize_pipe();
+  if (ends[1] >= 0) close(ends[1]);
+  ends[0] = ends[1] = -1;
+}
+
+/// Reads everything waiting in the resize pipe's read end `fd`, so one read answers all
+/// the size changes reported so far.
+static inline void airframe_drain_resize_pipe(int fd) {
+  char bytes[64];
+  while (read(fd, bytes, sizeof bytes) > 0) {}
 }
 
 /// Restores the terminal at exit if the program exits without stopping the screen.

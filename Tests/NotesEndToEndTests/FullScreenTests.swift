@@ -62,8 +62,11 @@ struct FullScreenTests {
     try #require(await notes.waitUntilFullScreen())
     let pid = try #require(notes.pid)
     try notes.tmux.resize(width: 80, height: 20)
+    // Redrawn, not only cut by tmux: the title bar ends with its help hint within the
+    // new width, and the status bar is the last of the new rows.
     try await notes.tmux.waitForScreen("the screen is redrawn at 80 × 20") { screen in
-      screen.count == 20 && !screen[19].isEmpty
+      screen.count == 20 && screen[0].hasSuffix("? help") && screen[0].count <= 80
+        && screen[19].contains("notes ·")
     }
 
     try notes.tmux.killPane()

@@ -1,4 +1,14 @@
-// Terminal+Size: follows the terminal's size through SIGWINCH, observed on the main queue.
+// Terminal+Size: follows the terminal's size. A C handler reports each SIGWINCH through a
+// pipe, installed before ncurses starts; a read source on the main queue drains it.
+//
+// Why a pipe and not a dispatch signal source: a signal source is registered only when
+// the main queue next runs, after `start()` returned, and a SIGWINCH that arrives before
+// then (the terminal resized as the app starts) finds the signal ignored and is lost for
+// good: the screen keeps its old size until the next resize. A byte in the pipe waits for
+// its reader.
+//
+// The C handler's pipe lives in a static of CNcurses/shim.h, one copy per Swift object
+// file, so everything that touches it is in this file.
 
 import CNcurses
 import Dispatch
@@ -11,12 +21,40 @@ import NotesTerminalUI
 #endif
 
 extension Terminal {
-  /// Starts watching SIGWINCH (ignored as a signal since `start()`) on the main queue.
-  func observeResizes() {
-    let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+  /// Starts catching SIGWINCH into the resize pipe; call it before ncurses starts.
+  ///
+  /// - Returns: The pipe's read end, or `nil` when no pipe could be opened (the size is
+  ///   then only read at start, and SIGWINCH stays ignored).
+  static func catchResizes() -> Int32? {
+    let fd = airframe_install_resize_handler()
+    guard fd >= 0 else {
+      signal(SIGWINCH, SIG_IGN)
+      return nil
+    }
+    return fd
+  }
+
+  /// Puts SIGWINCH's default action back and closes the resize pipe's write end.
+  ///
+  /// The read end closes when the source watching it is cancelled (a file descriptor must
+  /// outlive its dispatch source), or here when nothing watches it.
+  ///
+  /// - Parameter pipe: The read end, when no source watches it.
+  static func stopCatchingResizes(unwatched pipe: Int32? = nil) {
+    airframe_remove_resize_handler()
+    if let pipe { close(pipe) }
+  }
+
+  /// Starts reading the resize pipe on the main queue.
+  ///
+  /// - Parameter pipe: The read end `catchResizes()` returned.
+  func observeResizes(pipe: Int32) {
+    let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: .main)
     source.setEventHandler { [weak self] in
+      airframe_drain_resize_pipe(pipe)
       MainActor.assumeIsolated { self?.resize() }
     }
+    source.setCancelHandler { close(pipe) }
     resizeSource = source
     source.resume()
   }

@@ -11,9 +11,10 @@
 // - Bracketed paste is on while the screen is (off again on every exit path below): pasted
 //   text arrives as `Key.paste`, never as keys. The keys of one read arrive together, as
 //   one batch, so the app handles a paste or a burst of typing as one edit and one draw.
-// - Size changes are handled here, not by ncurses: SIGWINCH is ignored before ncurses
-//   starts (so ncurses installs no handler of its own) and observed through a signal
-//   source; the new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
+// - Size changes are handled here, not by ncurses: SIGWINCH gets a handler of ours before
+//   ncurses starts (so ncurses installs none of its own) that reports it through a pipe,
+//   read on the main queue; none is lost, however early it arrives (Terminal+Size.swift).
+//   The new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
 // - `draw(_:)` puts each glyph at its own column, so a character the terminal measures
 //   differently from `DisplayWidth` shifts nothing after it; a buffer larger than the
 //   screen is clipped; a buffer smaller leaves the rest of the screen blank.
@@ -73,8 +74,8 @@ final class Terminal {
 
   /// The read source for standard input, once `run` started it.
   var inputSource: (any DispatchSourceRead)?
-  /// The signal source for SIGWINCH.
-  var resizeSource: (any DispatchSourceSignal)?
+  /// The read source for the pipe SIGWINCH is reported through.
+  var resizeSource: (any DispatchSourceRead)?
   /// Receives the keys of each read, in order.
   var onKeys: (@MainActor ([Key]) -> Void)?
   /// Receives each new size.
@@ -106,13 +107,13 @@ final class Terminal {
   static func start() throws(TerminalError) -> Terminal {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
     useUTF8Locale()
-    // Before ncurses starts: with SIGWINCH ignored ncurses installs no handler for it, and
-    // with ours installed it installs none for SIGINT and SIGTERM either.
-    signal(SIGWINCH, SIG_IGN)
+    // Before ncurses starts: with SIGWINCH not at its default action ncurses installs no
+    // handler for it, and with ours installed it installs none for SIGINT and SIGTERM either.
+    let resizes = catchResizes()
     airframe_install_restore_handlers()
     guard airframe_newterm() != nil else {
       airframe_remove_restore_handlers()
-      signal(SIGWINCH, SIG_DFL)
+      stopCatchingResizes(unwatched: resizes)
       let type = getenv("TERM").map { String(cString: $0) }
       throw .cannotInitialize(
         type.map { "unknown terminal type \"\($0)\"" } ?? "the TERM variable is not set")
@@ -128,7 +129,7 @@ final class Terminal {
     curs_set(0)
     airframe_bracketed_paste(true)
     let terminal = Terminal(size: (Int(getmaxx(window)), Int(getmaxy(window))))
-    terminal.observeResizes()
+    if let resizes { terminal.observeResizes(pipe: resizes) }
     return terminal
   }
 
@@ -172,6 +173,7 @@ final class Terminal {
     airframe_bracketed_paste(false)
     endwin()
     airframe_remove_restore_handlers()
+    Self.stopCatchingResizes()
   }
 
   // MARK: - Setup
