@@ -21,6 +21,65 @@ struct SelfCancelTests {
     #expect(source.observerCount == 0)
   }
 
+  @Test(arguments: [1, 3])
+  func anObserverThatReleasesItsOwnLifetimeRunsToTheEndOfItsCall(observers: Int) {
+    // The first observer is called through a box of its own, without a retain; the list
+    // keeps that box (and so the closure's captures) alive until the pass ends. With
+    // several observers, the others are called the ordinary way.
+    final class Captured {}
+    let source = StateSource(0)
+    weak var watched: Captured?
+    var aliveAfterRelease: [Bool] = []
+    var others = 0
+    var holder: Lifetime?
+    do {
+      let captured = Captured()
+      watched = captured
+      holder = source.observe { [captured] value in
+        guard value == 1 else { return }
+        holder = nil  // the only reference: ends the observation during its own call
+        aliveAfterRelease.append(watched != nil)
+        withExtendedLifetime(captured) {}
+      }
+    }
+    let rest = (1..<observers).map { _ in source.observe { _ in others += 1 } }
+    source.set(1)
+    source.set(2)
+    #expect(holder == nil)
+    #expect(aliveAfterRelease == [true])
+    #expect(watched == nil, "the closure was not released once the pass ended")
+    #expect(source.observerCount == observers - 1)
+    #expect(others == 3 * (observers - 1))
+    for lifetime in rest { lifetime.cancel() }
+  }
+
+  @Test func aFirstObserverCancelledEarlierInAPassIsNotCalledAndALaterOneIs() {
+    // The box belongs to the observer that was first into an empty list: once it is gone,
+    // slot 0 is a hole and nothing calls through the box; a list emptied and filled
+    // again boxes its new first observer.
+    let source = StateSource(0)
+    var seen: [String] = []
+    var first: Lifetime?
+    let second = source.observe { value in
+      seen.append("second \(value)")
+    }
+    first = source.observe { value in seen.append("first \(value)") }
+    second.cancel()
+    first?.cancel()
+    #expect(source.observerCount == 0)
+    let third = source.observe { value in
+      seen.append("third \(value)")
+      if value == 1 { first = nil }
+    }
+    let fourth = source.observe { value in seen.append("fourth \(value)") }
+    source.set(1)
+    third.cancel()
+    source.set(2)
+    #expect(
+      seen == ["second 0", "first 0", "third 0", "fourth 0", "third 1", "fourth 1", "fourth 2"])
+    fourth.cancel()
+  }
+
   @Test func theLifetimeHandedToEachCallIsTheOneReturned() {
     let source = StateSource(0)
     var handed: [Lifetime] = []

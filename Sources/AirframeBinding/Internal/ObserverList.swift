@@ -15,6 +15,9 @@
 ///   they make up half the list and no pass is running or reserved. Nothing is sorted or
 ///   searched.
 /// - Observers are called with no lock held; the list is main-actor state.
+/// - Cost of a call: the first observer is called without reference counting (see
+///   ``ObserverList/first``); the others are copied out of the slot array, which retains
+///   and releases their closure context around the call.
 /// - The list never retains the lifetimes of its observers, so releasing a lifetime
 ///   ends the observation. Each lifetime retains the list (not the source that owns it),
 ///   so observing never keeps a source alive, and cancelling after the source is gone is
@@ -59,8 +62,12 @@ class ObserverSlots: LifetimeTarget {
   /// Ends a reserved pass that will not run after all.
   func cancelReservedDelivery() {
     isDelivering = false
+    passEnded()
     if holes > 0 { compactIfNeeded() }
   }
+
+  /// Lets go of what was kept alive only for the pass that just ended.
+  func passEnded() {}
 
   /// Compacts the slots once holes make up half of them and no pass is running.
   @usableFromInline
@@ -87,6 +94,39 @@ final class ObserverList<Element>: ObserverSlots {
     init(_ call: ((Element) -> Void)?) { self.call = call }
   }
 
+  /// The observer of slot 0 once more, in an object of its own: set when an observer is
+  /// added to an empty list, cleared when slot 0 is vacated.
+  ///
+  /// Why: calling a closure copied out of an array retains and releases its context
+  /// around the call (the callee could empty the slot), two atomic operations that cost
+  /// more than the rest of a one-observer delivery. A closure kept in a `let` of an
+  /// object the list owns is called through a borrowed reference instead, with no
+  /// reference counting. Most sources have one observer, so the first one gets the box;
+  /// it costs one allocation per list that has observers, not one per observer.
+  ///
+  /// Unretained (an `Unmanaged` loads without a retain); `firstBox` owns it. A box whose
+  /// observer is cancelled during a pass moves to `retiredFirst` until the pass ends: the
+  /// observer may be the one running, and its context must outlive its call.
+  @exclusivity(unchecked) @usableFromInline
+  var first: Unmanaged<FirstObserver>?
+  /// The owner of `first`'s box.
+  @exclusivity(unchecked) @usableFromInline
+  var firstBox: FirstObserver?
+  /// A vacated `first`, kept until the running pass ends.
+  @exclusivity(unchecked) @usableFromInline
+  var retiredFirst: FirstObserver?
+
+  /// A closure in an object of its own, so the delivery can call it through a borrowed
+  /// reference.
+  @usableFromInline
+  final class FirstObserver {
+    @usableFromInline
+    let call: (Element) -> Void
+
+    @usableFromInline
+    init(_ call: @escaping (Element) -> Void) { self.call = call }
+  }
+
   /// The observers in registration order.
   ///
   /// Accesses never overlap a call into user code (each one copies out one closure), so
@@ -103,6 +143,11 @@ final class ObserverList<Element>: ObserverSlots {
   @inlinable
   func add(_ observer: @escaping (Element) -> Void) -> Lifetime {
     let lifetime = Lifetime(target: self, handle: observers.count)
+    if observers.isEmpty {
+      let box = FirstObserver(observer)
+      firstBox = box
+      first = .passUnretained(box)
+    }
     observers.append(Slot(observer))
     lifetimes.append(Unmanaged.passUnretained(lifetime))
     return lifetime
@@ -112,6 +157,7 @@ final class ObserverList<Element>: ObserverSlots {
   @inlinable
   func deliver(_ element: Element) {
     precondition(!isDelivering, "ObserverList.deliver re-entered; owners must queue")
+    if observers.isEmpty { return }
     isDelivering = true
     deliverReserved(element, upTo: observers.count)
   }
@@ -121,6 +167,11 @@ final class ObserverList<Element>: ObserverSlots {
   @inlinable
   func deliverReserved(_ element: Element, upTo end: Int) {
     var index = 0
+    // Slot 0 through its box while slot 0 holds the observer the box was made for.
+    if end > 0, let first {
+      first.call(with: element)
+      index = 1
+    }
     while index < end {
       if let observer = observers[index].call {
         observer(element)
@@ -128,10 +179,20 @@ final class ObserverList<Element>: ObserverSlots {
       index += 1
     }
     isDelivering = false
+    if retiredFirst != nil { retiredFirst = nil }
     if holes > 0 { compactIfNeeded() }
   }
 
+  override func passEnded() {
+    retiredFirst = nil
+  }
+
   override func lifetimeDidEnd(handle: Int) {
+    if handle == 0, first != nil {
+      first = nil
+      if isDelivering { retiredFirst = firstBox }
+      firstBox = nil
+    }
     observers[handle].call = nil
     lifetimes[handle] = nil
     if handle == observers.count - 1, !isDelivering {
@@ -166,5 +227,19 @@ final class ObserverList<Element>: ObserverSlots {
     observers.removeLast(observers.count - kept)
     lifetimes.removeLast(lifetimes.count - kept)
     holes = 0
+  }
+}
+
+extension Unmanaged {
+  /// Calls the observer in the box, neither retaining nor releasing the box or the
+  /// observer's context.
+  ///
+  /// The list keeps the box, and the context with it, alive until the pass ends. Not
+  /// main-actor code: a closure literal handed to the standard library from main-actor
+  /// code would check the executor on every call.
+  @inlinable @inline(__always)
+  func call<Element>(with element: Element)
+  where Instance == ObserverList<Element>.FirstObserver {
+    _withUnsafeGuaranteedRef { $0.call(element) }
   }
 }
