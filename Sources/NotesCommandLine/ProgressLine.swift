@@ -44,9 +44,9 @@ struct ProgressLine {
     var text = phase
     if total > 0 {
       let percent = Int((Double(min(done, total)) / Double(total) * 100).rounded(.down))
-      text += " \(percent)% (\(Self.grouped(done)) of \(Self.grouped(total)))"
+      text += " \(percent)% (\(Counts.grouped(done)) of \(Counts.grouped(total)))"
     } else if done > 0 {
-      text += ": \(Self.grouped(done))"
+      text += ": \(Counts.grouped(done))"
     }
     io.writeError("\r" + text + "\u{1B}[K")
     isVisible = true
@@ -59,14 +59,4 @@ struct ProgressLine {
     isVisible = false
   }
 
-  /// `number` with thousands separated by commas.
-  static func grouped(_ number: Int) -> String {
-    let digits = String(number.magnitude)
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index).isMultiple(of: 3) { result.append(",") }
-      result.append(digit)
-    }
-    return number < 0 ? "-" + result : result
-  }
 }

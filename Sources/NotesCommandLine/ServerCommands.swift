@@ -41,17 +41,17 @@ enum ServerCommands {
         defer { connection.close() }
         let removed = try ServerAccounts.remove(name, confirmed: confirmed, on: connection)
         io.write(
-          "removed the account \(name): its role, \(SyncCommands.count(removed.devices, "device")),"
-            + " \(SyncCommands.count(removed.notebooks, "notebook")) and"
-            + " \(SyncCommands.count(removed.notes, "note")) on the server\n")
+          "removed the account \(name): its role, \(Counts.phrase(removed.devices, "device")),"
+            + " \(Counts.phrase(removed.notebooks, "notebook")) and"
+            + " \(Counts.phrase(removed.notes, "note")) on the server\n")
       case .listAccounts(let url):
         let connection = try PostgresConnection(settings: settings(url), bounds: .unhurried)
         defer { connection.close() }
         for account in try ServerAccounts.list(on: connection) {
           var line =
-            "\(account.name)\t\(SyncCommands.count(account.devices, "device"))"
-            + "\t\(SyncCommands.count(account.notebooks, "notebook"))"
-            + "\t\(SyncCommands.count(account.notes, "note"))\tlast push \(account.lastPush ?? "never")"
+            "\(account.name)\t\(Counts.phrase(account.devices, "device"))"
+            + "\t\(Counts.phrase(account.notebooks, "notebook"))"
+            + "\t\(Counts.phrase(account.notes, "note"))\tlast push \(account.lastPush ?? "never")"
           if !account.canLogIn { line += "\tno login yet (add-account makes it)" }
           io.write(line + "\n")
         }

@@ -67,7 +67,7 @@ extension SyncCommands {
     }
     io.write("server: \(TerminalText.line(printable(server)))\n")
     io.write("device: \(store.deviceID)\n")
-    io.write("pending: \(count(try store.pendingCount(), "change"))\n")
+    io.write("pending: \(Counts.phrase(try store.pendingCount(), "change"))\n")
     if let date = try store.lastSynced() {
       io.write("last synced: \(dates.string(from: date))\n")
     } else {

@@ -91,23 +91,20 @@ enum SyncCommands {
       progress.show("Syncing", done: step.done, total: step.total)
     }
     progress.finish()
-    var line = "pushed \(count(report.pushed, "change")), pulled \(count(report.pulled, "change"))"
+    var line =
+      "pushed \(Counts.phrase(report.pushed, "change")),"
+      + " pulled \(Counts.phrase(report.pulled, "change"))"
     if report.conflictCopies > 0 {
-      line += ", saved \(count(report.conflictCopies, "conflict copy"))"
+      line += ", saved \(Counts.phrase(report.conflictCopies, "conflict copy"))"
     }
     if !report.keptAside.isEmpty {
-      line += ", kept aside \(count(report.keptAside.count, "bad version"))"
+      line += ", kept aside \(Counts.phrase(report.keptAside.count, "bad version"))"
     }
-    if report.pending > 0 { line += "; \(report.pending) still pending" }
+    if report.pending > 0 { line += "; \(Counts.grouped(report.pending)) still pending" }
     io.write(line + "\n")
     for notice in report.notices { io.write("notice: \(notice)\n") }
     for version in report.keptAside {
       io.write("kept aside: \(TerminalText.line(version.summary))\n")
     }
-  }
-
-  nonisolated static func count(_ number: Int, _ noun: String) -> String {
-    if number == 1 { return "1 \(noun)" }
-    return "\(number) " + (noun.hasSuffix("y") ? noun.dropLast() + "ies" : noun + "s")
   }
 }

@@ -92,14 +92,15 @@ enum WriteCommands {
     }
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
-    progress.show("Saving \(ProgressLine.grouped(document.notes.count)) notes…")
+    progress.show("Saving \(Counts.grouped(document.notes.count)) notes…")
     let counts = try imported(document, into: library.session)
     progress.finish()
     io.write(
-      "imported \(plural(counts.notes, "note")): \(plural(counts.created, "new notebook")), "
-        + "\(counts.merged) merged into notebooks of the same title\n")
+      "imported \(Counts.phrase(counts.notes, "note")):"
+        + " \(Counts.phrase(counts.created, "new notebook")),"
+        + " \(Counts.grouped(counts.merged)) merged into notebooks of the same title\n")
     if let skipped {
-      io.write("skipped \(plural(skipped, "file")) not ending in .md, .markdown or .txt\n")
+      io.write("skipped \(Counts.phrase(skipped, "file")) not ending in .md, .markdown or .txt\n")
     }
   }
 
@@ -143,9 +144,5 @@ enum WriteCommands {
     case .rejected(let reason): throw CommandFailure(.invalidData, reason)
     case .failed, .cancelled, .superseded: throw CommandFailure(.failure, outcome.description)
     }
-  }
-
-  private static func plural(_ count: Int, _ noun: String) -> String {
-    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
   }
 }

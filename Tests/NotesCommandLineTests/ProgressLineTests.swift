@@ -35,8 +35,16 @@ struct ProgressLineTests {
 
   @Test func numbersAreGroupedByThousands() {
     #expect(
-      [0, 7, 999, 1_000, 12_345, 100_020, 1_234_567, -4_500].map(ProgressLine.grouped)
+      [0, 7, 999, 1_000, 12_345, 100_020, 1_234_567, -4_500].map(Counts.grouped)
         == ["0", "7", "999", "1,000", "12,345", "100,020", "1,234,567", "-4,500"])
+  }
+
+  @Test func countedNounsAreGroupedAndAgree() {
+    #expect(Counts.phrase(1, "change") == "1 change")
+    #expect(Counts.phrase(0, "change") == "0 changes")
+    #expect(Counts.phrase(20_001, "change") == "20,001 changes")
+    #expect(Counts.phrase(2, "conflict copy") == "2 conflict copies")
+    #expect(Counts.phrase(1, "conflict copy") == "1 conflict copy")
   }
 
   @Test func importShowsItsPhasesOnATerminalOnlyAndPrintsTheSame() throws {
