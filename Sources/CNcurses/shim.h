@@ -1,14 +1,16 @@
 // The ncursesw API for Swift: wide-character functions switched on, and small inline
 // wrappers for what Swift cannot call directly (macros, variadic functions, C globals
-// that Swift 6 treats as shared mutable state) and for the crash-signal handler, which
-// must be C: it runs inside a signal handler, where Swift code could allocate or lock.
+// that Swift 6 treats as shared mutable state) and for the signal handlers (crash signals,
+// SIGWINCH), which must be C: they run inside a signal handler, where Swift code could
+// allocate or lock.
 //
 // Guarantees
 // - Every wrapper is a plain call of the ncurses or POSIX function it names; none keeps
-//   state except the handler pair below.
+//   state except the two handler sets below.
 // - `airframe_install_restore_handlers` and its handler keep the signals' previous actions
-//   in a function-local static, and the SIGWINCH handler keeps its pipe in one. Each Swift object file that uses this header gets its own
-//   copy of these static inline functions, so install and remove them from one Swift file.
+//   in a function-local static, and the SIGWINCH handler keeps its pipe in one. Each Swift
+//   object file that uses this header gets its own copy of these static inline functions,
+//   so install and remove each set from one Swift file.
 #ifndef AIRFRAME_CNCURSES_SHIM_H
 #define AIRFRAME_CNCURSES_SHIM_H
 
@@ -212,8 +214,11 @@ static inline int airframe_install_resize_handler(void) {
 static inline void airframe_remove_resize_handler(void) {
   signal(SIGWINCH, SIG_DFL);
   int *ends = airframe_resize_pipe();
-  if (ends[1] >= 0) close(ends[1]);
+  // Forgotten before it is closed: a handler still running on another thread writes to
+  // -1 (EBADF), never to a descriptor the number is reused for.
+  int write_end = ends[1];
   ends[0] = ends[1] = -1;
+  if (write_end >= 0) close(write_end);
 }
 
 /// Reads everything waiting in the resize pipe's read end `fd`, so one read answers all

@@ -19,7 +19,10 @@
 ///   the main actor's next turn. (The deinit is nonisolated, not an `isolated deinit`, so
 ///   it needs no back-deployed runtime support on older Apple systems.)
 /// - Cancelling from inside the binding's own callbacks, the replay included, ends it at
-///   once; ``StateProjection/observe(withLifetime:)`` hands the replay its lifetime.
+///   once; ``StateProjection/observe(withLifetime:)`` hands the replay its lifetime. A
+///   callback that cancels itself, or releases its own lifetime, finishes its call with
+///   everything it captured still alive; the captures are released once the delivery pass
+///   that was running ends, at the latest.
 /// - Cancelling never calls back into user code except a closure the creator of the
 ///   lifetime passed to `init(onCancel:)`.
 /// - Every lifetime is counted by the `BindingLedger` that was current when it was
