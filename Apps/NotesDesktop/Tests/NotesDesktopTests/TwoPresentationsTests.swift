@@ -100,12 +100,14 @@ struct TwoPresentationsTests {
     try terminal.type("Trip")
     try terminal.press("Enter")
     try terminal.type("Tickets")
+    // The note shows while the sync that pulled it is still finishing (the title then ends
+    // in " — Syncing 100%"), so the title is waited for too: it settles once the sync ends.
     let synced = try #require(
       await desktop.waitForTree("the other device's note", timeout: .seconds(20)) {
         $0.first("list", named: "Notebooks")?.rowLabels.contains("Shared  1") == true
           && $0.first("text", named: "Note text")?.text == "Tickets"
+          && $0.first("frame")?.name == "Shared — Trip"
       })
-    #expect(synced.first("frame")?.name == "Shared — Trip")
 
     // Typed in the window: the terminal app's open editor follows.
     try desktop.click(try #require(synced.first("text", named: "Note text")), at: (x: 300, y: 200))
