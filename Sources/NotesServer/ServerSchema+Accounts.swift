@@ -232,25 +232,22 @@ extension ServerSchema {
     // text, it does not match the column's collation, and no index on `account` can serve
     // the policy (every query of an account then read the rows of every account in its
     // range). Cast and in the column's collation, it is an index condition.
+    // (Version 6 puts the column in "C" and the policies with it: ServerSchema+ByteKeys.)
     let own = #"account = current_user::text COLLATE "default""#
-    let statements = [
-      "CREATE POLICY anyone_reads ON notes_schema FOR SELECT USING (true)",
-      "CREATE POLICY own_read ON notes_accounts FOR SELECT USING (\(own))",
-      "CREATE POLICY own_lock ON notes_accounts FOR UPDATE USING (\(own)) WITH CHECK (\(own))",
-      "CREATE POLICY own_read ON notes_devices FOR SELECT USING (\(own))",
-      "CREATE POLICY own_insert ON notes_devices FOR INSERT WITH CHECK (\(own))",
-      "CREATE POLICY own_read ON notes_changes FOR SELECT USING (\(own))",
-      "CREATE POLICY own_insert ON notes_changes FOR INSERT WITH CHECK (\(own))",
-      "CREATE POLICY own_read ON notes_entities FOR SELECT USING (\(own))",
-      "CREATE POLICY own_insert ON notes_entities FOR INSERT WITH CHECK (\(own))",
-      "CREATE POLICY own_update ON notes_entities FOR UPDATE USING (\(own)) WITH CHECK (\(own))",
-      "GRANT SELECT ON notes_schema TO \(accountsRole)",
-      "GRANT SELECT, UPDATE (last_push) ON notes_accounts TO \(accountsRole)",
-      "GRANT SELECT, INSERT ON notes_devices TO \(accountsRole)",
-      "GRANT SELECT, INSERT ON notes_changes TO \(accountsRole)",
-      "GRANT USAGE ON SEQUENCE notes_changes_seq_seq TO \(accountsRole)",
-      "GRANT SELECT, INSERT, UPDATE ON notes_entities TO \(accountsRole)",
-    ]
+    let policies = accountPolicies(own: own).map { policy in
+      "CREATE POLICY \(policy.name) ON \(policy.table) \(policy.clause)"
+    }
+    let statements =
+      ["CREATE POLICY anyone_reads ON notes_schema FOR SELECT USING (true)"] + policies + [
+        "CREATE POLICY own_insert ON notes_entities FOR INSERT WITH CHECK (\(own))",
+        "CREATE POLICY own_update ON notes_entities FOR UPDATE USING (\(own)) WITH CHECK (\(own))",
+        "GRANT SELECT ON notes_schema TO \(accountsRole)",
+        "GRANT SELECT, UPDATE (last_push) ON notes_accounts TO \(accountsRole)",
+        "GRANT SELECT, INSERT ON notes_devices TO \(accountsRole)",
+        "GRANT SELECT, INSERT ON notes_changes TO \(accountsRole)",
+        "GRANT USAGE ON SEQUENCE notes_changes_seq_seq TO \(accountsRole)",
+        "GRANT SELECT, INSERT, UPDATE ON notes_entities TO \(accountsRole)",
+      ]
     for statement in statements { try connection.execute(statement) }
     for table in securedTables {
       try connection.execute("ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY")

@@ -16,11 +16,13 @@
 //   upgraded without one, and nothing changes then.
 // - From version 5 the server writes each entity's current version itself, from the
 //   changes pushed (ServerSchema+StoredEntities); accounts only insert changes.
+// - From version 6 the keys are compared byte by byte, in the "C" collation, and a push
+//   pays for no foreign key or index that its guarantees do not need (ServerSchema+ByteKeys).
 
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 5
+  public static let version = 6
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -119,6 +121,10 @@ public enum ServerSchema {
       // Version 5: the server writes each entity's current version from the changes, and
       // checks each version once.
       try upgradeToStoredEntities(on: connection)
+    }
+    if existing < 6, target >= 6 {
+      // Version 6: keys compared byte by byte; a foreign key and an index no push needs.
+      try upgradeToByteKeys(on: connection)
     }
   }
 

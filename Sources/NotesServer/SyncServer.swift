@@ -130,7 +130,11 @@ public final class SyncServer {
   public func count(after cursor: Int64) throws -> Int {
     Int(
       try connection.execute(
-        "SELECT count(*) FROM notes_entities WHERE seq > $1::bigint", [String(cursor)]
+        // One count per kind, each a range of that kind's index (no index has both).
+        """
+        SELECT (SELECT count(*) FROM notes_entities WHERE entity = 'note' AND seq > $1::bigint)
+          + (SELECT count(*) FROM notes_entities WHERE entity = 'notebook' AND seq > $1::bigint)
+        """, [String(cursor)]
       ).singleValue ?? "0") ?? 0
   }
 

@@ -136,16 +136,7 @@ struct ServerSchemaTests {
       defer { connection.close() }
       _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 4)
       // Anna's notebook as a version 4 push left it: a change and her entity's version.
-      let device = "00000000-0000-4000-8000-000000000001"
-      let payload =
-        #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
-      try connection.execute("INSERT INTO notes_accounts (account) VALUES ('anna')")
-      try connection.execute(
-        "INSERT INTO notes_devices (device_id, account) VALUES ($1::uuid, 'anna')", [device])
-      try connection.execute(
-        "INSERT INTO notes_changes (account, change_id, device_id, entity, entity_id, payload)"
-          + " VALUES ('anna', gen_random_uuid(), $1::uuid, 'notebook', $2, $3::jsonb)",
-        [device, Self.notebook, payload])
+      let device = try Self.recordAnnasNotebookChange(on: connection)
       try connection.execute(
         "INSERT INTO notes_entities (account, entity, entity_id, seq, payload)"
           + " SELECT account, entity, entity_id, seq, payload FROM notes_changes")
@@ -181,6 +172,59 @@ struct ServerSchemaTests {
     }
   }
 
+  @Test func aVersion5ServerKeepsItsVersionsAndItsAccountsApartWithKeysInBytes() async throws {
+    try await TestDatabase.with { database in
+      let connection = try PostgresConnection(url: database.url)
+      defer { connection.close() }
+      _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 5)
+      // Anna's notebook as a version 5 push left it: her change, and the version the
+      // server's trigger stored from it.
+      try Self.recordAnnasNotebookChange(on: connection)
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 5))
+
+      // The keys compare bytes; the entities' foreign key and the index by account are gone.
+      let collations = try connection.execute(
+        """
+        SELECT DISTINCT collation_name FROM information_schema.columns
+        WHERE table_name LIKE 'notes_%' AND column_name IN ('account', 'entity', 'entity_id')
+        """)
+      #expect(collations.rows == [["C"]])
+      #expect(
+        try connection.execute(
+          "SELECT count(*) FROM pg_constraint WHERE conname = 'notes_entities_change'"
+        ).singleValue == "0")
+      #expect(
+        try connection.execute("SELECT to_regclass('notes_entities_by_account_seq') IS NULL")
+          .singleValue == "t")
+
+      // Anna finds her version; Ben, another account, finds nothing of hers and cannot
+      // write in her name.
+      try ServerAccounts.add("anna", password: "anna's password", on: connection)
+      try ServerAccounts.add("ben", password: "ben's password", on: connection)
+      let anna = try SyncServer(url: database.url(user: "anna", password: "anna's password"))
+      defer { anna.close() }
+      #expect(try anna.head() == 1)
+      #expect(try anna.count(after: 0) == 1)
+      #expect(try anna.pull(.notebook, after: 0, upTo: 1, limit: 10).count == 1)
+      let benURL = database.url(user: "ben", password: "ben's password")
+      let ben = try SyncServer(url: benURL)
+      defer { ben.close() }
+      #expect(try ben.head() == 0)
+      #expect(try ben.count(after: 0) == 0)
+      let benConnection = try PostgresConnection(url: benURL)
+      defer { benConnection.close() }
+      for table in ["notes_accounts", "notes_devices", "notes_changes", "notes_entities"] {
+        #expect(
+          try benConnection.execute("SELECT count(*) FROM \(table) WHERE account <> 'ben'")
+            .singleValue == "0")
+      }
+      #expect {
+        try benConnection.execute(
+          "INSERT INTO notes_devices (device_id, account) VALUES (gen_random_uuid(), 'anna')")
+      } throws: { error in (error as? PostgresError)?.sqlState == "42501" }
+    }
+  }
+
   @Test func aVersion3ServerWithNotesIsNotUpgradedWithoutAnAccountForThem() async throws {
     try await withServer { _, connection in
       _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 3)
@@ -207,6 +251,23 @@ struct ServerSchemaTests {
       try connection.execute("TRUNCATE notes_entities, notes_changes, notes_devices")
       #expect(try ServerSchema.prepare(connection) == .upgraded(from: 3))
     }
+  }
+
+  /// Records, as the superuser, the account anna, a device of hers and one change to her
+  /// notebook (schema 4 and later); returns the device's id.
+  @discardableResult
+  static func recordAnnasNotebookChange(on connection: PostgresConnection) throws -> String {
+    let device = "00000000-0000-4000-8000-000000000001"
+    let payload =
+      #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
+    try connection.execute("INSERT INTO notes_accounts (account) VALUES ('anna')")
+    try connection.execute(
+      "INSERT INTO notes_devices (device_id, account) VALUES ($1::uuid, 'anna')", [device])
+    try connection.execute(
+      "INSERT INTO notes_changes (account, change_id, device_id, entity, entity_id, payload)"
+        + " VALUES ('anna', gen_random_uuid(), $1::uuid, 'notebook', $2, $3::jsonb)",
+      [device, notebook, payload])
+    return device
   }
 
   /// The notebook the recorded note is in.
