@@ -64,8 +64,8 @@ public final class NotesSession {
   let commandMenu = CommandMenuController()
   /// Deleting notebooks, with confirmation.
   let notebookDeletion: NotebookDeletion
-  /// Runs "Sync Now".
-  let syncCoordinator: SyncCoordinator
+  /// Runs "Sync Now" and the syncs the app starts on its own.
+  @_spi(Instrumentation) public let syncCoordinator: SyncCoordinator
   /// The commands that change the library, each with its availability.
   private(set) var commands: CommandControllers!
   /// The clock for modification dates.

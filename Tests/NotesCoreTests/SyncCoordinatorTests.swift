@@ -149,4 +149,73 @@ struct SyncCoordinatorTests {
     #expect(model.state.sync.lastSynced != nil)
   }
 
+  /// A coordinator whose syncs take `steps` steps of 200 ms each on `scheduler`'s clock.
+  func timedCoordinator(
+    _ model: Model<NotesState>, steps: Int, scheduler: TestScheduler,
+    failure: SimulatedSyncService.Failure? = nil
+  ) -> SyncCoordinator {
+    SyncCoordinator(
+      model: model,
+      service: SimulatedSyncService(
+        steps: steps, stepDelay: .milliseconds(200), failure: failure, scheduler: scheduler),
+      scheduler: scheduler)
+  }
+
+  @Test func aQuietSyncThatEndsInItsQuietPeriodShowsOnlyItsEnd() async {
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
+    let recorder = statuses(of: model)
+    let running = ValueRecorder { coordinator.running.observe($0) }
+    coordinator.syncNow(quietFor: .milliseconds(500))
+    await scheduler.runUntilIdle()
+    #expect(coordinator.isSyncing && recorder.values.isEmpty)
+    await scheduler.advance(by: .milliseconds(400))
+    #expect(!coordinator.isSyncing)
+    // One write: the success, with its time; the quiet period's timer is gone with it.
+    #expect(recorder.values.count == 1)
+    #expect(model.state.sync.lastSynced != nil && model.state.sync == recorder.last)
+    #expect(running.values.suffix(2) == [true, false])
+    #expect(scheduler.sleeperCount == 0)
+  }
+
+  @Test func aQuietSyncStillRunningAfterItsQuietPeriodShowsItsProgressFromThen() async {
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let coordinator = timedCoordinator(model, steps: 4, scheduler: scheduler)
+    coordinator.syncNow(quietFor: .milliseconds(500))
+    await scheduler.advance(by: .milliseconds(400))
+    // Two steps done, half the work: nothing shown yet.
+    #expect(model.state.sync == .idle(lastSynced: nil))
+    await scheduler.advance(by: .milliseconds(100))
+    #expect(model.state.sync == .syncing(progress: 0.5, lastSynced: nil))
+    await scheduler.advance(by: .milliseconds(100))
+    #expect(model.state.sync == .syncing(progress: 0.75, lastSynced: nil))
+    await scheduler.advance(by: .milliseconds(200))
+    #expect(!coordinator.isSyncing)
+    #expect(model.state.sync.lastSynced != nil)
+  }
+
+  @Test func aQuietSyncsFailureShowsAtOnceAndItsCancellationChangesNothing() async {
+    let scheduler = TestScheduler()
+    let previous = Date(timeIntervalSince1970: 7)
+    let model = Model(NotesState(sync: .idle(lastSynced: previous)))
+    let failing = timedCoordinator(
+      model, steps: 3, scheduler: scheduler, failure: .atStep(1, "Server unavailable"))
+    failing.syncNow(quietFor: .milliseconds(500))
+    await scheduler.advance(by: .milliseconds(200))
+    #expect(model.state.sync == .failed(message: "Server unavailable", lastSynced: previous))
+
+    let cancelled = Model(NotesState(sync: .idle(lastSynced: previous)))
+    let coordinator = timedCoordinator(cancelled, steps: 3, scheduler: scheduler)
+    let recorder = statuses(of: cancelled)
+    coordinator.syncNow(quietFor: .milliseconds(500))
+    await scheduler.runUntilIdle()
+    coordinator.cancel()
+    await scheduler.runUntilIdle()
+    #expect(!coordinator.isSyncing)
+    #expect(recorder.values.isEmpty)
+    #expect(cancelled.state.sync == .idle(lastSynced: previous))
+    #expect(scheduler.sleeperCount == 0)
+  }
 }

@@ -180,7 +180,7 @@ struct GestureTests {
     app.press(.character("s"))
     #expect(app.screen()[23].contains("Syncing"))
     #expect(app.screen()[0].contains("Syncing"))
-    while app.session.syncCoordinator.isSyncing { await Task.yield() }
+    while app.session.isSyncing { await Task.yield() }
     #expect(app.screen()[23].contains("Synced"))
     #expect(!app.screen()[0].contains("Sync"))
     app.shutdown()
