@@ -135,6 +135,10 @@ final class CommandControllers {
       redoAvailability.set(names.redoName == nil ? .disabled("Nothing to redo.") : .enabled)
     }.store(in: bag)
     model.observeCommits { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
+    // From the coordinator itself: a quiet sync commits nothing when it starts.
+    session.syncCoordinator.running.observe { [unowned self] running in
+      syncAvailability.set(running ? .disabled("A sync is running.") : .enabled)
+    }.store(in: bag)
     context.observe { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
     refreshOwnAvailability()
   }
@@ -167,8 +171,6 @@ final class CommandControllers {
   func refreshOwnAvailability() {
     deleteNotebookAvailability.set(
       Self.selectedNotebook(context.value, in: session.model.state).availability)
-    syncAvailability.set(
-      session.syncCoordinator.isSyncing ? .disabled("A sync is running.") : .enabled)
   }
 
   /// Stops following the model.

@@ -173,6 +173,26 @@ struct SessionGestureTests {
     session.close()
   }
 
+  @Test func syncNowIsUnavailableWhileAQuietSyncRuns() async {
+    let clock = TestScheduler()
+    let session = NotesSession(
+      model: Model(NotesState()),
+      syncService: SimulatedSyncService(steps: 1, stepDelay: .seconds(1), scheduler: clock))
+    let running = session.startBackgroundSync()
+    // The model's status does not show the quiet sync, but the command knows it runs.
+    #expect(session.model.state.sync == .idle(lastSynced: nil))
+    #expect(session.availability(of: .syncNow).value == .disabled("A sync is running."))
+    #expect(
+      session.menu.value.first { $0.name == SessionCommand.syncNow.name }?.availability
+        == .disabled("A sync is running."))
+    // The sync's one step sleeps on the test's clock; once it is asleep, it is woken.
+    #expect(await eventually { clock.sleeperCount == 1 })
+    await clock.advance(by: .seconds(1))
+    await running?.value
+    #expect(session.availability(of: .syncNow).value == .enabled)
+    session.close()
+  }
+
   @Test func everyCommandIsInTheMenuWithItsAvailability() {
     let session = NotesSession(
       model: Model(NotesState()), syncService: SimulatedSyncService(stepDelay: .zero),
