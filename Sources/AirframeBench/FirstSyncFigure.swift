@@ -76,8 +76,9 @@ func firstSyncFigure(
     let rest: Double = last.pushNanoseconds - collect - answered
     let perBatch: Double = Stats(samples: batches).median
     let collected =
-      "push, last run: \(formatted(collect / 1e9, digits: 2)) s to collect the"
-      + " \(grouped(entities)) changes (LibrarySyncStore.outgoingChanges), "
+      "push, last run: \(formatted(collect / 1e9, digits: 2)) s until the first batch of the"
+      + " \(grouped(entities)) changes was collected (the rest are collected on a second"
+      + " connection while the server answers: OutgoingBatches), "
     let sent =
       "\(formatted(answered / 1e9, digits: 2)) s for the server to answer them in"
       + " \(batches.count) batches (one set-based statement each, median"

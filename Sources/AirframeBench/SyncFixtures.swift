@@ -168,7 +168,7 @@ func setUpSync(path: String, url: String) throws {
 struct FirstSyncRun {
   /// A's `SyncEngine.sync()`: everything pushed to the empty server.
   var pushNanoseconds: Double
-  /// Of which: from the start until the changes to push were collected (the push began).
+  /// Of which: from the start until the push began (its first batch collected).
   var collectNanoseconds: Double?
   /// Of which: each batch of the push, from the previous one's answer to its own.
   var batchNanoseconds: [Double]
@@ -213,7 +213,7 @@ func firstSync(run: Int, fixture: NotesFixture, server: TemporaryPostgres) throw
 
   let pusher = try SyncEngine(libraryPath: devices.a)
   defer { pusher.close() }
-  // A's sync calls progress when the push starts (everything collected), after each batch
+  // A's sync calls progress when the push starts (its first batch collected), after each batch
   // the server answered, and once the acknowledgements are recorded.
   var pushStamps: [UInt64] = []
   let pushCPU = processCPUNanoseconds()

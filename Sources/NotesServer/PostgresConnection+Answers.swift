@@ -26,15 +26,18 @@ extension PostgresConnection {
   /// - Parameters:
   ///   - send: Sends the statement on the handle; returns 1 when it was sent.
   ///   - handle: The open connection.
+  ///   - whileWaiting: Work of the caller's, done once the statement is sent, while the
+  ///     server runs it.
   /// - Returns: The statement's result (an error result included), or `nil` when libpq
   ///   has none (its message says why).
   /// - Throws: ``PostgresError`` (`isUnavailable`) when the statement cannot be sent, the
   ///   connection breaks, or the server stays silent past `bounds.answer`; the connection
   ///   is closed then.
   func answer(
-    to send: (OpaquePointer) -> Int32, on handle: OpaquePointer
+    to send: (OpaquePointer) -> Int32, on handle: OpaquePointer, whileWaiting: () -> Void = {}
   ) throws(PostgresError) -> OpaquePointer? {
     guard send(handle) == 1 else { throw lost(Self.firstLine(PQerrorMessage(handle))) }
+    whileWaiting()
     var kept: OpaquePointer?
     while true {
       try awaitResult(on: handle)

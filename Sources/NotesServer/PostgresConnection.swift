@@ -193,17 +193,19 @@ public final class PostgresConnection {
   ///     same `sql`.
   ///   - sql: Exactly one SQL statement.
   ///   - parameters: Its parameters, as text.
+  ///   - whileWaiting: Work of the caller's, done once the statement is sent, while the
+  ///     server runs it (the statement's answer is read after it).
   /// - Returns: The rows it returned (none for a command).
   /// - Throws: ``PostgresError`` with the server's message and SQLSTATE.
   @discardableResult
   public func executePrepared(
-    _ name: String, _ sql: String, _ parameters: [String?]
+    _ name: String, _ sql: String, _ parameters: [String?], whileWaiting: () -> Void = {}
   ) throws(PostgresError) -> PostgresRows {
     if !prepared.contains(name) {
       try rows { handle in PQsendPrepare(handle, name, sql, Int32(parameters.count), nil) }
       prepared.insert(name)
     }
-    return try rows { handle in
+    return try rows(whileWaiting: whileWaiting) { handle in
       Self.withCStrings(parameters) { values in
         PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
       }
@@ -224,11 +226,14 @@ public final class PostgresConnection {
   /// The rows of the one statement `send` sends (a `PQsend…` call), or its error, waiting
   /// for the answer within the bounds (``PostgresConnection+Answers``).
   @discardableResult
-  private func rows(_ send: (OpaquePointer) -> Int32) throws(PostgresError) -> PostgresRows {
+  private func rows(
+    whileWaiting: () -> Void = {}, _ send: (OpaquePointer) -> Int32
+  ) throws(PostgresError) -> PostgresRows {
     guard let handle else {
       throw PostgresError("the connection is closed", isUnavailable: true)
     }
-    return try Self.rows(of: try answer(to: send, on: handle), on: handle)
+    return try Self.rows(
+      of: try answer(to: send, on: handle, whileWaiting: whileWaiting), on: handle)
   }
 
   /// The rows of `result` (cleared here), or its error.

@@ -13,8 +13,12 @@
 //   are drawn in the batch's order, batches are sent in the push's order, so the changes
 //   of a push are numbered in the order given (notebooks before the notes in them).
 // - A push that accepted something (now or by an earlier try) signals once, at its end.
+// - A push is either every change known first (`push(_:device:progress:)`) or batches sent
+//   as they are made (`push(device:_:)`, for a push whose changes are still being
+//   collected): one transaction either way.
 // - Bad input changes nothing: a push naming one entity or one change id twice is refused
-//   before anything is sent; a change the server's checks refuse (`notes_version_ok`)
+//   (before anything is sent when every change is known first, at the batch that repeats
+//   one otherwise, rolled back); a change the server's checks refuse (`notes_version_ok`)
 //   fails its statement, so the whole push is rolled back, and the error names the change.
 
 public import NotesCore
@@ -46,47 +50,75 @@ extension SyncServer {
     guard !changes.isEmpty else { return [] }
     try Self.checkDistinct(changes)
     let batches = PushBatch.split(changes)
+    return try push(device: device) { send in
+      var outcomes: [PushOutcome] = []
+      for batch in batches {
+        outcomes += try send(batch)
+        try progress(outcomes.count)
+      }
+      return outcomes
+    }
+  }
+
+  /// Pushes the batches `body` sends, in one transaction, as they come.
+  ///
+  /// `body` runs inside the transaction, after the account's lock is taken. Each call of
+  /// its `send` is one statement: it returns what the server did with each change of the
+  /// batch, in order, and is not committed until `body` returns. This is how a push whose
+  /// changes are still being collected keeps the server busy meanwhile; ``push(_:device:progress:)``
+  /// is the same with every change known first.
+  ///
+  /// Bad input changes nothing: `send` refuses a batch naming an entity or a change id
+  /// that an earlier batch of the push (or the batch itself) named, and a change the
+  /// server's checks refuse fails its statement; either way the push fails, rolled back,
+  /// with an error naming the change.
+  ///
+  /// - Parameters:
+  ///   - device: The pushing device's id.
+  ///   - body: Sends the push's batches in order through `send`; an error it throws ends
+  ///     the push, rolled back.
+  /// - Returns: What `body` returns, once the push is committed.
+  /// - Throws: ``PostgresError``, or what `body` threw; nothing was accepted then.
+  public func push<Result>(
+    device: String, _ body: (_ send: (PushBatch) throws -> [PushOutcome]) throws -> Result
+  ) throws -> Result {
     var failing: PushBatch?
+    var seen = DistinctChanges()
     do {
       return try connection.inTransaction {
-        try pushInTransaction(batches, device: device, failing: &failing, progress: progress)
+        let channel = try lockAccount(registering: device)
+        var head: Int64 = 0
+        let result = try body { batch in
+          // The batch is checked against the push's earlier ones while the server runs it:
+          // a repeat fails the push after the statement, which the rollback undoes.
+          var repeated: (any Error)?
+          failing = batch
+          let rows = try connection.executePrepared(
+            "notes_push_batch", PushBatch.statement, batch.parameters(device: device)
+          ) {
+            do { try seen.insert(batch.changes) } catch { repeated = error }
+          }
+          failing = nil
+          if let repeated { throw repeated }
+          guard rows.rows.count == batch.count else {
+            throw PostgresError(
+              "the server answered \(rows.rows.count) of a batch of \(batch.count) changes")
+          }
+          return rows.rows.map { row in
+            guard let seq = row[0].flatMap({ Int64($0) }) else { return .refused }
+            head = max(head, seq)
+            return .accepted(seq: seq)
+          }
+        }
+        if head > 0 {
+          try connection.execute("SELECT pg_notify($1, $2)", [channel, "\(head) \(device)"])
+        }
+        return result
       }
     } catch let error as PostgresError {
       guard error.sqlState == "23514", let failing else { throw error }
       throw try refusal(in: failing, device: device) ?? error
     }
-  }
-
-  private func pushInTransaction(
-    _ batches: [PushBatch], device: String, failing: inout PushBatch?,
-    progress: (Int) throws -> Void
-  ) throws -> [PushOutcome] {
-    let channel = try lockAccount(registering: device)
-    var outcomes: [PushOutcome] = []
-    var head: Int64 = 0
-    for batch in batches {
-      failing = batch
-      let rows = try connection.executePrepared(
-        "notes_push_batch", PushBatch.statement, batch.parameters(device: device))
-      failing = nil
-      guard rows.rows.count == batch.count else {
-        throw PostgresError(
-          "the server answered \(rows.rows.count) of a batch of \(batch.count) changes")
-      }
-      for row in rows.rows {
-        if let seq = row[0].flatMap({ Int64($0) }) {
-          head = max(head, seq)
-          outcomes.append(.accepted(seq: seq))
-        } else {
-          outcomes.append(.refused)
-        }
-      }
-      try progress(outcomes.count)
-    }
-    if head > 0 {
-      try connection.execute("SELECT pg_notify($1, $2)", [channel, "\(head) \(device)"])
-    }
-    return outcomes
   }
 
   /// Locks the account's row for the transaction and registers `device` to the account if
@@ -113,16 +145,32 @@ extension SyncServer {
   /// Refuses a push that names an entity or a change id twice: the server would apply one
   /// of the two and report both.
   private static func checkDistinct(_ changes: [OutgoingChange]) throws {
-    var entities = Set<String>()
-    var ids = Set<String>()
-    for change in changes {
-      let record = change.record
-      guard entities.insert("\(record.kind.rawValue) \(record.uid)").inserted else {
-        throw PostgresError(
-          "a push holds the \(record.kind.rawValue) \(record.uid) twice: nothing was sent")
-      }
-      guard ids.insert(change.changeID).inserted else {
-        throw PostgresError("a push holds the change \(change.changeID) twice: nothing was sent")
+    var seen = DistinctChanges()
+    try seen.insert(changes[...])
+  }
+
+  /// The entities and change ids a push has named so far.
+  private struct DistinctChanges {
+    private struct Entity: Hashable {
+      var kind: SyncEntityKind
+      var uid: String
+    }
+    private var entities = Set<Entity>()
+    private var ids = Set<String>()
+
+    /// Adds `changes`, or throws naming the first entity or change id named before.
+    mutating func insert(_ changes: ArraySlice<OutgoingChange>) throws {
+      for change in changes {
+        let record = change.record
+        guard entities.insert(Entity(kind: record.kind, uid: record.uid)).inserted else {
+          throw PostgresError(
+            "a push holds the \(record.kind.rawValue) \(record.uid) twice: nothing of it was"
+              + " applied")
+        }
+        guard ids.insert(change.changeID).inserted else {
+          throw PostgresError(
+            "a push holds the change \(change.changeID) twice: nothing of it was applied")
+        }
       }
     }
   }

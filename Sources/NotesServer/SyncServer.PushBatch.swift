@@ -8,6 +8,8 @@
 // - The statement answers one row per change, in the batch's order: the sequence number
 //   the change was accepted with (now, or by an earlier push of the same change id), or
 //   NULL when the entity's version on the server is not the one the change was made from.
+// - A batch's arrays are written when it is made, so whoever makes it (the thread collecting
+//   a push's changes) pays for them, not the connection sending it.
 // - Sequence numbers are drawn in the batch's order (the inserted rows are sorted before
 //   the sequence's default is computed for them).
 // - Each entity's current version and each change id are looked up one by one through the
@@ -15,24 +17,34 @@
 //   run per change: the plan does not depend on the server's statistics, which for
 //   tables a first push is filling are none (see `ServerSchema+Accounts`).
 
-import NotesCore
+public import NotesCore
 
 extension SyncServer {
-  /// The changes one statement of a push carries.
-  struct PushBatch {
+  /// The changes one statement of a push carries, ready to send.
+  ///
+  /// Make batches with ``split(_:)``, on any thread, and send them in order through
+  /// ``SyncServer/push(device:_:)``.
+  public struct PushBatch: Sendable {
     /// The most changes in one batch.
-    static let changeLimit = 1_000
+    public static let changeLimit = 1_000
     /// The most bytes of titles and bodies in one batch, unless one change alone has more.
-    static let byteLimit = 8 << 20
+    public static let byteLimit = 8 << 20
 
     /// The changes, in the push's order.
-    let changes: ArraySlice<OutgoingChange>
+    public let changes: ArraySlice<OutgoingChange>
+    /// The statement's first eleven parameters: one array per column.
+    private let arrays: [String]
 
     /// How many changes the batch holds.
-    var count: Int { changes.count }
+    public var count: Int { changes.count }
+
+    private init(changes: ArraySlice<OutgoingChange>) {
+      self.changes = changes
+      self.arrays = Self.arrays(of: changes)
+    }
 
     /// `changes` cut into batches, in order.
-    static func split(_ changes: [OutgoingChange]) -> [PushBatch] {
+    public static func split(_ changes: [OutgoingChange]) -> [PushBatch] {
       var batches: [PushBatch] = []
       var start = changes.startIndex
       var bytes = 0
@@ -54,7 +66,10 @@ extension SyncServer {
 
     /// The statement's parameters: eleven arrays, one element per change, then the
     /// device's id.
-    func parameters(device: String) -> [String?] {
+    func parameters(device: String) -> [String?] { arrays + [device] }
+
+    /// The eleven arrays of `changes`' columns, as PostgreSQL array literals.
+    private static func arrays(of changes: ArraySlice<OutgoingChange>) -> [String] {
       var ids = ArrayLiteral()
       var kinds = ArrayLiteral()
       var uids = ArrayLiteral()
@@ -82,7 +97,7 @@ extension SyncServer {
       }
       return [
         ids, kinds, uids, bases, deleted, titles, bodies, notebooks, pinned, created, modified,
-      ].map(\.literal) + [device]
+      ].map(\.literal)
     }
 
     /// The batch as rows (`b`) with the payload each change stores; `$1` to `$11`.

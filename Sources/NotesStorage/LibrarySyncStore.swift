@@ -197,6 +197,17 @@ public final class LibrarySyncStore {
     }
   }
 
+  /// The page cache for a transaction that writes `rows` rows: `nil` (the connection's
+  /// own, 2 MiB) for a few, the bulk size ``NotesDatabase`` uses for an import from
+  /// ``NotesDatabase/bulkRows`` on.
+  ///
+  /// A first push writes every entity twice here (its change, then its ancestor); with the
+  /// small cache each of those transactions spills dirty pages to the WAL and reads them
+  /// back. The README has the figures.
+  static func pageCache(forRows rows: Int) -> Int? {
+    rows >= NotesDatabase.bulkRows ? NotesDatabase.bulkPageCacheKiB : nil
+  }
+
   /// The text stored under `key` in `meta`, or `nil`.
   static func metaText(
     _ key: String, on connection: SQLiteConnection

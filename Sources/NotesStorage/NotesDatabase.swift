@@ -226,12 +226,12 @@ public final class NotesDatabase {
   }
 
   /// The fewest rows a commit writes for its transaction to get a large page cache.
-  static let bulkRows = 1_000
+  nonisolated static let bulkRows = 1_000
   /// The page cache a bulk write may grow (256 MiB); given back when it ends.
   ///
   /// A large import spills far fewer pages with it (and with statement journals in memory),
   /// at the cost of that much more memory while it runs; the README has the figures.
-  static let bulkPageCacheKiB = 256 * 1_024
+  nonisolated static let bulkPageCacheKiB = 256 * 1_024
 
   /// The open connection, or ``NotesStorageError/closed``.
   func openConnection() throws(NotesStorageError) -> SQLiteConnection {

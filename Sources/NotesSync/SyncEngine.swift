@@ -4,9 +4,14 @@
 // Guarantees
 // - A sync is rounds of pull then push. Pull applies the server's versions in pages, each
 //   page one local transaction with its cursor, merging them with what changed here. Push
-//   then sends every pending change in one server transaction, in batches of set-based
-//   statements (`SyncServer.push`), reporting progress after each; accepted ones become
-//   ancestors, refused ones (another device pushed in between) are made again after the
+//   then sends every pending change in batches of set-based statements
+//   (`SyncServer.push`), reporting progress after each: a push of one batch or less in one
+//   server transaction; a larger one sends each batch while the next is collected
+//   (`OutgoingBatches`), in server transactions of at least `batchesPerTransaction`
+//   batches, the first committing only after the collection committed here, and what each
+//   accepted is recorded while the next runs. Every transaction keeps the push's order
+//   (notebooks, notes, deleted notebooks), so a device pulling between two never sees a
+//   note without its notebook. Accepted ones become ancestors, refused ones (another device pushed in between) are made again after the
 //   next round's pull merged them. A round whose push was all accepted and left nothing
 //   pending ends the sync; at most `maximumRounds` rounds run.
 // - Nothing is lost by a failure at any point: pending changes stay pending until
@@ -79,6 +84,8 @@ public final class SyncEngine {
   public static let pageSize = 1_000
 
   let store: LibrarySyncStore
+  /// The library file, for the second connection a large push collects its changes on.
+  let libraryPath: String
   let server: SyncServer
   /// The server's settings and bounds, for the second connection a pull of several pages
   /// reads ahead on.
@@ -86,6 +93,12 @@ public final class SyncEngine {
   let bounds: NetworkBounds
   /// How many notes one pulled page holds: ``pageSize``, fewer in tests.
   var notesPerPage = SyncEngine.pageSize
+  /// How many changes one pushed batch holds at most, and how many pending entities make a
+  /// push collect while it sends: `SyncServer.PushBatch.changeLimit`, fewer in tests.
+  var changesPerBatch = SyncServer.PushBatch.changeLimit
+  /// How many batches one server transaction of a push of several holds at least (the
+  /// first holds every batch sent before the collection committed); fewer in tests.
+  var batchesPerTransaction = 10
 
   /// Opens the library's sync side and connects to its server.
   ///
@@ -104,6 +117,7 @@ public final class SyncEngine {
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
     let settings = try ConnectionSettings(url)
     self.store = store
+    self.libraryPath = libraryPath
     self.settings = settings
     self.bounds = bounds
     self.server = try SyncServer(settings: settings, bounds: bounds)
@@ -130,7 +144,8 @@ public final class SyncEngine {
   /// - Parameter progress: Called after each page pulled, before each push and after each
   ///   batch of it, and after each push; an error it throws (such as `CancellationError`)
   ///   ends the sync there: a page is applied whole or not at all, and a push stopped
-  ///   after a batch is rolled back on the server, its changes still pending.
+  ///   after a batch is rolled back on the server back to its last committed transaction
+  ///   (see ``push(progress:)``), the rest of its changes still pending.
   /// - Returns: What moved.
   /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw; what
   ///   was done before stays done.
@@ -167,12 +182,19 @@ public final class SyncEngine {
     return report
   }
 
-  /// Pushes every pending change in one server transaction and records what was accepted.
+  /// Pushes every pending change and records what was accepted.
+  ///
+  /// A push of up to a batch (1,000 changes) is one server transaction. A larger one is
+  /// collected on a second connection while its batches go, in server transactions of at
+  /// least ten batches; the first commits only once every change is collected, and each
+  /// keeps the push's order, so a device pulling in between never sees a note without its
+  /// notebook.
   ///
   /// - Parameter progress: Called with the changes the server has answered for, of those
   ///   pushed: before the first batch is sent, then after each (see
-  ///   `SyncServer.push(_:device:progress:)`); an error it throws ends the push, and the
-  ///   server applies none of it.
+  ///   `SyncServer.push(_:device:progress:)`); an error it throws ends the push: the
+  ///   server transaction it stopped is rolled back, the ones committed before it stay
+  ///   (and are recorded here).
   /// - Returns: How many changes the server accepted and how many it refused (it had a
   ///   newer version: they are made again from the merge after the next pull).
   /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw;
@@ -190,21 +212,16 @@ public final class SyncEngine {
   private func push(
     keptAside: inout [RefusedVersion], progress: (Progress) throws -> Void
   ) throws -> (accepted: Int, refused: Int) {
-    let changes = try store.outgoingChanges()
-    guard !changes.isEmpty else { return (0, 0) }
-    try progress(Progress(done: 0, total: changes.count))
-    let outcomes = try server.push(changes, device: store.deviceID) { answered in
-      try progress(Progress(done: answered, total: changes.count))
+    let pending = try store.pendingCount()
+    guard pending > 0 else { return (0, 0) }
+    let (changes, outcomes) =
+      pending > changesPerBatch
+      ? try pushWhileCollecting(pending: pending, progress: progress)
+      : try pushCollectedFirst(progress: progress)
+    let accepted = Self.accepted(changes[...], outcomes[...]).count
+    let refused = zip(changes, outcomes).compactMap { change, outcome in
+      outcome == .refused ? change : nil
     }
-    var accepted: [(OutgoingChange, seq: Int64)] = []
-    var refused: [OutgoingChange] = []
-    for (change, outcome) in zip(changes, outcomes) {
-      switch outcome {
-      case .accepted(let seq): accepted.append((change, seq))
-      case .refused: refused.append(change)
-      }
-    }
-    try store.acknowledge(accepted)
     try store.discardRefused(refused)
     if !refused.isEmpty {
       // Another device pushed in between: merge with the versions that beat these changes
@@ -220,7 +237,69 @@ public final class SyncEngine {
         sorted.records, refused: sorted.refused, cursor: try store.cursor())
       Self.add(applied.keptAside, to: &keptAside)
     }
-    return (accepted.count, refused.count)
+    return (accepted, refused.count)
+  }
+
+  /// The changes of `changes` the server accepted, with their sequence numbers.
+  private static func accepted(
+    _ changes: ArraySlice<OutgoingChange>, _ outcomes: ArraySlice<SyncServer.PushOutcome>
+  ) -> [(OutgoingChange, seq: Int64)] {
+    zip(changes, outcomes).compactMap { change, outcome in
+      if case .accepted(let seq) = outcome { (change, seq) } else { nil }
+    }
+  }
+
+  /// Collects every pending change, then sends them in one server transaction, and records
+  /// what was accepted: a push of one batch or less.
+  private func pushCollectedFirst(
+    progress: (Progress) throws -> Void
+  ) throws -> ([OutgoingChange], [SyncServer.PushOutcome]) {
+    let changes = try store.outgoingChanges()
+    guard !changes.isEmpty else { return ([], []) }
+    try progress(Progress(done: 0, total: changes.count))
+    let outcomes = try server.push(changes, device: store.deviceID) { answered in
+      try progress(Progress(done: answered, total: changes.count))
+    }
+    try store.acknowledge(Self.accepted(changes[...], outcomes[...]))
+    return (changes, outcomes)
+  }
+
+  /// Sends each batch of pending changes while the next is collected (`OutgoingBatches`),
+  /// and records what was accepted.
+  ///
+  /// The batches go in server transactions of at least ``batchesPerTransaction`` batches,
+  /// the first committing only once the collection committed here; what each accepted is
+  /// recorded on the collecting connection while the next runs. Each transaction follows
+  /// the push's order (notebooks, notes, deleted notebooks), so a device pulling between
+  /// two of them never sees a note without its notebook.
+  private func pushWhileCollecting(
+    pending: Int, progress: (Progress) throws -> Void
+  ) throws -> ([OutgoingChange], [SyncServer.PushOutcome]) {
+    let batches = try OutgoingBatches(libraryPath: libraryPath, changesPerBatch: changesPerBatch)
+    defer { batches.close() }
+    var changes: [OutgoingChange] = []
+    var outcomes: [SyncServer.PushOutcome] = []
+    var next = try batches.next()
+    if next != nil { try progress(Progress(done: 0, total: pending)) }
+    while next != nil {
+      let first = changes.count
+      try server.push(device: store.deviceID) { send in
+        var sent = 0
+        while let batch = next {
+          changes += batch.changes
+          outcomes += try send(batch)
+          try progress(Progress(done: outcomes.count, total: max(pending, outcomes.count)))
+          sent += 1
+          next = try batches.next()
+          // Never before the collection committed: until then the changes' ids are not
+          // stored here.
+          if sent >= batchesPerTransaction, batches.isCollected { break }
+        }
+      }
+      batches.acknowledge(Self.accepted(changes[first...], outcomes[first...]))
+    }
+    try batches.acknowledged()
+    return (changes, outcomes)
   }
 
   /// Adds each of `versions` to `list` unless the list has it (every page carries every

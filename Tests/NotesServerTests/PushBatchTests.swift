@@ -193,4 +193,52 @@ struct PushBatchTests {
       #expect(outcomes.count == changes.count)
     }
   }
+
+  @Test func batchesSentAsTheyComeAreOnePushAndALaterBatchRepeatingAChangeRollsItBack()
+    async throws
+  {
+    try await withServer { server in
+      let changes = Self.library(notes: 5)
+      // Sent as they come: a batch of three, then one of the other three.
+      let batches =
+        SyncServer.PushBatch.split(Array(changes.prefix(3)))
+        + SyncServer.PushBatch.split(Array(changes.dropFirst(3)))
+      var answered: [Int] = []
+      let outcomes = try server.push(device: Self.device) { send in
+        var outcomes: [SyncServer.PushOutcome] = []
+        for batch in batches {
+          outcomes += try send(batch)
+          answered.append(outcomes.count)
+        }
+        return outcomes
+      }
+      #expect(answered == [3, 6])
+      let seqs = outcomes.compactMap { if case .accepted(let seq) = $0 { seq } else { nil } }
+      #expect(seqs.count == changes.count)
+      #expect(seqs == seqs.sorted(), "numbered in the push's order")
+      let head = try server.head()
+      #expect(head == seqs.last)
+
+      // A later batch repeating an entity, or a change id, of an earlier batch of the same
+      // push: the push fails at that batch and nothing of it is applied.
+      let next = Self.library(notes: 2)
+      var sameEntity = Self.change(.note, next[1].record.uid, next[1].record.fields)
+      sameEntity.record.fields?.title = "Again"
+      var sameID = Self.change(.note, next[2].record.fields)
+      sameID.changeID = next[1].changeID
+      for repeated in [sameEntity, sameID] {
+        #expect {
+          try server.push(device: Self.device) { send in
+            _ = try send(SyncServer.PushBatch.split(next)[0])
+            return try send(SyncServer.PushBatch.split([repeated])[0])
+          }
+        } throws: { error in
+          "\(error)".contains("twice") && "\(error)".contains("nothing of it was applied")
+        }
+        #expect(try server.head() == head)
+      }
+      // The connection is usable afterwards.
+      #expect(try server.push(next, device: Self.device).count == next.count)
+    }
+  }
 }
