@@ -24,13 +24,21 @@ extension ServerSchema {
   /// The version check as one SQL expression, replacing version 4's PL/pgSQL function.
   ///
   /// Same rules, same signature: the CHECK constraint on `notes_changes` keeps naming it.
+  static let inlinedVersionCheckFunction = versionCheckFunction { text in
+    "\(text) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'"
+  }
+
+  /// `CREATE OR REPLACE FUNCTION notes_version_ok` as one SQL expression, with
+  /// `lowerCaseUUID` writing the test that an SQL expression is a lower-case UUID.
+  ///
   /// A CHECK passes when its expression is NULL (a missing field compared with anything),
   /// so the whole expression is made false then.
-  static let inlinedVersionCheckFunction = #"""
+  static func versionCheckFunction(lowerCaseUUID: (String) -> String) -> String {
+    #"""
     CREATE OR REPLACE FUNCTION notes_version_ok(kind text, id text, version jsonb)
     RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN coalesce(
-      id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+      \#(lowerCaseUUID("id"))
       AND (version IS NULL OR (
         jsonb_typeof(version) = 'object'
         AND jsonb_typeof(version->'title') = 'string'
@@ -40,8 +48,7 @@ extension ServerSchema {
         AND jsonb_typeof(version->'modified') = 'number'
         AND CASE WHEN kind = 'note' THEN
             jsonb_typeof(version->'notebook') = 'string'
-            AND version->>'notebook'
-              ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+            AND \#(lowerCaseUUID("(version->>'notebook')"))
           ELSE coalesce(jsonb_typeof(version->'notebook'), 'null') = 'null' END
         AND version->>'title' <> ''
         AND version->>'title'
@@ -49,6 +56,7 @@ extension ServerSchema {
         AND version->>'body' !~ '[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]')),
       false)
     """#
+  }
 
   /// Version 5: `notes_entities` written by a trigger on `notes_changes`, checked once.
   ///

@@ -18,11 +18,13 @@
 //   changes pushed (ServerSchema+StoredEntities); accounts only insert changes.
 // - From version 6 the keys are compared byte by byte, in the "C" collation, and a push
 //   pays for no foreign key or index that its guarantees do not need (ServerSchema+ByteKeys).
+// - From version 7 the check of each version pushed tests its UUIDs without counted
+//   repetition, accepting and refusing the same (ServerSchema+QuickChecks).
 
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 6
+  public static let version = 7
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -125,6 +127,10 @@ public enum ServerSchema {
     if existing < 6, target >= 6 {
       // Version 6: keys compared byte by byte; a foreign key and an index no push needs.
       try upgradeToByteKeys(on: connection)
+    }
+    if existing < 7, target >= 7 {
+      // Version 7: the version check's UUID tests, cheaper and the same.
+      try upgradeToQuickChecks(on: connection)
     }
   }
 

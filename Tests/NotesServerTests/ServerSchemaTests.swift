@@ -225,6 +225,58 @@ struct ServerSchemaTests {
     }
   }
 
+  @Test func theVersion7CheckAcceptsAndRefusesTheSameUUIDsAsVersion5s() async throws {
+    try await TestDatabase.with { database in
+      let connection = try PostgresConnection(url: database.url)
+      defer { connection.close() }
+      _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 6)
+      #expect(try ServerSchema.prepare(connection) == .upgraded(from: 6))
+      // A valid id, and every id one edit away from it: each character replaced by a
+      // digit, a letter out of range, an upper-case one, a hyphen, a space, a two-byte
+      // letter; each deleted; a digit or a hyphen inserted before each; each swapped with
+      // the next; and a few more.
+      let valid = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+      let characters = Array(valid)
+      var ids = [valid, "", valid + "\n", " " + valid, valid.uppercased(), "not-a-uuid"]
+      for index in characters.indices {
+        for replacement in ["0", "f", "g", "A", "-", " ", "é"] {
+          var edited = characters
+          edited[index] = Character(replacement)
+          ids.append(String(edited))
+        }
+        var deleted = characters
+        deleted.remove(at: index)
+        ids.append(String(deleted))
+        for inserted in ["0", "-"] {
+          var longer = characters
+          longer.insert(Character(inserted), at: index)
+          ids.append(String(longer))
+        }
+        if index + 1 < characters.count {
+          // A hyphen moved by one place: the right length and number of hyphens.
+          var swapped = characters
+          swapped.swapAt(index, index + 1)
+          ids.append(String(swapped))
+        }
+      }
+      let version5 = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+      let answers = try connection.execute(
+        """
+        SELECT id, id ~ $2, notes_version_ok('notebook', id, NULL),
+          notes_version_ok('note', $3, jsonb_build_object('title', 't', 'body', '',
+            'notebook', id, 'pinned', false, 'created', 1, 'modified', 1))
+        FROM unnest($1::text[]) AS id
+        """, [SyncServer.textArray(ids), version5, valid]
+      ).rows
+      #expect(answers.count == ids.count)
+      #expect(answers.filter { $0[1] == "t" }.count > 1, "some edits are still UUIDs")
+      for answer in answers {
+        #expect(answer[2] == answer[1], "id \(answer[0] ?? "NULL")")
+        #expect(answer[3] == answer[1], "notebook \(answer[0] ?? "NULL")")
+      }
+    }
+  }
+
   @Test func aVersion3ServerWithNotesIsNotUpgradedWithoutAnAccountForThem() async throws {
     try await withServer { _, connection in
       _ = try ServerSchema.prepare(connection, legacyAccount: nil, upTo: 3)
