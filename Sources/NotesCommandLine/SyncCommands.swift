@@ -68,7 +68,15 @@ enum SyncCommands {
     let passwordFile = try server.storePassword(of: settings)
     let store = try LibrarySyncStore(path: path)
     defer { store.close() }
-    try store.setServer(settings.connectionString)
+    // A copy of a library that syncs with another account has that device's id: it starts
+    // over as a new device, or the server would refuse every push.
+    let copied = try server.isRegisteredToAnotherAccount(device: store.deviceID)
+    try store.setServer(settings.connectionString, startingOver: copied)
+    if copied {
+      io.write(
+        "this library's device id belongs to another account on that server (the library was"
+          + " copied from another device?): it starts over as a new device\n")
+    }
     io.write(
       "this library now syncs with \(settings.connectionString) as device \(store.deviceID)"
         + " of the account \(server.account.name); run `notes sync` to sync\n")

@@ -121,6 +121,30 @@ extension SyncServer {
     }
   }
 
+  /// Whether the device id `device` is registered to another account on this server.
+  ///
+  /// A library copied from a device that syncs with another account carries that
+  /// device's id, and the server refuses its pushes; `notes sync setup` asks this first,
+  /// and such a library starts over as a new device. Registers nothing.
+  ///
+  /// - Throws: ``PostgresError`` if the server cannot be asked.
+  public func isRegisteredToAnotherAccount(device: String) throws -> Bool {
+    // The insert conflicts with a device of any account (the key is the id), but a device
+    // of another account is not visible to this one (row-level security); rolled back.
+    try connection.execute("BEGIN")
+    defer { _ = try? connection.execute("ROLLBACK") }
+    let answer = try connection.execute(
+      """
+      WITH registered AS (
+        INSERT INTO notes_devices (device_id) VALUES ($1::uuid)
+        ON CONFLICT DO NOTHING RETURNING device_id
+      )
+      SELECT NOT EXISTS (SELECT FROM registered)
+        AND NOT EXISTS (SELECT FROM notes_devices WHERE device_id = $1::uuid)
+      """, [device])
+    return answer.singleValue == "t"
+  }
+
   /// Locks the account's row for the transaction and registers `device` to the account if
   /// it is new; returns the account's channel.
   ///

@@ -119,11 +119,20 @@ public final class SyncServer {
     return try PasswordFile.store(password, for: connection, settings: settings)
   }
 
-  /// The largest sequence number the server has given.
+  /// The largest sequence number the server has given the account.
+  ///
+  /// Read from each entity's latest version: the account's latest change is some entity's
+  /// latest version, so the largest of those is the largest of all its changes. Each kind
+  /// is the end of its kind's index.
   public func head() throws -> Int64 {
-    Int64(
-      try connection.execute("SELECT coalesce(max(seq), 0) FROM notes_changes").singleValue ?? "0")
-      ?? 0
+    let head = try connection.execute(
+      """
+      SELECT greatest(0,
+        (SELECT max(seq) FROM notes_entities WHERE entity = 'note'),
+        (SELECT max(seq) FROM notes_entities WHERE entity = 'notebook'))
+      """
+    ).singleValue
+    return head.flatMap { Int64($0) } ?? 0
   }
 
   /// How many entities changed after `cursor`.

@@ -80,12 +80,16 @@ public final class LibrarySyncStore {
   /// Never give it a password: the library file is no place for one (`notes sync setup`
   /// stores the connection string without it).
   ///
-  /// - Parameter url: The server's connection string, or `nil`.
+  /// - Parameters:
+  ///   - url: The server's connection string, or `nil`.
+  ///   - startingOver: Whether to start over even with the same server, or with the first
+  ///     one: for a library whose device id another account registered there (a copy of
+  ///     another device's library).
   /// - Throws: ``NotesStorageError`` if the library cannot be written; it is then unchanged.
-  public func setServer(_ url: String?) throws(NotesStorageError) {
+  public func setServer(_ url: String?, startingOver: Bool = false) throws(NotesStorageError) {
     try connection.transaction { () throws(NotesStorageError) in
       let previous = try Self.metaText(MetaKey.syncServer, on: connection)
-      guard previous != url else { return }
+      guard previous != url || startingOver else { return }
       if let url {
         try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
           try statement.bind(MetaKey.syncServer, at: 1)
@@ -95,8 +99,9 @@ public final class LibrarySyncStore {
       } else {
         try connection.run("DELETE FROM meta WHERE key = '\(MetaKey.syncServer)'")
       }
-      if previous != nil {
-        // Another server: nothing it has is known yet.
+      if previous != nil || startingOver {
+        // Another server (or a device id that is not this library's to use there): nothing
+        // it has is known yet.
         try connection.execute(
           script: """
             DELETE FROM sync_base;

@@ -275,7 +275,10 @@ struct AccountIsolationTests {
       try bob.execute("SET enable_seqscan = off")
       for (table, query) in [
         ("notes_entities", "SELECT seq FROM notes_entities WHERE entity = 'note' AND seq > 0"),
-        ("notes_changes", "SELECT max(seq) FROM notes_changes"),
+        (
+          "notes_changes",
+          "SELECT seq FROM notes_changes WHERE change_id = 'a11ce000-0000-4000-8000-0000000000ff'"
+        ),
       ] {
         let plan = try bob.execute("EXPLAIN (COSTS OFF) " + query).rows.compactMap { $0[0] }
         #expect(
@@ -296,13 +299,7 @@ struct AccountIsolationTests {
       // (The server's trigger made them the entities' versions.)
       // A push's batch: each change looked up one by one, by the primary key and the
       // (account, change id) index, never by reading a table through.
-      let batch = SyncServer.PushBatch.split([
-        bench.change(.note, SyncBookkeepingStandIn.uid(), SyncFields(title: "x", created: 1))
-      ])[0]
-      let pushPlan = try bob.execute(
-        "EXPLAIN (COSTS OFF) " + SyncServer.PushBatch.statement,
-        batch.parameters(device: Bench.devices["bob"]!)
-      ).rows.compactMap { $0[0] }.joined(separator: "\n")
+      let pushPlan = try Self.pushPlan(of: bench, on: bob, as: "bob")
       #expect(pushPlan.contains("using notes_entities_pkey on notes_entities e"), "\(pushPlan)")
       #expect(pushPlan.contains("using notes_changes_once on notes_changes c"), "\(pushPlan)")
       #expect(!pushPlan.contains("Seq Scan on notes_"), "\(pushPlan)")
@@ -321,6 +318,67 @@ struct AccountIsolationTests {
         #expect(plan.contains { $0.contains(index) }, "\(plan.joined(separator: "\n"))")
       }
       try bob.execute("ROLLBACK")
+    }
+  }
+
+  /// The plan of a push's batch statement holding one new note, on `connection`, the
+  /// account `account`'s.
+  static func pushPlan(
+    of bench: Bench, on connection: PostgresConnection, as account: String
+  ) throws -> String {
+    let batch = SyncServer.PushBatch.split([
+      bench.change(.note, SyncBookkeepingStandIn.uid(), SyncFields(title: "x", created: 1))
+    ])[0]
+    return try connection.execute(
+      "EXPLAIN (COSTS OFF) " + SyncServer.PushBatch.statement,
+      batch.parameters(device: Bench.devices[account]!)
+    ).rows.compactMap { $0[0] }.joined(separator: "\n")
+  }
+
+  @Test func aNewAccountsQueriesUseTheirKeysWhenTheStatisticsKnowOnlyAnotherAccount()
+    async throws
+  {
+    try await withBench { bench in
+      // Bob fills the tables and the server analyses them: its statistics say every row is
+      // Bob's, so Alice, with none yet, looks to have none, and an index led by the account
+      // alone looks free to her queries.
+      let bob = try bench.connect("bob")
+      defer { bob.close() }
+      try bob.execute(
+        """
+        INSERT INTO notes_changes (change_id, device_id, entity, entity_id, payload)
+        SELECT gen_random_uuid(), $1::uuid, 'note', gen_random_uuid()::text, NULL
+        FROM generate_series(1, 100000)
+        """, [Bench.devices["bob"]!])
+      let admin = try PostgresConnection(url: bench.database.url)
+      defer { admin.close() }
+      try admin.execute("ANALYZE notes_changes")
+      try admin.execute("ANALYZE notes_entities")
+      let alice = try bench.connect("alice")
+      defer { alice.close() }
+      // Her push looks each change up by its id and each entity by its key.
+      let pushPlan = try Self.pushPlan(of: bench, on: alice, as: "alice")
+      #expect(pushPlan.contains("using notes_changes_once on notes_changes c"), "\(pushPlan)")
+      #expect(pushPlan.contains("using notes_entities_pkey on notes_entities e"), "\(pushPlan)")
+      // The same with the plan a connection settles on for its prepared statement after a
+      // few batches, made without the parameters' values.
+      try alice.execute("SET plan_cache_mode = force_generic_plan")
+      try alice.execute("PREPARE push_batch AS " + SyncServer.PushBatch.statement)
+      let empty = Array(repeating: "'{}'", count: 11).joined(separator: ", ")
+      let genericPlan = try alice.execute(
+        "EXPLAIN (COSTS OFF) EXECUTE push_batch(\(empty), '\(Bench.devices["alice"]!)')"
+      ).rows.compactMap { $0[0] }.joined(separator: "\n")
+      #expect(
+        genericPlan.contains("using notes_changes_once on notes_changes c"), "\(genericPlan)")
+      #expect(
+        genericPlan.contains("using notes_entities_pkey on notes_entities e"), "\(genericPlan)")
+      try alice.execute("RESET plan_cache_mode")
+      // Her pull reads its kind's index in order.
+      let page = try alice.execute(
+        "EXPLAIN (COSTS OFF) SELECT seq FROM notes_entities WHERE entity = 'note' AND seq > 3"
+          + " ORDER BY seq LIMIT 1000"
+      ).rows.compactMap { $0[0] }
+      #expect(page.contains { $0.contains("notes_entities_notes") }, "\(page)")
     }
   }
 

@@ -112,6 +112,44 @@ struct SyncCommandTests {
     }
   }
 
+  @Test func aLibraryCopiedFromAnotherAccountsDeviceStartsOverAsANewDevice() async throws {
+    try await withBench { bench in
+      try bench.addAccount("alice", password: "alice pw")
+      try bench.addAccount("bob", password: "bob pw")
+      let (a, b) = (bench.home.file("a.notes"), bench.home.file("b.notes"))
+      let added = try bench.notes(
+        ["add", "--notebook", "Work", "--title", "Plan", "--body", "one", "--create-notebook"],
+        library: a)
+      #expect(added.status == 0)
+      let alice = bench.database.url(user: "alice", password: "alice pw")
+      #expect(try bench.notes(["sync", "setup", alice], library: a).status == 0)
+      #expect(try bench.notes(["sync"], library: a).status == 0)
+      // Bob copies Alice's library file and syncs it with his own account.
+      try FileManager.default.copyItem(atPath: a, toPath: b)
+      let aliceDevice = try LibrarySyncStore(path: a)
+      defer { aliceDevice.close() }
+      let bob = bench.database.url(user: "bob", password: "bob pw")
+      let setup = try bench.notes(["sync", "setup", bob], library: b)
+      #expect(setup.status == 0, "\(setup.errors)")
+      #expect(setup.output.contains("belongs to another account on that server"))
+      #expect(setup.output.contains("it starts over as a new device"))
+      let bobDevice = try LibrarySyncStore(path: b)
+      #expect(bobDevice.deviceID != aliceDevice.deviceID)
+      bobDevice.close()
+      #expect(
+        try bench.notes(["sync"], library: b)
+          == ProgramResult(status: 0, output: "pushed 2 changes, pulled 0 changes\n", errors: ""))
+      // Set up again with the same account: the device is Bob's now, nothing starts over.
+      let again = try bench.notes(["sync", "setup", bob], library: b)
+      #expect(again.status == 0)
+      #expect(!again.output.contains("starts over"))
+      let nothing = "pushed 0 changes, pulled 0 changes\n"
+      #expect(try bench.notes(["sync"], library: b).output == nothing)
+      // Alice's own library was never disturbed.
+      #expect(try bench.notes(["sync"], library: a).output == nothing)
+    }
+  }
+
   @Test func aPasswordAnOlderVersionStoredInTheLibraryMovesToThePasswordFile() async throws {
     try await withBench { bench in
       try bench.addAccount("alice", password: "old secret")
