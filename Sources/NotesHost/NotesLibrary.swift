@@ -139,7 +139,8 @@ public final class NotesLibrary {
     let service = syncService
     let live = LiveSync(
       model: model, retryDelay: { service.retryDelay }, serverURL: server,
-      deviceID: store.deviceID, network: network, signalTiming: signalTiming,
+      deviceID: store.deviceID, sender: service.sender, network: network,
+      signalTiming: signalTiming,
       startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
     live.start()
     return live

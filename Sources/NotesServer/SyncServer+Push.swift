@@ -111,7 +111,8 @@ extension SyncServer {
           }
         }
         if head > 0 {
-          try connection.execute("SELECT pg_notify($1, $2)", [channel, "\(head) \(device)"])
+          let signal = PushSignal(head: head, sender: sender, device: device)
+          try connection.execute("SELECT pg_notify($1, $2)", [channel, signal.payload])
         }
         return result
       }

@@ -17,8 +17,8 @@
 //   pushes of different accounts never wait for each other. No other account can take
 //   that lock: row-level security hides the row.
 // - A push that accepted something signals on its account's channel (`pg_notify`) with
-//   the new head and the pushing device's id — ids of its own account only, never
-//   content — delivered when the push commits.
+//   the new head, the connection's sender and the pushing device's id (`PushSignal`) —
+//   ids of its own account only, never content — delivered when the push commits.
 // - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
 //   fields), in sequence order, with the change id that made it, each checked: a version
 //   that is malformed or breaks the app's rules comes back refused, with its reasons
@@ -50,6 +50,9 @@ public final class SyncServer {
   let connection: PostgresConnection
   /// The account this connection acts as.
   public let account: ServerAccount
+  /// The sender its pushes' signals name (``PushSignal/sender``), so the program that
+  /// pushed can tell its own signals from those of other copies of the library.
+  public let sender: String
 
   /// Connects, checks that the server's schema is this program's, and that the role is an
   /// account a device may sync as.
@@ -57,21 +60,29 @@ public final class SyncServer {
   /// - Parameters:
   ///   - url: A libpq connection string.
   ///   - bounds: How long to wait on the network at each step.
+  ///   - sender: The sender its pushes' signals name; a new random one by default.
   /// - Throws: ``PostgresError`` if the server cannot be reached, has no notes schema
   ///   (`notes server init` creates it), has another version, or the role is not an
   ///   account (a superuser, the tables' owner, or a role the operator did not add).
-  public convenience init(url: String, bounds: NetworkBounds = .standard) throws {
-    try self.init(settings: ConnectionSettings(url), bounds: bounds)
+  public convenience init(
+    url: String, bounds: NetworkBounds = .standard, sender: String = PushSignal.newSender()
+  ) throws {
+    try self.init(settings: ConnectionSettings(url), bounds: bounds, sender: sender)
   }
 
   /// Connects with `settings`, and checks the schema and the account as
-  /// ``init(url:bounds:)`` does.
+  /// ``init(url:bounds:sender:)`` does.
   ///
   /// - Parameters:
   ///   - settings: The connection's settings.
   ///   - bounds: How long to wait on the network at each step.
-  /// - Throws: What ``init(url:bounds:)`` throws.
-  public init(settings: ConnectionSettings, bounds: NetworkBounds = .standard) throws {
+  ///   - sender: The sender its pushes' signals name; a new random one by default.
+  /// - Throws: What ``init(url:bounds:sender:)`` throws.
+  public init(
+    settings: ConnectionSettings, bounds: NetworkBounds = .standard,
+    sender: String = PushSignal.newSender()
+  ) throws {
+    self.sender = sender
     connection = try PostgresConnection(settings: settings, bounds: bounds)
     // Who first (from the catalogs, which every role may read), then the schema (which
     // only accounts may read), then the account's own row.

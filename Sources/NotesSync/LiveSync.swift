@@ -53,7 +53,9 @@ public final class LiveSync {
   ///   - retryDelay: How long to wait after a failed sync (the service's `retryDelay`);
   ///     `nil` to wait for the next reason instead.
   ///   - serverURL: The server, to listen for its signals; `nil` to listen to nothing.
-  ///   - deviceID: This library's device id (its own signals are ignored).
+  ///   - deviceID: This library's device id.
+  ///   - sender: The sender the syncs' pushes signal with (the service's), whose signals
+  ///     are ignored.
   ///   - network: How long the signals' connection waits on the network.
   ///   - signalTiming: The signals' heartbeat and delay before connecting again.
   ///   - startSync: Starts a sync and returns it, or `nil` if one is running (the session's
@@ -62,7 +64,7 @@ public final class LiveSync {
   ///   - scheduler: Where the deferred requests run and how the waits pass.
   public init(
     model: Model<NotesState>, retryDelay: @escaping @MainActor () -> Duration?,
-    serverURL: String?, deviceID: String, network: NetworkBounds = .standard,
+    serverURL: String?, deviceID: String, sender: String, network: NetworkBounds = .standard,
     signalTiming: ServerSignals.Timing = .standard,
     startSync: @escaping @MainActor () -> Task<Void, Never>?,
     caughtUp: @escaping @MainActor () -> Void,
@@ -76,7 +78,8 @@ public final class LiveSync {
     weak var driver: LiveSync?
     signals = serverURL.map {
       ServerSignals(
-        url: $0, device: deviceID, bounds: network, timing: signalTiming, scheduler: scheduler
+        url: $0, device: deviceID, sender: sender, bounds: network, timing: signalTiming,
+        scheduler: scheduler
       ) { driver?.request() }
     }
     driver = self

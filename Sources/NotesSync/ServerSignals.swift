@@ -7,8 +7,10 @@
 //   over a connection of its own, so no other account's pushes reach it. Every libpq call
 //   runs on that connection's serial queue (`ServerSignals.Connection`), never on the main
 //   actor: the app never waits for the network.
-// - Signals from this device's own pushes are ignored; every other batch received together
-//   calls `onSignal` on the main actor once.
+// - Signals of this program's own pushes (its `sender`; without one, an older release's, its
+//   device's) are ignored; every batch received together with another's calls `onSignal` on
+//   the main actor once. Copies of one library share its device id, so the sender, not the
+//   device, tells them apart (`PushSignal`): each hears the other's pushes.
 // - A lost connection is noticed when the server closes it or the socket fails (at once),
 //   or, for a network that went silent, by the heartbeat: every `timing.heartbeat` the
 //   connection is asked a `SELECT 1`, which fails after `bounds.answer` of silence. A
@@ -31,7 +33,9 @@ public import NotesServer
 /// The server's "another device pushed" signal, delivered to the main actor.
 ///
 /// ```swift
-/// let signals = ServerSignals(url: server, device: engine.deviceID) { session.startBackgroundSync() }
+/// let signals = ServerSignals(url: server, device: engine.deviceID, sender: engine.sender) {
+///   session.startBackgroundSync()
+/// }
 /// signals.start()
 /// …
 /// signals.stop()
@@ -80,6 +84,7 @@ public final class ServerSignals {
 
   private let url: String
   private let device: String
+  private let sender: String
   private let bounds: NetworkBounds
   private let timing: Timing
   private let scheduler: any WorkScheduler
@@ -95,19 +100,22 @@ public final class ServerSignals {
   ///
   /// - Parameters:
   ///   - url: The server's connection string.
-  ///   - device: This device's id, whose own signals are ignored.
+  ///   - device: This library's device id.
+  ///   - sender: The sender this program's pushes signal with, whose signals are ignored
+  ///     (`SyncEngine.sender`, `ServerSyncService.sender`).
   ///   - bounds: How long the connection waits on the network.
   ///   - timing: The heartbeat and the delay before connecting again.
   ///   - scheduler: Where the waits pass and the connection's work is started.
   ///   - onSignal: Called on the main actor when another device pushed, and after a
   ///     connection was made again.
   public init(
-    url: String, device: String, bounds: NetworkBounds = .standard,
+    url: String, device: String, sender: String, bounds: NetworkBounds = .standard,
     timing: Timing = .standard, scheduler: any WorkScheduler = .mainActor,
     onSignal: @escaping @MainActor () -> Void
   ) {
     self.url = url
     self.device = device
+    self.sender = sender
     self.bounds = bounds
     self.timing = timing
     self.scheduler = scheduler
@@ -189,7 +197,9 @@ public final class ServerSignals {
     guard attempt == generation, !isStopped else { return }
     switch event {
     case .signals(let payloads):
-      if payloads.contains(where: { !$0.hasSuffix(" \(device)") }) { onSignal() }
+      let (sender, device) = (sender, device)
+      let isOwn = { PushSignal(payload: $0)?.isSent(by: sender, device: device) ?? false }
+      if !payloads.allSatisfy(isOwn) { onSignal() }
     case .lost(let reason):
       lost(reason)
     }

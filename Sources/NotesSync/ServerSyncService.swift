@@ -10,8 +10,10 @@
 //   fails the sync as offline within `bounds.answer`, and the next try connects afresh.
 // - Progress is reported in order, from 0 to 1, by changes pushed and pulled.
 // - A failure keeps everything pending (see `SyncEngine`) and is described for the status
-//   bar as being offline, with the reason and when the next try comes: tries back off from
-//   1 s, doubling up to 60 s, and a success resets them. The engine (its connections) is
+//   bar with the reason and when the next try comes — as being offline only when the server
+//   could not be reached or the connection was lost (a server that answered and refused,
+//   or the library's own failure, is not "offline"): tries back off from 1 s, doubling up
+//   to 60 s, and a success resets them. The engine (its connections) is
 //   dropped after a failure and made again by the next try.
 // - Cancelling the awaiting task (quitting while a sync runs) ends the sync at the engine's
 //   next step, between transactions, and the call throws `CancellationError` once the queue
@@ -33,7 +35,7 @@ internal import NotesStorage
 /// let session = NotesSession(model: model, syncService: service)
 /// ```
 public final class ServerSyncService: SyncService, @unchecked Sendable {
-  /// A sync that failed: the app is offline until a later try succeeds.
+  /// A sync that failed: the changes wait until a later try succeeds.
   public struct Offline: Error, CustomStringConvertible {
     /// Why the sync failed.
     public let reason: String
@@ -41,15 +43,38 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     public let retryIn: Duration
     /// How many changes wait for the server.
     public let pending: Int
+    /// Whether the server could not be reached or the connection was lost; `false` when the
+    /// server answered and refused, or the library itself failed.
+    public let isUnreachable: Bool
+
+    /// Creates a failure's description.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the sync failed.
+    ///   - retryIn: How long until the next try.
+    ///   - pending: How many changes wait for the server.
+    ///   - isUnreachable: Whether the server could not be reached.
+    public init(reason: String, retryIn: Duration, pending: Int, isUnreachable: Bool = true) {
+      self.reason = reason
+      self.retryIn = retryIn
+      self.pending = pending
+      self.isUnreachable = isUnreachable
+    }
 
     /// "offline, N changes pending, retrying in N s: <reason>" — the short facts first, so
-    /// a narrow status bar still shows them.
+    /// a narrow status bar still shows them; without "offline, " when the server was
+    /// reached.
     public var description: String {
       let changes = pending == 1 ? "1 change" : "\(pending) changes"
-      return "offline, \(changes) pending, retrying in \(retryIn.components.seconds) s: \(reason)"
+      let facts = "\(changes) pending, retrying in \(retryIn.components.seconds) s: \(reason)"
+      return isUnreachable ? "offline, \(facts)" : facts
     }
   }
 
+  /// The sender every push of this service signals with (`PushSignal`): the app's signal
+  /// listener ignores it, and hears every other program's pushes, copies of this library's
+  /// included.
+  public let sender = PushSignal.newSender()
   private let libraryPath: String
   private let serverURL: String?
   private let bounds: NetworkBounds
@@ -142,7 +167,8 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
     do {
       let engine =
         try self.engine
-        ?? SyncEngine(libraryPath: libraryPath, serverURL: serverURL, bounds: bounds)
+        ?? SyncEngine(
+          libraryPath: libraryPath, serverURL: serverURL, bounds: bounds, sender: sender)
       self.engine = engine
       let report = try engine.sync { step in
         if cancelled.isSet { throw CancellationError() }
@@ -167,7 +193,10 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
       let delay = Duration.seconds(min(60, 1 << min(failures - 1, 6)))
       lock.withLock { retryAfter = delay }
       let pending = (try? LibrarySyncStore(path: libraryPath).pendingCount()) ?? 0
-      return .failure(Offline(reason: "\(error)", retryIn: delay, pending: pending))
+      let isUnreachable = (error as? PostgresError)?.isUnavailable ?? false
+      return .failure(
+        Offline(
+          reason: "\(error)", retryIn: delay, pending: pending, isUnreachable: isUnreachable))
     }
   }
 

@@ -109,9 +109,12 @@ public final class SyncEngine {
   ///   - libraryPath: The library file, at the current schema version.
   ///   - serverURL: The server; the one set up for the library if `nil`.
   ///   - bounds: How long the connection waits on the network at each step.
+  ///   - sender: The sender its pushes' signals name (`PushSignal`); give the one the
+  ///     program's signal listener ignores. A new random one by default.
   /// - Throws: ``NotSetUp``, a `NotesStorageError` or a `PostgresError`.
   public init(
-    libraryPath: String, serverURL: String? = nil, bounds: NetworkBounds = .standard
+    libraryPath: String, serverURL: String? = nil, bounds: NetworkBounds = .standard,
+    sender: String = PushSignal.newSender()
   ) throws {
     let store = try LibrarySyncStore(path: libraryPath)
     guard let url = try serverURL ?? store.server() else { throw NotSetUp() }
@@ -120,7 +123,7 @@ public final class SyncEngine {
     self.libraryPath = libraryPath
     self.settings = settings
     self.bounds = bounds
-    self.server = try SyncServer(settings: settings, bounds: bounds)
+    self.server = try SyncServer(settings: settings, bounds: bounds, sender: sender)
     if serverURL == nil, settings.password != nil {
       // A library set up by an older version holds the password: it moves to the password
       // file, and the library keeps the connection string without it.
@@ -131,6 +134,9 @@ public final class SyncEngine {
 
   /// This library's device id.
   public var deviceID: String { store.deviceID }
+
+  /// The sender this engine's pushes' signals name.
+  public var sender: String { server.sender }
 
   /// Closes the library and the server connection.
   public func close() {

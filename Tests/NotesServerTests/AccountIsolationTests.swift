@@ -229,7 +229,8 @@ struct AccountIsolationTests {
         return
       }
       let signals = try listener.notifications(waitingUpTo: .seconds(30))
-      #expect(signals.map(\.payload) == ["\(seq) \(Bench.devices["alice"]!)"])
+      #expect(
+        signals.map(\.payload) == ["\(seq) \(alice.sender) \(Bench.devices["alice"]!)"])
     }
   }
 

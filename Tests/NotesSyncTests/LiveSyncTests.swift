@@ -55,6 +55,7 @@ struct LiveSyncTests {
   ) -> LiveSync {
     LiveSync(
       model: model, retryDelay: { retryDelay }, serverURL: nil, deviceID: "device",
+      sender: "sender",
       startSync: { syncs.start() }, caughtUp: {}, scheduler: scheduler)
   }
 

@@ -127,7 +127,7 @@ struct NetworkFaultTests {
       let heard = Recorded<Void>()
       let listening = proxy.when(clientSends: "LISTEN", then: .none)
       let signals = ServerSignals(
-        url: a.serverURL, device: a.engine.deviceID, bounds: Self.bounds,
+        url: a.serverURL, device: a.engine.deviceID, sender: a.engine.sender, bounds: Self.bounds,
         timing: ServerSignals.Timing(
           reconnectDelay: .milliseconds(100), heartbeat: .milliseconds(200))
       ) { heard.record(()) }

@@ -30,7 +30,7 @@ struct ServerSignalsTests {
     let scheduler = TestScheduler()
     var heard = 0
     let signals = ServerSignals(
-      url: url, device: "device", timing: Self.timing, scheduler: scheduler
+      url: url, device: "device", sender: "sender", timing: Self.timing, scheduler: scheduler
     ) { heard += 1 }
     let statuses = ValueRecorder(signals.status)
     defer { statuses.cancel() }
@@ -79,7 +79,8 @@ struct ServerSignalsTests {
     let scheduler = TestScheduler()
     let heard = Recorded<Void>()
     let signals = ServerSignals(
-      url: fixture.accountURL, device: "device", timing: Self.timing, scheduler: scheduler
+      url: fixture.accountURL, device: "device", sender: "sender", timing: Self.timing,
+      scheduler: scheduler
     ) { heard.record(()) }
     let statuses = Recorded<ServerSignals.Status>()
     let observing = signals.status.observe { statuses.record($0) }

@@ -130,6 +130,27 @@ final class SyncDevice {
     database.close()
   }
 
+  /// A copy of this library's file, as a user copies it with the app closed.
+  ///
+  /// The copy has the same device id and server; its engine has a sender of its own. This
+  /// device is closed for the copy and opened again, as ``restart()`` does.
+  func copy(as name: String, folder: TemporaryFolder) async throws -> SyncDevice {
+    engine.close()
+    database.close()
+    let copyPath = folder.file("\(name).notes")
+    try FileManager.default.copyItem(atPath: path, toPath: copyPath)
+    try await restart()
+    let copyDatabase = try Self.openDatabase(copyPath, clock: clock)
+    let (serverURL, bounds) = (serverURL, bounds)
+    let engine = try await onThreadOfItsOwn {
+      UncheckedEngine(
+        engine: try SyncEngine(libraryPath: copyPath, serverURL: serverURL, bounds: bounds))
+    }
+    return try SyncDevice(
+      name: name, path: copyPath, serverURL: serverURL, bounds: bounds, clock: clock,
+      database: copyDatabase, engine: engine.engine)
+  }
+
   // MARK: Editing, as the app does (through the model)
 
   @discardableResult

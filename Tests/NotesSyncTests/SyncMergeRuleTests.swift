@@ -321,6 +321,7 @@ struct SyncMergeRuleTests {
         #expect(offline.reason.hasPrefix("cannot connect to the server:"))
         #expect(offline.retryIn == .seconds(1))
         #expect(offline.pending == 1)
+        #expect(offline.isUnreachable)
         #expect(offline.description.hasPrefix("offline, 1 change pending, retrying in 1 s: "))
       }
       #expect(service.retryDelay == .seconds(1))
@@ -335,6 +336,26 @@ struct SyncMergeRuleTests {
       try await b.sync()
       #expect(b.note(titled: "Plan")?.body == body + "\nwritten offline")
       try await expectConverged(devices, server)
+    }
+  }
+
+  @Test func aServerThatAnswersAndRefusesIsNotCalledOffline() async throws {
+    try await withSharedNote { devices, server in
+      let a = devices[0]
+      try a.edit("Plan") { $0.body += "\nwritten with a wrong password" }
+      let refused = server.database.url(user: SyncFixture.account, password: "not the password")
+      let service = ServerSyncService(libraryPath: a.path, serverURL: refused)
+      do {
+        _ = try await service.sync { _ in }
+        Issue.record("a sync with a wrong password succeeded")
+      } catch let failure as ServerSyncService.Offline {
+        #expect(!failure.isUnreachable)
+        #expect(failure.reason.contains("password authentication failed"), "\(failure.reason)")
+        #expect(failure.description.hasPrefix("1 change pending, retrying in 1 s: "))
+      }
+      let store = try LibrarySyncStore(path: a.path)
+      defer { store.close() }
+      #expect(try store.pendingCount() == 1)
     }
   }
 

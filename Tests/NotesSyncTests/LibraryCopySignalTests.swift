@@ -1,0 +1,97 @@
+// Copies of one library file share its device id; each program's pushes signal with a
+// sender of its own, so each copy hears the other's pushes and neither hears its own. A
+// signal of an older release (no sender) from the device is still taken as the device's
+// own, as that release's listeners took it.
+
+import Airframe
+import AirframeTesting
+import Foundation
+import NotesServer
+import NotesTestSupport
+import Testing
+
+@testable import NotesSync
+
+@Suite(.serialized, .sharedPostgres, .noLiveBindings)
+@MainActor
+struct LibraryCopySignalTests {
+  @Test func aCopyOfALibraryHearsTheOriginalsPushesAndNeitherHearsItsOwn() async throws {
+    let fixture = try await SyncFixture.make()
+    do {
+      try await copiesHearEachOther(fixture)
+    } catch {
+      await fixture.database.drop()
+      throw error
+    }
+    await fixture.database.drop()
+  }
+
+  func copiesHearEachOther(_ fixture: SyncFixture) async throws {
+    let folder = try TemporaryFolder(prefix: "copy-signals")
+    defer { folder.remove() }
+    let original = try await SyncDevice.make(
+      name: "original", folder: folder, serverURL: fixture.accountURL)
+    defer { original.close() }
+    try original.createNotebook("Inbox")
+    try await original.sync()
+    let copy = try await original.copy(as: "copy", folder: folder)
+    defer { copy.close() }
+    #expect(copy.engine.deviceID == original.engine.deviceID)
+    #expect(copy.engine.sender != original.engine.sender)
+
+    let heardByOriginal = Recorded<Void>()
+    let heardByCopy = Recorded<Void>()
+    let listeners = [(original, heardByOriginal), (copy, heardByCopy)].map { device, heard in
+      ServerSignals(
+        url: device.serverURL, device: device.engine.deviceID, sender: device.engine.sender
+      ) { heard.record(()) }
+    }
+    let statuses = listeners.map { listener in
+      let recorded = Recorded<ServerSignals.Status>()
+      return (recorded, listener.status.observe { recorded.record($0) })
+    }
+    defer {
+      for listener in listeners { listener.stop() }
+      for (_, observing) in statuses { observing.cancel() }
+    }
+    for listener in listeners { listener.start() }
+    for (recorded, _) in statuses {
+      #expect(await recorded.reach { $0.last == .listening })
+    }
+
+    // The original pushes: the copy hears it; then the copy pulls and pushes: the original
+    // hears that. Each heard exactly one signal: its own push's was ignored.
+    try original.createNote("From the original", in: "Inbox")
+    try await original.sync()
+    #expect(await heardByCopy.reach { $0.count == 1 })
+    try await copy.sync()
+    #expect(copy.note(titled: "From the original") != nil)
+    try copy.createNote("From the copy", in: "Inbox")
+    try await copy.sync()
+    #expect(await heardByOriginal.reach { $0.count == 1 })
+    try await original.sync()
+    #expect(original.note(titled: "From the copy") != nil)
+    #expect(heardByOriginal.values.count == 1)
+    #expect(heardByCopy.values.count == 1)
+
+    // An older release's signal from the device (no sender), then another device's: each
+    // listener hears only the second.
+    let (url, device) = (fixture.accountURL, original.engine.deviceID)
+    try await onThreadOfItsOwn {
+      let server = try SyncServer(url: url)
+      let channel = server.account.channel
+      server.close()
+      let connection = try PostgresConnection(url: url)
+      defer { connection.close() }
+      let older = PushSignal(head: 1, sender: nil, device: device)
+      let another = PushSignal(head: 2, sender: PushSignal.newSender(), device: "elsewhere")
+      for signal in [older, another] {
+        try connection.execute("SELECT pg_notify($1, $2)", [channel, signal.payload])
+      }
+    }
+    #expect(await heardByOriginal.reach { $0.count == 2 })
+    #expect(await heardByCopy.reach { $0.count == 2 })
+    #expect(heardByOriginal.values.count == 2)
+    #expect(heardByCopy.values.count == 2)
+  }
+}
