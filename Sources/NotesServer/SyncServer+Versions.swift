@@ -45,16 +45,45 @@ extension SyncServer {
   /// first push, compared every entity with every change: 0.9 s for a page of 2,000.) A
   /// version whose change is not there (a row no push wrote) comes back refused.
   static func selectLatest(where condition: String, limit: String? = nil) -> String {
+    selectLatest(
+      chosenBy: """
+        SELECT entity_id, seq, payload FROM notes_entities WHERE \(condition)
+          ORDER BY seq\(limit.map { " LIMIT \($0)" } ?? "")
+        """)
+  }
+
+  /// The latest versions of the entities `entities` chooses (a query answering
+  /// `entity_id`, `seq` and `payload` from `notes_entities`), in sequence order, each with
+  /// the id of the change that made it (`c`).
+  static func selectLatest(chosenBy entities: String) -> String {
     columns(payload: "e.payload", entityID: "e.entity_id", seq: "e.seq")
       + """
 
-      FROM (SELECT entity_id, seq, payload FROM notes_entities WHERE \(condition)
-          ORDER BY seq\(limit.map { " LIMIT \($0)" } ?? "")) e
+      FROM (\(entities)) e
         LEFT JOIN LATERAL (SELECT change_id FROM notes_changes WHERE seq = e.seq) c ON true,
         LATERAL (SELECT e.payload->>'title' AS title, e.payload->>'body' AS body) f
       ORDER BY e.seq
       """
   }
+
+  /// The latest versions of the entities of kind `$1` among the ids `$2` (a text array).
+  ///
+  /// Each id is looked up on its own, by its id alone inside a subquery the planner may not
+  /// merge (`OFFSET 0`), then its kind: the primary key (account, entity id, kind) is then
+  /// the only index that narrows the search, whatever the statistics say. Given the kind
+  /// and the ids together, on tables whose statistics knew only another account, the
+  /// planner judged the account's index of notes as cheap and read every note of the
+  /// account to find the ids (42.7 ms for 50 ids among 100,000 notes, against 0.8 ms).
+  static let selectVersionsOfEntities = selectLatest(
+    chosenBy: """
+      SELECT found.entity_id, found.seq, found.payload
+        FROM (SELECT DISTINCT id FROM unnest($2::text[]) AS ids(id)) wanted,
+          LATERAL (
+            SELECT e.entity, e.entity_id, e.seq, e.payload FROM notes_entities e
+            WHERE e.entity_id = wanted.id OFFSET 0
+          ) found
+        WHERE found.entity = $1
+      """)
 
   /// Every version of the changes log (`c`); a query adds its WHERE clause.
   static let selectHistory =

@@ -196,8 +196,7 @@ public final class SyncServer {
   public func versions(_ kind: SyncEntityKind, of uids: [String]) throws -> [PulledVersion] {
     guard !uids.isEmpty else { return [] }
     let rows = try connection.execute(
-      Self.selectLatest(where: "entity = $1 AND entity_id = ANY($2::text[])"),
-      [kind.rawValue, Self.textArray(uids)])
+      Self.selectVersionsOfEntities, [kind.rawValue, Self.textArray(uids)])
     return Self.versions(kind, from: rows)
   }
 

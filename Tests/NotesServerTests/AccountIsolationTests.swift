@@ -374,6 +374,15 @@ struct AccountIsolationTests {
       #expect(
         genericPlan.contains("using notes_entities_pkey on notes_entities e"), "\(genericPlan)")
       try alice.execute("RESET plan_cache_mode")
+      // After a refused push, she reads the entities it named, each by its key.
+      let ids = (0..<50).map { _ in SyncBookkeepingStandIn.uid() }
+      let versionsPlan = try alice.execute(
+        "EXPLAIN (COSTS OFF) " + SyncServer.selectVersionsOfEntities,
+        ["note", SyncServer.textArray(ids)]
+      ).rows.compactMap { $0[0] }.joined(separator: "\n")
+      #expect(
+        versionsPlan.contains("using notes_entities_pkey on notes_entities e"), "\(versionsPlan)")
+      #expect(!versionsPlan.contains("notes_entities_notes"), "\(versionsPlan)")
       // Her pull reads its kind's index in order.
       let page = try alice.execute(
         "EXPLAIN (COSTS OFF) SELECT seq FROM notes_entities WHERE entity = 'note' AND seq > 3"
