@@ -19,8 +19,8 @@ internal import Foundation
 public struct PushSignal: Equatable, Sendable {
   /// The account's head after the push: its highest sequence number.
   public var head: Int64
-  /// The sync that pushed: a random id one program keeps for one library while it runs;
-  /// `nil` in a signal of a release before senders.
+  /// The sync that pushed: a random id one program keeps for one library while it runs,
+  /// without spaces; `nil` in a signal of a release before senders.
   public var sender: String?
   /// The pushing device's id (the library's, shared by its copies).
   public var device: String

@@ -60,7 +60,8 @@ public final class SyncServer {
   /// - Parameters:
   ///   - url: A libpq connection string.
   ///   - bounds: How long to wait on the network at each step.
-  ///   - sender: The sender its pushes' signals name; a new random one by default.
+  ///   - sender: The sender its pushes' signals name: an id without spaces (the signal's
+  ///     fields are separated by spaces); a new random one by default.
   /// - Throws: ``PostgresError`` if the server cannot be reached, has no notes schema
   ///   (`notes server init` creates it), has another version, or the role is not an
   ///   account (a superuser, the tables' owner, or a role the operator did not add).
@@ -76,7 +77,8 @@ public final class SyncServer {
   /// - Parameters:
   ///   - settings: The connection's settings.
   ///   - bounds: How long to wait on the network at each step.
-  ///   - sender: The sender its pushes' signals name; a new random one by default.
+  ///   - sender: The sender its pushes' signals name: an id without spaces (the signal's
+  ///     fields are separated by spaces); a new random one by default.
   /// - Throws: What ``init(url:bounds:sender:)`` throws.
   public init(
     settings: ConnectionSettings, bounds: NetworkBounds = .standard,

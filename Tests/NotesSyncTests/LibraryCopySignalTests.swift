@@ -1,7 +1,8 @@
 // Copies of one library file share its device id; each program's pushes signal with a
 // sender of its own, so each copy hears the other's pushes and neither hears its own. A
 // signal of an older release (no sender) from the device is still taken as the device's
-// own, as that release's listeners took it.
+// own, as that release's listeners took it. The app's sync service signals every push
+// with the sender its listener ignores.
 
 import Airframe
 import AirframeTesting
@@ -16,25 +17,49 @@ import Testing
 @MainActor
 struct LibraryCopySignalTests {
   @Test func aCopyOfALibraryHearsTheOriginalsPushesAndNeitherHearsItsOwn() async throws {
-    let fixture = try await SyncFixture.make()
-    do {
-      try await copiesHearEachOther(fixture)
-    } catch {
-      await fixture.database.drop()
-      throw error
+    try await withDevices(["original"]) { devices, fixture in
+      try await copiesHearEachOther(devices[0], fixture)
     }
-    await fixture.database.drop()
   }
 
-  func copiesHearEachOther(_ fixture: SyncFixture) async throws {
-    let folder = try TemporaryFolder(prefix: "copy-signals")
-    defer { folder.remove() }
-    let original = try await SyncDevice.make(
-      name: "original", folder: folder, serverURL: fixture.accountURL)
-    defer { original.close() }
+  @Test func aServicesPushesSignalWithItsOwnSender() async throws {
+    try await withDevices(["device"]) { devices, fixture in
+      try await serviceSignalsWithItsSender(devices[0], fixture)
+    }
+  }
+
+  /// The app's listener ignores its service's sender (`NotesLibrary`), so every push the
+  /// service makes must carry it.
+  func serviceSignalsWithItsSender(_ device: SyncDevice, _ fixture: SyncFixture) async throws {
+    let url = fixture.accountURL
+    let listener = try await onThreadOfItsOwn {
+      let server = try SyncServer(url: url)
+      defer { server.close() }
+      let connection = try PostgresConnection(url: url)
+      try connection.listen(server.account.channel)
+      return UncheckedConnection(connection: connection)
+    }
+    defer { listener.connection.close() }
+    let service = ServerSyncService(libraryPath: device.path, serverURL: url)
+    for title in ["Inbox", "Desk"] {
+      try device.createNotebook(title)
+      _ = try await service.sync { _ in }
+      let signals = try await onThreadOfItsOwn {
+        try listener.connection.notifications(waitingUpTo: .seconds(30)).map(\.payload)
+      }
+      #expect(signals.count == 1, "\(title): \(signals)")
+      for payload in signals {
+        let signal = PushSignal(payload: payload)
+        #expect(signal?.sender == service.sender, "\(payload)")
+        #expect(signal?.device == device.engine.deviceID, "\(payload)")
+      }
+    }
+  }
+
+  func copiesHearEachOther(_ original: SyncDevice, _ fixture: SyncFixture) async throws {
     try original.createNotebook("Inbox")
     try await original.sync()
-    let copy = try await original.copy(as: "copy", folder: folder)
+    let copy = try await original.copy(as: "copy")
     defer { copy.close() }
     #expect(copy.engine.deviceID == original.engine.deviceID)
     #expect(copy.engine.sender != original.engine.sender)
@@ -94,4 +119,9 @@ struct LibraryCopySignalTests {
     #expect(heardByOriginal.values.count == 2)
     #expect(heardByCopy.values.count == 2)
   }
+}
+
+/// A connection handed from one thread to the next, used by one at a time.
+struct UncheckedConnection: @unchecked Sendable {
+  let connection: PostgresConnection
 }

@@ -132,12 +132,14 @@ final class SyncDevice {
 
   /// A copy of this library's file, as a user copies it with the app closed.
   ///
-  /// The copy has the same device id and server; its engine has a sender of its own. This
-  /// device is closed for the copy and opened again, as ``restart()`` does.
-  func copy(as name: String, folder: TemporaryFolder) async throws -> SyncDevice {
+  /// The copy, `name`, is in this library's folder, with the same device id and server;
+  /// its engine has a sender of its own. This device is closed for the copy and opened
+  /// again, as ``restart()`` does.
+  func copy(as name: String) async throws -> SyncDevice {
     engine.close()
     database.close()
-    let copyPath = folder.file("\(name).notes")
+    let copyPath = URL(fileURLWithPath: path).deletingLastPathComponent()
+      .appendingPathComponent("\(name).notes").path
     try FileManager.default.copyItem(atPath: path, toPath: copyPath)
     try await restart()
     let copyDatabase = try Self.openDatabase(copyPath, clock: clock)
