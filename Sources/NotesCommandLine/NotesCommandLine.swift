@@ -81,7 +81,8 @@ public enum NotesCommandLine {
           Add an account: a login role that reaches only its own notes. Its
           password is read from the terminal without echo (twice), or from
           standard input when that is not a terminal; it is never printed or
-          stored. NAME: lower-case letters, digits and underscores.
+          stored. NAME: lower-case letters, digits and underscores, not a name
+          the server reserves (none, public, pg_..., current_user, all, ...).
       server remove-account NAME URL [--yes]
           Remove an account, its role and its notes on the server (devices keep
           their copies); one that holds notes only with --yes.
@@ -89,7 +90,9 @@ public enum NotesCommandLine {
           List the accounts: devices, notebooks, notes and last push of each.
       sync setup URL
           Sync this library with the server at URL, as the account URL names
-          (never a superuser or the tables' owner: refused). A password in URL
+          (never a superuser or the tables' owner: refused). Leave the password
+          out of URL: when the server wants one, it is read from the terminal
+          without echo, or from standard input when that is not a terminal. It
           goes to the password file ($PGPASSFILE, else ~/.pgpass, mode 0600),
           never into the library. A server that is not on this machine needs
           sslmode=verify-full in URL unless URL names another sslmode.

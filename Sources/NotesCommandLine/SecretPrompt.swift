@@ -60,6 +60,31 @@ enum SecretPrompt {
     }
   }
 
+  /// The password of `user`: typed on the terminal without echo (twice when `confirmed`,
+  /// for a new one), or standard input's when that is not a terminal.
+  ///
+  /// - Parameters:
+  ///   - user: Whose password it is, for the prompt.
+  ///   - io: Where to read it.
+  ///   - confirmed: Whether a person types it a second time, to catch a typing mistake.
+  /// - Returns: The password.
+  /// - Throws: ``CommandFailure`` (65) when none is given, the two differ, or it is unusable.
+  static func password(for user: String, io: CommandIO, confirmed: Bool) throws(CommandFailure)
+    -> String
+  {
+    guard io.isInputTerminal() else {
+      return try password(fromInput: io.readInput())
+    }
+    guard let first = io.readSecret("password for \(user): ") else {
+      throw CommandFailure(.invalidData, "no password was given; nothing was changed")
+    }
+    let password = try checked(first)
+    if confirmed, io.readSecret("the same password again: ") != password {
+      throw CommandFailure(.invalidData, "the two passwords differ; nothing was changed")
+    }
+    return password
+  }
+
   /// The password in standard input's bytes: less one final line break; one line, UTF-8,
   /// not empty, no NUL.
   ///

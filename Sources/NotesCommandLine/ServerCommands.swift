@@ -97,32 +97,15 @@ enum ServerCommands {
     }
     let settings = try settings(url)
     // The password first: bad input changes nothing, and no connection waits on a person.
-    let password = try readPassword(for: name, io: io)
+    let password = try SecretPrompt.password(for: name, io: io, confirmed: true)
     let connection = try PostgresConnection(settings: settings, bounds: .unhurried)
     defer { connection.close() }
     try ServerAccounts.add(name, password: password, on: connection)
     let device = settings.withoutPassword.setting("user", to: name)
     io.write(
       "added the account \(name); each of its devices syncs with"
-        + " `notes sync setup \(shellQuoted(device.connectionString))` (with the password"
-        + " given here in the URL, in PGPASSWORD or in the password file)\n")
-  }
-
-  /// The new account's password: typed twice on the terminal, or standard input's.
-  private static func readPassword(for name: String, io: CommandIO) throws(CommandFailure)
-    -> String
-  {
-    guard io.isInputTerminal() else {
-      return try SecretPrompt.password(fromInput: io.readInput())
-    }
-    guard let first = io.readSecret("password for \(name): ") else {
-      throw CommandFailure(.invalidData, "no password was given; nothing was changed")
-    }
-    let password = try SecretPrompt.checked(first)
-    guard io.readSecret("the same password again: ") == password else {
-      throw CommandFailure(.invalidData, "the two passwords differ; nothing was changed")
-    }
-    return password
+        + " `notes sync setup \(shellQuoted(device.connectionString))`, which asks for the"
+        + " password given here\n")
   }
 
   /// `text` in single quotes for a POSIX shell.

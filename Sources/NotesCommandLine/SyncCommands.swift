@@ -13,6 +13,11 @@
 // - The password never reaches the library: a password in the URL goes to libpq's password
 //   file (mode 0600), and the library stores the connection string without it. Every
 //   message prints the connection string without its password.
+// - `setup` needs no password on the command line, where the process list and the shell's
+//   history would show it: when the server asks for one that libpq cannot find, it is read
+//   from the terminal without echo, or from standard input when that is not a terminal,
+//   and goes to the password file like one given in the URL. A password in the URL still
+//   works, with a warning.
 // - `sync` prints what moved, every notice and every version from the server it kept aside
 //   (it broke the app's rules); it exits 69 with the reason when the server cannot be
 //   reached or the connection drops, and everything pending stays pending for the next
@@ -60,10 +65,23 @@ enum SyncCommands {
   }
 
   private static func setUp(url: String, path: String, io: CommandIO) throws {
-    let settings = try ServerCommands.settings(url)
+    var settings = try ServerCommands.settings(url)
+    if settings.password != nil {
+      io.writeError(
+        "warning: a password in the URL shows in the process list and the shell's history;"
+          + " leave it out and type it when asked\n")
+    }
     // Connecting checks the schema and the account: a superuser or the tables' owner is
     // refused here, before anything is stored.
-    let server = try SyncServer(settings: settings)
+    let server: SyncServer
+    do {
+      server = try SyncServer(settings: settings)
+    } catch let error as PostgresError where error.needsPassword && settings.password == nil {
+      let user = settings.value("user") ?? "this account"
+      settings = settings.setting(
+        "password", to: try SecretPrompt.password(for: user, io: io, confirmed: false))
+      server = try SyncServer(settings: settings)
+    }
     defer { server.close() }
     let passwordFile = try server.storePassword(of: settings)
     let store = try LibrarySyncStore(path: path)

@@ -32,6 +32,9 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
   /// Whether the server could not be reached or the connection to it was lost (rather than
   /// the server refusing a statement): trying again later may succeed.
   public let isUnavailable: Bool
+  /// Whether the server asked for a password and libpq had none to give (none in the
+  /// settings, `PGPASSWORD` or the password file): asking the user for one may succeed.
+  public let needsPassword: Bool
 
   /// Creates an error.
   ///
@@ -40,10 +43,15 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
   ///   - sqlState: The server's SQLSTATE code, if any.
   ///   - isUnavailable: Whether the server could not be reached or the connection was lost;
   ///     SQLSTATE class 08 (connection exception) counts as unavailable too.
-  public init(_ message: String, sqlState: String? = nil, isUnavailable: Bool = false) {
+  ///   - needsPassword: Whether a connection failed for want of a password.
+  public init(
+    _ message: String, sqlState: String? = nil, isUnavailable: Bool = false,
+    needsPassword: Bool = false
+  ) {
     self.message = message
     self.sqlState = sqlState
     self.isUnavailable = isUnavailable || sqlState?.hasPrefix("08") == true
+    self.needsPassword = needsPassword
   }
 
   /// The message.
@@ -119,9 +127,11 @@ public final class PostgresConnection {
     }
     guard let connection, PQstatus(connection) == CONNECTION_OK else {
       let message = connection.map { Self.firstLine(PQerrorMessage($0)) } ?? "out of memory"
+      let needsPassword = connection.map { PQconnectionNeedsPassword($0) == 1 } ?? false
       if let connection { PQfinish(connection) }
       throw PostgresError(
-        "cannot connect to the server: \(message)", isUnavailable: !Self.isRefusal(message))
+        "cannot connect to the server: \(message)", isUnavailable: !Self.isRefusal(message),
+        needsPassword: needsPassword)
     }
     cpostgres_silence_notices(connection)
     handle = connection

@@ -12,8 +12,11 @@
 //   transaction.
 // - Removing an account deletes its rows and its role in one transaction; an account that
 //   holds notes is removed only when the caller confirms, otherwise nothing changes.
-// - Each piece of work is one transaction in which row-level security is lifted for the
-//   operator (`withEveryAccountsRows`); other sessions never see the tables unforced.
+// - Each piece of work is one transaction that sees every account's rows
+//   (`withEveryAccountsRows`). It takes no table lock, so no account's open transaction
+//   holds it up and no account waits for it; a statement that still waits for a lock (a
+//   removal waits for a push of the account being removed) gives up after `lockWait` with a
+//   message naming the sessions it waited for, and nothing is changed.
 
 /// The accounts of a sync server, as its operator manages them.
 ///
@@ -68,11 +71,13 @@ public enum ServerAccounts {
   ///   - name: The account name (see ``ServerSchema/accountNameProblem(_:)``).
   ///   - password: Its password; must not be empty.
   ///   - connection: The operator's connection.
+  ///   - lockWait: The longest any one statement waits for a lock.
   /// - Throws: ``PostgresError`` for an invalid name or empty password, a role of that name
   ///   that exists already, a connection that is not the operator's, or what the server
   ///   refuses; nothing is changed then.
   public static func add(
-    _ name: String, password: String, on connection: PostgresConnection
+    _ name: String, password: String, on connection: PostgresConnection,
+    lockWait: Duration = ServerSchema.standardLockWait
   ) throws {
     if let problem = ServerSchema.accountNameProblem(name) { throw PostgresError(problem) }
     guard !password.isEmpty else { throw PostgresError("the password must not be empty") }
@@ -83,7 +88,7 @@ public enum ServerAccounts {
         "a role named \(name) exists already on this server: choose another account name")
     }
     let verifier = try connection.passwordVerifier(password, for: name)
-    try ServerSchema.withEveryAccountsRows(on: connection) {
+    try ServerSchema.withEveryAccountsRows(on: connection, lockWait: lockWait) {
       // Utility statements take no parameters: the name is checked above (letters, digits
       // and underscores) and the verifier is base64 and `$:` only; both are quoted anyway.
       try connection.execute(
@@ -103,16 +108,20 @@ public enum ServerAccounts {
   ///   - name: The account.
   ///   - confirmed: Whether to remove an account that holds notes or notebooks.
   ///   - connection: The operator's connection.
+  ///   - lockWait: The longest any one statement waits for a lock (for a push of the
+  ///     account to end).
   /// - Returns: What the account held.
   /// - Throws: ``HoldsNotes`` when it holds notes and `confirmed` is false;
   ///   ``PostgresError`` for an unknown account, a connection that is not the operator's,
   ///   or what the server refuses. Nothing is changed then.
   @discardableResult
   public static func remove(
-    _ name: String, confirmed: Bool, on connection: PostgresConnection
+    _ name: String, confirmed: Bool, on connection: PostgresConnection,
+    lockWait: Duration = ServerSchema.standardLockWait
   ) throws -> Summary {
     try requireOperator(on: connection)
-    let summary = try ServerSchema.withEveryAccountsRows(on: connection) { () throws -> Summary in
+    let summary = try ServerSchema.withEveryAccountsRows(on: connection, lockWait: lockWait) {
+      () throws -> Summary in
       guard let summary = try summaries(on: connection).first(where: { $0.name == name }) else {
         throw PostgresError("there is no account named \(name) on this server")
       }
@@ -136,13 +145,17 @@ public enum ServerAccounts {
 
   /// Every account, by name.
   ///
-  /// - Parameter connection: The operator's connection.
+  /// - Parameters:
+  ///   - connection: The operator's connection.
+  ///   - lockWait: The longest any one statement waits for a lock.
   /// - Returns: The accounts and what each holds.
   /// - Throws: ``PostgresError`` when the connection is not the operator's or the server
   ///   cannot be read.
-  public static func list(on connection: PostgresConnection) throws -> [Summary] {
+  public static func list(
+    on connection: PostgresConnection, lockWait: Duration = ServerSchema.standardLockWait
+  ) throws -> [Summary] {
     try requireOperator(on: connection)
-    return try ServerSchema.withEveryAccountsRows(on: connection) {
+    return try ServerSchema.withEveryAccountsRows(on: connection, lockWait: lockWait) {
       try summaries(on: connection)
     }
   }

@@ -32,11 +32,23 @@ extension ServerSchema {
   /// The role every account is a member of; it holds the accounts' privileges.
   public static let accountsRole = "notes_sync"
 
+  /// Names no account may have, beside those starting with `pg_`.
+  ///
+  /// PostgreSQL refuses `public` and `none` as role names. `current_role`, `current_user`,
+  /// `session_user` and `user` name the session's role where SQL expects a role, and
+  /// `all`, `sameuser`, `samerole`, `samegroup` and `replication` mean something else in
+  /// `pg_hba.conf`: the server would take such a role, and the operator's statements and
+  /// rules would then read as something else. `notes_sync` is the accounts' own role.
+  public static let reservedNames: Set<String> = [
+    "public", "none", "current_role", "current_user", "session_user", "user", "all",
+    "sameuser", "samerole", "samegroup", "replication", accountsRole,
+  ]
+
   /// The reason `name` cannot name an account, or `nil` if it can.
   ///
   /// An account name is 1 to 63 characters: lower-case ASCII letters, digits and
-  /// underscores, starting with a letter, not starting with `pg_` (reserved by
-  /// PostgreSQL), and not `notes_sync` or `public`.
+  /// underscores, starting with a letter, and none of ``reservedNames`` or a name starting
+  /// with `pg_` (reserved by PostgreSQL).
   ///
   /// - Parameter name: A proposed account name.
   /// - Returns: Why it is refused, or `nil`.
@@ -52,7 +64,7 @@ extension ServerSchema {
     guard allowed else {
       return "an account name has only lower-case letters, digits and underscores"
     }
-    if name.hasPrefix("pg_") || name == accountsRole || name == "public" {
+    if name.hasPrefix("pg_") || reservedNames.contains(name) {
       return "'\(name)' is reserved and cannot name an account"
     }
     return nil
@@ -259,32 +271,4 @@ extension ServerSchema {
   public static let securedTables = [
     "notes_schema", "notes_accounts", "notes_devices", "notes_changes", "notes_entities",
   ]
-
-  /// Runs `body` with row-level security not forced on the tables, for the operator's
-  /// work on every account's rows (listing and removing accounts), in one transaction:
-  /// other sessions never see the tables unforced, and the force is back when it ends.
-  ///
-  /// A superuser needs no lifting (superusers bypass row-level security); the tables'
-  /// owner does, since forced security binds it like any role.
-  ///
-  /// - Parameters:
-  ///   - connection: The operator's connection (a superuser or the tables' owner).
-  ///   - body: The work; its statements see every row.
-  /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws, or ``PostgresError`` (such as "must be owner") when the
-  ///   role may not change the tables; nothing is changed then.
-  public static func withEveryAccountsRows<Result>(
-    on connection: PostgresConnection, _ body: () throws -> Result
-  ) throws -> Result {
-    try connection.inTransaction { () throws -> Result in
-      for table in securedTables {
-        try connection.execute("ALTER TABLE \(table) NO FORCE ROW LEVEL SECURITY")
-      }
-      let result = try body()
-      for table in securedTables {
-        try connection.execute("ALTER TABLE \(table) FORCE ROW LEVEL SECURITY")
-      }
-      return result
-    }
-  }
 }

@@ -20,11 +20,17 @@
 //   pays for no foreign key or index that its guarantees do not need (ServerSchema+ByteKeys).
 // - From version 7 the check of each version pushed tests its UUIDs without counted
 //   repetition, accepting and refusing the same (ServerSchema+QuickChecks).
+// - From version 8 the numbers a device pages by are unique and come from the log, and the
+//   operator's work on accounts takes no table lock (ServerSchema+LogNumbers,
+//   ServerSchema+OperatorAccess).
+// - Preparing waits at most its `lockWait` for any one lock (an upgrade changes tables an
+//   account's open transaction may be reading), then gives up with a message naming the
+//   sessions it waited for, and nothing is changed.
 
 /// The sync server's tables and their version.
 public enum ServerSchema {
   /// The schema version this program writes.
-  public static let version = 7
+  public static let version = 8
 
   /// What ``prepare(_:)`` did.
   public enum Outcome: Equatable, Sendable {
@@ -50,23 +56,28 @@ public enum ServerSchema {
   ///   - legacyAccount: The account that the rows of a server older than version 4 belong
   ///     to (they were written before there were accounts); needed only when there are
   ///     such rows.
+  ///   - lockWait: The longest any one statement waits for a lock.
   /// - Returns: What was done.
   /// - Throws: ``PostgresError`` if the server refuses a statement, if its schema is
   ///   newer than this program's, or if an upgrade needs `legacyAccount` and has none (or
   ///   an invalid one); nothing is changed then.
   @discardableResult
   public static func prepare(
-    _ connection: PostgresConnection, legacyAccount: String? = nil
+    _ connection: PostgresConnection, legacyAccount: String? = nil,
+    lockWait: Duration = standardLockWait
   ) throws -> Outcome {
-    try prepare(connection, legacyAccount: legacyAccount, upTo: version)
+    try prepare(connection, legacyAccount: legacyAccount, upTo: version, lockWait: lockWait)
   }
 
   /// ``prepare(_:legacyAccount:)`` up to `target` only: how tests make a server of an older
   /// version to upgrade.
   static func prepare(
-    _ connection: PostgresConnection, legacyAccount: String?, upTo target: Int
+    _ connection: PostgresConnection, legacyAccount: String?, upTo target: Int,
+    lockWait: Duration = standardLockWait
   ) throws -> Outcome {
-    try connection.inTransaction { () throws -> Outcome in
+    try withBoundedLockWaits(
+      on: connection, lockWait: lockWait, doing: "preparing the server's tables"
+    ) { () throws -> Outcome in
       try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lockKey])
       try connection.execute(
         """
@@ -131,6 +142,10 @@ public enum ServerSchema {
     if existing < 7, target >= 7 {
       // Version 7: the version check's UUID tests, cheaper and the same.
       try upgradeToQuickChecks(on: connection)
+    }
+    if existing < 8, target >= 8 {
+      // Version 8: numbers from the log, unique; the operator's policies.
+      try upgradeToLogNumbers(on: connection)
     }
   }
 

@@ -19,6 +19,9 @@
 // - A push that accepted something signals on its account's channel (`pg_notify`) with
 //   the new head, the connection's sender and the pushing device's id (`PushSignal`) —
 //   ids of its own account only, never content — delivered when the push commits.
+// - Numbers come from the log: the head is the largest number of the account's log, kept
+//   by the server as it stores each change, and no two versions of one kind share a
+//   number; a version numbered past the head is never pulled, and `logHead()` counts it.
 // - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
 //   fields), in sequence order, with the change id that made it, each checked: a version
 //   that is malformed or breaks the app's rules comes back refused, with its reasons
@@ -132,33 +135,74 @@ public final class SyncServer {
     return try PasswordFile.store(password, for: connection, settings: settings)
   }
 
-  /// The largest sequence number the server has given the account.
-  ///
-  /// Read from each entity's latest version: the account's latest change is some entity's
-  /// latest version, so the largest of those is the largest of all its changes. Each kind
-  /// is the end of its kind's index.
-  public func head() throws -> Int64 {
-    let head = try connection.execute(
-      """
-      SELECT greatest(0,
-        (SELECT max(seq) FROM notes_entities WHERE entity = 'note'),
-        (SELECT max(seq) FROM notes_entities WHERE entity = 'notebook'))
-      """
-    ).singleValue
-    return head.flatMap { Int64($0) } ?? 0
+  /// Where an account's log ends, and what the server holds past it.
+  public struct LogHead: Equatable, Sendable {
+    /// The largest sequence number of the account's log: what a pull reads up to.
+    public var seq: Int64
+    /// Versions numbered past ``seq``, which no change of the log made (a hand edit or a
+    /// bad restore on the server): a pull leaves them out, and a device reports them.
+    public var versionsPastHead: Int
+
+    /// A head with what lies past it.
+    public init(seq: Int64, versionsPastHead: Int = 0) {
+      self.seq = seq
+      self.versionsPastHead = versionsPastHead
+    }
   }
 
-  /// How many entities changed after `cursor`.
+  /// The largest sequence number of the account's log.
+  ///
+  /// The server keeps it beside the account (`notes_accounts.log_head`), written only as
+  /// changes are stored: never from a version's own number.
+  public func head() throws -> Int64 { try logHead().seq }
+
+  /// The end of the account's log and the versions numbered past it, read together.
+  ///
+  /// One statement, so one snapshot: a push committed while it runs moves neither.
+  public func logHead() throws -> LogHead {
+    let row = try connection.execute(
+      // Each count is a range of its kind's index, normally empty.
+      """
+      WITH log AS (\(Self.selectLogHead))
+      SELECT log.head,
+        (SELECT count(*) FROM notes_entities WHERE entity = 'note' AND seq > log.head)
+        + (SELECT count(*) FROM notes_entities WHERE entity = 'notebook' AND seq > log.head)
+      FROM log
+      """
+    ).rows.first
+    guard let row else { return LogHead(seq: 0) }
+    return LogHead(
+      seq: row[0].flatMap { Int64($0) } ?? 0, versionsPastHead: row[1].flatMap { Int($0) } ?? 0)
+  }
+
+  /// How many entities changed after `cursor`, up to the log's head.
   public func count(after cursor: Int64) throws -> Int {
     Int(
       try connection.execute(
         // One count per kind, each a range of that kind's index (no index has both).
         """
-        SELECT (SELECT count(*) FROM notes_entities WHERE entity = 'note' AND seq > $1::bigint)
-          + (SELECT count(*) FROM notes_entities WHERE entity = 'notebook' AND seq > $1::bigint)
+        WITH log AS (\(Self.selectLogHead))
+        SELECT (SELECT count(*) FROM notes_entities, log
+            WHERE entity = 'note' AND seq > $1::bigint AND seq <= log.head)
+          + (SELECT count(*) FROM notes_entities, log
+            WHERE entity = 'notebook' AND seq > $1::bigint AND seq <= log.head)
         """, [String(cursor)]
       ).singleValue ?? "0") ?? 0
   }
+
+  /// The account's head (`head`): the head the server keeps, once the log is seen to hold a
+  /// change of that number (its primary key, one lookup); otherwise the log's largest.
+  ///
+  /// The kept head can only be too high if the tables were restored, or the log emptied,
+  /// behind the server's back: a head past the log's end would move each device's cursor
+  /// past numbers its next changes take, and they would never arrive.
+  static let selectLogHead = """
+    SELECT CASE
+        WHEN a.log_head = 0 OR EXISTS (SELECT FROM notes_changes c WHERE c.seq = a.log_head)
+        THEN a.log_head
+        ELSE (SELECT coalesce(max(seq), 0) FROM notes_changes) END AS head
+    FROM notes_accounts a
+    """
 
   /// The latest version of each entity of `kind` changed after `cursor`, up to `head`, in
   /// sequence order.

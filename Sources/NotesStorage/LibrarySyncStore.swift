@@ -181,6 +181,24 @@ public final class LibrarySyncStore {
     }
   }
 
+  /// Keeps `message` among the notices unless an unacknowledged notice says the same, so a
+  /// condition found by every sync is told once until the user reads it.
+  ///
+  /// - Parameter message: What to tell the user.
+  /// - Throws: `NotesStorageError` when the library cannot be written.
+  public func keepNotice(_ message: String) throws(NotesStorageError) {
+    try connection.withStatement(
+      """
+      INSERT INTO sync_notices(created, message) SELECT ?1, ?2
+      WHERE NOT EXISTS (SELECT 1 FROM sync_notices WHERE message = ?2)
+      """
+    ) { statement throws(NotesStorageError) in
+      try statement.bind(Date().timeIntervalSinceReferenceDate, at: 1)
+      try statement.bind(message, at: 2)
+      try statement.step()
+    }
+  }
+
   /// Forgets every notice and marks every version kept aside read (the user has read
   /// them; the versions stay listed until the server holds valid ones).
   public func acknowledgeNotices() throws(NotesStorageError) {

@@ -336,17 +336,41 @@ public final class SyncEngine {
   ///   applied stay applied.
   @discardableResult
   public func pull(pulled: (Int) throws -> Void = { _ in }) throws -> SyncApplyReport {
-    var report = SyncApplyReport()
     // Every query is bounded by one head, read first: pushes commit in sequence order, so
-    // everything up to it is there, and nothing committed meanwhile is half seen.
-    let head = try server.head()
-    let start = try store.cursor()
-    guard start < head else { return report }
+    // everything up to it is there, and nothing committed meanwhile is half seen. The head
+    // is the log's, never a version's own number.
+    let head = try server.logHead()
+    var numbers = PulledNumbers(start: try store.cursor(), head: head)
+    var report = SyncApplyReport()
+    do {
+      try pullPages(checking: &numbers, into: &report, pulled: pulled)
+    } catch {
+      // What was seen is true whether or not the pull ended well.
+      for notice in numbers.notices { try? store.keepNotice(notice) }
+      throw error
+    }
+    for notice in numbers.notices {
+      try store.keepNotice(notice)
+      report.notices.append(notice)
+    }
+    return report
+  }
+
+  /// The pages of ``pull(pulled:)``, from `numbers`' start up to its head.
+  private func pullPages(
+    checking numbers: inout PulledNumbers, into report: inout SyncApplyReport,
+    pulled: (Int) throws -> Void
+  ) throws {
+    let head = numbers.head
+    guard numbers.start < head else { return }
     var page = try PulledPage.read(
-      from: server, after: start, upTo: head, notesPerPage: notesPerPage)
+      from: server, after: numbers.start, upTo: head, notesPerPage: notesPerPage)
+    var isFirst = true
     var reader: PageReader?
     defer { reader?.close() }
     while true {
+      numbers.check(page, isFirst: isFirst)
+      isFirst = false
       if page.cursor < head {
         // The next page is read on a connection of its own while this one is applied.
         if reader == nil {
@@ -367,6 +391,5 @@ public final class SyncEngine {
       guard page.cursor < head, let reader else { break }
       page = try reader.next()
     }
-    return report
   }
 }

@@ -45,12 +45,15 @@ struct SyncEndToEndTests {
     let added = try notesCommand(
       ["server", "add-account", "alice", server.url], passwords: passwords, input: "alice pw\n")
     #expect(added.status == 0, "\(added.errors)")
-    for path in [pathA, pathB] {
-      let setup = try notesCommand(
-        ["sync", "setup", server.url(user: "alice", password: "alice pw")], database: path,
-        passwords: passwords)
-      #expect(setup.status == 0, "\(setup.errors)")
-    }
+    // The first library is set up as a person does it: the password typed when asked,
+    // not shown; the second finds it in the password file the first wrote.
+    try await setUpTypingThePassword(
+      "alice pw", url: server.url(user: "alice", password: nil), library: pathA,
+      passwords: passwords)
+    let setup = try notesCommand(
+      ["sync", "setup", server.url(user: "alice", password: nil)], database: pathB,
+      passwords: passwords)
+    #expect(setup.status == 0, "\(setup.errors)")
     let launcher = ["env", "PGPASSFILE=\(passwords)"]
     let first = try NotesProgram(launcher: launcher, database: pathA)
     defer { first.close() }
@@ -98,5 +101,31 @@ struct SyncEndToEndTests {
     let library = try first.library()
     #expect(library.notes.map(\.body) == ["Passport\nTickets"])
     #expect(try second.library().notes.map(\.body) == ["Passport\nTickets"])
+  }
+
+  /// Runs `notes sync setup URL` on a terminal and types `password` when it asks for it.
+  private func setUpTypingThePassword(
+    _ password: String, url: String, library: String, passwords: String
+  ) async throws {
+    let notes = try #require(Programs.built("notes"), "notes is not built")
+    func quoted(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
+    let tmux = try TmuxSession(
+      script: "PGPASSFILE=\(quoted(passwords)) \(quoted(notes)) sync setup \(quoted(url))"
+        + " --database \(quoted(library))",
+      in: try TemporaryFolder(prefix: "setup"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the password prompt") { screen in
+      screen.contains { $0.hasPrefix("password for alice:") }
+    }
+    try tmux.type(password)
+    try tmux.press("Enter")
+    let screen = try #require(
+      try await tmux.waitForScreen("the setup to end") { screen in
+        screen.contains { $0.contains("run `notes sync` to sync") }
+      })
+    #expect(!screen.joined().contains(password), "the password was shown: \(screen)")
+    #expect(
+      (try? String(contentsOfFile: passwords, encoding: .utf8))?.contains(":alice:\(password)")
+        == true)
   }
 }

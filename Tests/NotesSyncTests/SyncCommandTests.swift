@@ -216,6 +216,56 @@ struct SyncCommandTests {
     }
   }
 
+  @Test func setupReadsThePasswordFromStandardInputWhenTheURLHasNone() async throws {
+    try await withBench { bench in
+      try bench.addAccount("alice", password: "alice pw")
+      let library = bench.home.file("a.notes")
+      let url = bench.database.url(user: "alice", password: nil)
+      // A wrong password: refused by the server, nothing stored.
+      let wrong = try bench.notes(["sync", "setup", url], library: library, input: "nope\n")
+      #expect(wrong.status == 1)
+      #expect(wrong.errors.contains("password authentication failed for user \"alice\""))
+      #expect(bench.home.text(of: ".pgpass") == nil)
+      let none = try bench.notes(["sync", "setup", url], library: library, input: "")
+      #expect(none.status == 65)
+      #expect(none.errors == "notes: the password is empty; nothing was changed\n")
+      #expect(
+        try bench.notes(["sync", "status"], library: library).output
+          == "sync is not set up for this library: run `notes sync setup URL`\n")
+      // The right one, on standard input: stored in the password file, never printed, and
+      // no warning (only a password in the URL gets one).
+      let setup = try bench.notes(["sync", "setup", url], library: library, input: "alice pw\n")
+      #expect(setup.status == 0, "\(setup.errors)")
+      #expect(setup.errors == "")
+      #expect(setup.output.contains("the password is in \(bench.home.path)/.pgpass"))
+      #expect(!setup.output.contains("alice pw"))
+      #expect(bench.home.text(of: ".pgpass")?.contains(":alice:alice pw") == true)
+      #expect(try bench.notes(["sync"], library: library).status == 0)
+      // Given in the URL, it still works, with a warning on standard error.
+      let inURL = try bench.notes(
+        ["sync", "setup", bench.database.url(user: "alice", password: "alice pw")],
+        library: bench.home.file("b.notes"))
+      #expect(inURL.status == 0, "\(inURL.errors)")
+      #expect(inURL.errors.hasPrefix("warning: a password in the URL shows in the process list"))
+    }
+  }
+
+  @Test func everyNameTheServerReservesIsRefusedInWordsBeforeAnythingChanges() async throws {
+    try await withBench { bench in
+      for name in ["none", "public", "current_user", "session_user", "current_role", "user"] {
+        let added = try bench.notes(
+          ["server", "add-account", name, bench.database.url], input: "pw\n")
+        #expect(added.status == 64, "\(name): \(added)")
+        #expect(
+          added.errors == "notes: '\(name)' is reserved and cannot name an account\n",
+          "\(name)")
+      }
+      let list = try bench.notes(["server", "list-accounts", bench.database.url])
+      #expect(list.status == 0)
+      #expect(!list.output.contains("none"))
+    }
+  }
+
   @Test func theOperatorAddsListsAndRemovesAccounts() async throws {
     try await withBench { bench in
       let url = bench.database.url

@@ -83,6 +83,14 @@ public enum PulledVersion: Equatable, Sendable {
     }
   }
 
+  /// The version's entity, as the server names it.
+  public var uid: String {
+    switch self {
+    case .accepted(let record): record.record.uid
+    case .refused(let refused): refused.uid
+    }
+  }
+
   /// Checks a version whose shape was read: refused if `shapeProblems` is not empty or
   /// the record breaks `SyncRules`, accepted otherwise.
   ///
