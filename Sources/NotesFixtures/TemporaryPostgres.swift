@@ -8,6 +8,8 @@
 //   and takes only TLS connections there. Asked for TCP without TLS (for a test's fault
 //   proxy, which needs a TCP server behind it), it listens on 127.0.0.1 the same way and
 //   takes plain connections there (a loopback address: the transport rule asks no TLS).
+// - Server settings a test gives (`max_connections` for a test of many devices) are set on
+//   the server's command line, after the ones above, so a test's own value wins.
 // - Authentication as a server in use has it: the superuser `postgres` connects over the
 //   socket without a password (the operator's door); every other role needs its SCRAM
 //   password, over the socket and (TLS only) over TCP.
@@ -115,19 +117,20 @@ public final class TemporaryPostgres: Sendable {
       + (password.map { " password=\(Self.quoted($0))" } ?? "")
   }
 
-  /// ``start(tls:tcp:)`` on a thread of its own: the caller holds neither the main actor
-  /// nor a thread of Swift's cooperative pool (which every other test needs) while `initdb`
-  /// runs.
+  /// ``start(tls:tcp:settings:)`` on a thread of its own: the caller holds neither the
+  /// main actor nor a thread of Swift's cooperative pool (which every other test needs)
+  /// while `initdb` runs.
   ///
   /// - Parameters:
   ///   - tls: A certificate and key for TLS on 127.0.0.1; `nil` for none.
   ///   - tcp: Whether to listen on 127.0.0.1 without TLS.
+  ///   - settings: Server settings by name, such as `max_connections`.
   /// - Returns: The running server.
-  /// - Throws: What ``start(tls:tcp:)`` throws.
-  public static func started(tls: TLSFiles? = nil, tcp: Bool = false) async throws
-    -> TemporaryPostgres
-  {
-    try await onThreadOfItsOwn { try start(tls: tls, tcp: tcp) }
+  /// - Throws: What ``start(tls:tcp:settings:)`` throws.
+  public static func started(
+    tls: TLSFiles? = nil, tcp: Bool = false, settings: [String: String] = [:]
+  ) async throws -> TemporaryPostgres {
+    try await onThreadOfItsOwn { try start(tls: tls, tcp: tcp, settings: settings) }
   }
 
   /// ``stop()`` on a thread of its own.
@@ -141,11 +144,28 @@ public final class TemporaryPostgres: Sendable {
   ///   - tls: A certificate and key to take TLS connections on 127.0.0.1 with; `nil` for
   ///     none.
   ///   - tcp: Whether to take plain connections on 127.0.0.1 (ignored with `tls`).
+  ///   - settings: Server settings by name (`max_connections`: PostgreSQL's default of 100
+  ///     is too few for a test of many devices, each holding two connections or more); the
+  ///     server's own defaults for the rest.
   /// - Returns: The running server.
   /// - Throws: ``StartFailure`` naming the package to install when PostgreSQL is missing,
-  ///   or with the output of `initdb` or `pg_ctl` when either fails.
-  public static func start(tls: TLSFiles? = nil, tcp: Bool = false) throws -> TemporaryPostgres {
+  ///   with the output of `initdb` or `pg_ctl` when either fails (a setting the server
+  ///   refuses among them), or when a setting's name is not a plain name.
+  public static func start(
+    tls: TLSFiles? = nil, tcp: Bool = false, settings: [String: String] = [:]
+  ) throws -> TemporaryPostgres {
     let onTCP = tls != nil || tcp
+    // Each goes on pg_ctl's `-o` line, which a shell splits: a name of letters, digits and
+    // underscores, and the value in single quotes (one inside closes, escapes and reopens).
+    let isPlain = { (name: String) in
+      !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+    for name in settings.keys where !isPlain(name) {
+      throw StartFailure(description: "'\(name)' is not the name of a server setting")
+    }
+    let extra = settings.keys.sorted().map { name in
+      " -c \(name)='" + settings[name, default: ""].replacing("'", with: #"'\''"#) + "'"
+    }.joined()
     guard let binaries = serverPrograms() else {
       throw StartFailure(
         description: "PostgreSQL's server programs (initdb, pg_ctl) are not installed: install"
@@ -197,8 +217,8 @@ public final class TemporaryPostgres: Sendable {
           try server.run(
             "pg_ctl",
             [
-              "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o", "\(options) -p \(port)",
-              "start",
+              "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
+              "\(options) -p \(port)\(extra)", "start",
             ])
           break
         } catch {

@@ -47,6 +47,8 @@ extension TemporaryPostgres {
 public struct SharedPostgresTrait: SuiteTrait, TestScoping {
   /// Whether the server also takes plain connections on 127.0.0.1.
   public var tcp = false
+  /// Server settings by name (see `TemporaryPostgres.start(tls:tcp:settings:)`).
+  public var settings: [String: String] = [:]
 
   /// Provided once, around the whole suite.
   public var isRecursive: Bool { false }
@@ -55,7 +57,7 @@ public struct SharedPostgresTrait: SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let server = try await TemporaryPostgres.started(tcp: tcp)
+    let server = try await TemporaryPostgres.started(tcp: tcp, settings: settings)
     do {
       try await TemporaryPostgres.$suiteServer.withValue(server) { try await function() }
     } catch {
@@ -69,6 +71,15 @@ public struct SharedPostgresTrait: SuiteTrait, TestScoping {
 extension Trait where Self == SharedPostgresTrait {
   /// One PostgreSQL server for the whole suite; each test makes a ``TestDatabase`` on it.
   public static var sharedPostgres: Self { SharedPostgresTrait() }
+
+  /// One PostgreSQL server for the whole suite, started with `settings` (such as
+  /// `max_connections` for a suite of many devices).
+  ///
+  /// - Parameter settings: Server settings by name.
+  /// - Returns: The trait.
+  public static func sharedPostgres(settings: [String: String]) -> Self {
+    SharedPostgresTrait(settings: settings)
+  }
 
   /// One PostgreSQL server for the whole suite that also listens on 127.0.0.1 (without
   /// TLS), for tests that put a ``FaultProxy`` between their devices and it.
