@@ -38,6 +38,17 @@ extension PostgresConnection {
   ) throws(PostgresError) -> OpaquePointer? {
     guard send(handle) == 1 else { throw lost(Self.firstLine(PQerrorMessage(handle))) }
     whileWaiting()
+    return try result(on: handle)
+  }
+
+  /// The result of the next statement whose answer is awaited, within the bounds: its
+  /// results are read until libpq has none more for it (an error kept over anything after
+  /// it).
+  ///
+  /// - Returns: The result, or `nil` when libpq has none (its message says why).
+  /// - Throws: ``PostgresError`` (`isUnavailable`) when the connection breaks or the server
+  ///   stays silent past `bounds.answer`; the connection is closed then.
+  func result(on handle: OpaquePointer) throws(PostgresError) -> OpaquePointer? {
     var kept: OpaquePointer?
     while true {
       try awaitResult(on: handle)
@@ -55,7 +66,7 @@ extension PostgresConnection {
 
   /// Waits until libpq holds a whole result (or knows there is none), reading the socket
   /// as bytes arrive; never longer than `bounds.answer` of silence.
-  private func awaitResult(on handle: OpaquePointer) throws(PostgresError) {
+  func awaitResult(on handle: OpaquePointer) throws(PostgresError) {
     guard let bound = bounds.answer else { return }  // PQgetResult waits, unbounded.
     let socket = PQsocket(handle)
     while PQisBusy(handle) == 1 {
@@ -79,7 +90,7 @@ extension PostgresConnection {
   }
 
   /// Closes the connection and returns the error that says it was lost.
-  private func lost(_ message: String) -> PostgresError {
+  func lost(_ message: String) -> PostgresError {
     close()
     return PostgresError(message, isUnavailable: true)
   }

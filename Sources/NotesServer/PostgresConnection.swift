@@ -80,7 +80,7 @@ public struct PostgresRows: Equatable, Sendable {
 public final class PostgresConnection {
   private(set) var handle: OpaquePointer?
   /// The statements prepared on this connection, by name.
-  private var prepared: Set<String> = []
+  var prepared: Set<String> = []
   /// How long this connection waits on the network.
   public let bounds: NetworkBounds
 
@@ -223,7 +223,7 @@ public final class PostgresConnection {
   }
 
   /// Calls `body` with `values` as C strings (`nil` for NULL), alive until it returns.
-  private static func withCStrings<Result>(
+  static func withCStrings<Result>(
     _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
   ) -> Result {
     let strings = values.map { $0.map { strdup($0) } ?? nil }
@@ -248,7 +248,7 @@ public final class PostgresConnection {
 
   /// The rows of `result` (cleared here), or its error.
   @discardableResult
-  private static func rows(
+  static func rows(
     of result: OpaquePointer?, on handle: OpaquePointer
   ) throws(PostgresError) -> PostgresRows {
     guard let result else {

@@ -51,9 +51,11 @@ public struct PushSignal: Equatable, Sendable {
   }
 
   /// The text `pg_notify` carries.
-  public var payload: String {
-    ["\(head)", sender, device].compactMap { $0 }.joined(separator: " ")
-  }
+  public var payload: String { "\(head)" + afterHead }
+
+  /// The payload after the head: " <sender> <device>", for a statement that puts the head
+  /// in front on the server.
+  var afterHead: String { [sender, device].compactMap { $0 }.map { " " + $0 }.joined() }
 
   /// Whether the sync `sender` of device `device` sent this signal.
   ///

@@ -8,6 +8,12 @@
 //   committed (under READ COMMITTED a statement's snapshot is taken when it starts; a
 //   statement that both waited for the lock and compared versions would compare them
 //   with what it saw before the wait).
+// - A push whose changes are all known holds the lock for no round trip to the device: the
+//   whole transaction, from BEGIN to COMMIT with its signal, goes in one pipeline, and the
+//   server runs it without waiting for the device in between. An account's pushes take
+//   turns under its lock, so a lock held while a device (a busy one, or one far away)
+//   answered would make every other device of the account wait that long too; many
+//   devices of one account would queue past their statements' bounds.
 // - Each batch (`PushBatch`) is one prepared statement: the changes travel as arrays, and
 //   the server compares, inserts and answers for all of them at once. Sequence numbers
 //   are drawn in the batch's order, batches are sent in the push's order, so the changes
@@ -28,8 +34,9 @@ extension SyncServer {
   ///
   /// The changes go in batches of at most ``PushBatch/changeLimit`` changes and
   /// ``PushBatch/byteLimit`` bytes of text (a larger change goes alone), one statement
-  /// each. `progress` is called after each batch, inside the transaction: what it reports
-  /// is not committed until the push returns.
+  /// each, all sent at once with the transaction around them: the server runs the push
+  /// from its lock to its commit without waiting for this device. `progress` is called
+  /// with each batch's answer once the push is committed.
   ///
   /// A change the server's own checks refuse (an id that is not a lower-case UUID, an empty
   /// title, control characters: a subset of the app's rules, so only a bug sends one) is
@@ -40,24 +47,86 @@ extension SyncServer {
   ///   - changes: The changes, notebooks before the notes in them; each entity and each
   ///     change id at most once.
   ///   - device: The pushing device's id.
-  ///   - progress: Called with the number of changes the server has answered for so far;
-  ///     an error it throws ends the push, rolled back.
+  ///   - progress: Called with the number of changes the server has answered for so far,
+  ///     after each batch, once the push is committed; an error it throws is thrown at once
+  ///     (the push stays committed: ask ``accepted(_:)`` for the outcomes, as after a lost
+  ///     acknowledgement).
   /// - Returns: What the server did with each change.
-  /// - Throws: ``PostgresError``, or what `progress` threw; nothing was accepted then.
+  /// - Throws: ``PostgresError`` (nothing was accepted then, unless the connection was lost
+  ///   after the push was sent: ask ``accepted(_:)``), or what `progress` threw.
   public func push(
     _ changes: [OutgoingChange], device: String, progress: (Int) throws -> Void = { _ in }
   ) throws -> [PushOutcome] {
     guard !changes.isEmpty else { return [] }
     try Self.checkDistinct(changes)
     let batches = PushBatch.split(changes)
-    return try push(device: device) { send in
-      var outcomes: [PushOutcome] = []
-      for batch in batches {
-        outcomes += try send(batch)
-        try progress(outcomes.count)
+    var ids = ArrayLiteral()
+    for change in changes { ids.append(quoting: change.changeID) }
+    let signal = PushSignal(head: 0, sender: sender, device: device).afterHead
+    let statements =
+      [
+        PipelinedStatement("BEGIN"), PipelinedStatement(Self.lockAndRegister, [device]),
+        PipelinedStatement(Self.ownDevice, [device]),
+      ]
+      + batches.map { batch in
+        PipelinedStatement.prepared(
+          "notes_push_batch", PushBatch.statement, batch.parameters(device: device))
       }
-      return outcomes
+      + [
+        PipelinedStatement(Self.signalAccepted, [ids.literal, signal]),
+        PipelinedStatement("COMMIT"),
+      ]
+    let answers = try connection.pipeline(statements)
+    if let failed = answers.firstIndex(where: { (try? $0.get()) == nil }) {
+      // A transaction that failed before its COMMIT is still open, failed; one whose COMMIT
+      // failed has ended, and this changes nothing.
+      _ = try? connection.execute("ROLLBACK")
+      throw try failure(
+        of: answers, at: failed, batches: batches, firstBatch: 3, device: device)
     }
+    var outcomes: [PushOutcome] = []
+    for (batch, answer) in zip(batches, answers.dropFirst(3)) {
+      let rows = try answer.get().rows
+      guard rows.count == batch.count else {
+        throw PostgresError(
+          "the server answered \(rows.count) of a batch of \(batch.count) changes")
+      }
+      outcomes += rows.map { row in
+        row[0].flatMap { Int64($0) }.map { .accepted(seq: $0) } ?? .refused
+      }
+    }
+    var answered = 0
+    for batch in batches {
+      answered += batch.count
+      try progress(answered)
+    }
+    return outcomes
+  }
+
+  /// The error a pipelined push failed with at statement `index` of `answers` (the
+  /// transaction rolled back): the account or device refused, or a change the server's
+  /// checks refuse, named.
+  private func failure(
+    of answers: [Result<PostgresRows, PostgresError>], at index: Int, batches: [PushBatch],
+    firstBatch: Int, device: String
+  ) throws -> PostgresError {
+    guard case .failure(let error) = answers[index] else {
+      return PostgresError("the push failed")
+    }
+    if index == 2 {
+      // The device check: the lock's statement found no account row, or the device is
+      // another account's.
+      let isAccount = (try? answers[1].get().rows.isEmpty) == false
+      return isAccount
+        ? PostgresError(
+          "this device's id \(device) is registered to another account on the sync server:"
+            + " set up sync again (`notes sync setup URL`) to start over with a new device id")
+        : PostgresError("the role is no longer an account on this sync server")
+    }
+    if error.sqlState == "23514", batches.indices.contains(index - firstBatch) {
+      return try refusal(in: batches[index - firstBatch], device: device) ?? error
+    }
+    return error
   }
 
   /// Pushes the batches `body` sends, in one transaction, as they come.
@@ -220,6 +289,32 @@ extension SyncServer {
   /// their rows, so no account can take another's lock).
   static let accountLock =
     "UPDATE notes_accounts SET last_push = now() WHERE account = current_user RETURNING channel"
+
+  /// Fails, and its transaction with it, unless the account has its row and the device `$1`.
+  ///
+  /// A statement after the lock sees the lock's own registration, or one another
+  /// connection committed while the lock was awaited. The text cast to a number fails
+  /// only when it is not `1`.
+  static let ownDevice = """
+    SELECT (CASE WHEN EXISTS (SELECT FROM notes_accounts WHERE account = current_user)
+      AND EXISTS (SELECT FROM notes_devices WHERE device_id = $1::uuid)
+      THEN '1' ELSE 'this device is not the account''s' END)::int
+    """
+
+  /// Signals on the account's channel if a change of `$1` (change ids) is on the server.
+  ///
+  /// The payload is the highest number of those, then `$2` (the rest of a `PushSignal`'s
+  /// payload). Each change id is looked up through the account's unique index on it.
+  static let signalAccepted = """
+    SELECT pg_notify(a.channel, accepted.head || $2)
+    FROM notes_accounts a, (
+      SELECT max(found.seq) AS head FROM unnest($1::uuid[]) AS ids(change_id)
+        CROSS JOIN LATERAL (
+          SELECT c.seq FROM notes_changes c WHERE c.change_id = ids.change_id
+        ) found
+    ) accepted
+    WHERE a.account = current_user AND accepted.head IS NOT NULL
+    """
 
   /// ``accountLock``, then registers the device `$1` to the account unless a device of
   /// that id exists; returns the channel and whether the device is the account's, as this

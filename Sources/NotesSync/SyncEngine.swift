@@ -198,9 +198,10 @@ public final class SyncEngine {
   ///
   /// - Parameter progress: Called with the changes the server has answered for, of those
   ///   pushed: before the first batch is sent, then after each (see
-  ///   `SyncServer.push(_:device:progress:)`); an error it throws ends the push: the
-  ///   server transaction it stopped is rolled back, the ones committed before it stay
-  ///   (and are recorded here).
+  ///   `SyncServer.push(_:device:progress:)`); an error it throws ends the push: a
+  ///   server transaction still open is rolled back (a push of one batch or less has
+  ///   committed by the time it is asked after its batch), the ones committed stay (and
+  ///   are recorded here).
   /// - Returns: How many changes the server accepted and how many it refused (it had a
   ///   newer version: they are made again from the merge after the next pull).
   /// - Throws: A `NotesStorageError` or `PostgresError`, or what `progress` threw;
@@ -263,10 +264,15 @@ public final class SyncEngine {
     let changes = try store.outgoingChanges()
     guard !changes.isEmpty else { return ([], []) }
     try progress(Progress(done: 0, total: changes.count))
+    // The server has committed by the time progress is reported: what it accepted is
+    // recorded here before an error of `progress` (a cancellation) ends the sync.
+    var stopped: (any Error)?
     let outcomes = try server.push(changes, device: store.deviceID) { answered in
-      try progress(Progress(done: answered, total: changes.count))
+      guard stopped == nil else { return }
+      do { try progress(Progress(done: answered, total: changes.count)) } catch { stopped = error }
     }
     try store.acknowledge(Self.accepted(changes[...], outcomes[...]))
+    if let stopped { throw stopped }
     return (changes, outcomes)
   }
 

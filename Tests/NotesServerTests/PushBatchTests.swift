@@ -179,7 +179,9 @@ struct PushBatchTests {
     }
   }
 
-  @Test func anErrorFromProgressRollsThePushBack() async throws {
+  @Test func anErrorFromProgressIsThrownWithThePushCommittedAsAfterALostAcknowledgement()
+    async throws
+  {
     try await withServer { server in
       let changes = Self.library(notes: 1_500)
       #expect(throws: Failure.self) {
@@ -187,10 +189,63 @@ struct PushBatchTests {
           if answered >= 1_000 { throw Failure() }
         }
       }
-      let head = try server.head()
-      #expect(head == 0)
+      // Progress is reported once the server committed the push: the changes are there,
+      // and a push again acknowledges each with the number it got.
+      let accepted = try server.accepted(changes.map(\.changeID))
+      #expect(accepted.count == changes.count)
       let outcomes = try server.push(changes, device: Self.device)
-      #expect(outcomes.count == changes.count)
+      #expect(outcomes == changes.map { .accepted(seq: accepted[$0.changeID]!) })
+    }
+  }
+
+  /// A push holds its account's lock for no round trip to its device.
+  ///
+  /// While one device's push waits on the device (its progress stalls, as a device starved
+  /// of CPU or far away answers late), another device of the account pushes. A lock held
+  /// across that wait would keep the other push waiting until its statement's bound ended
+  /// it.
+  @Test func aPushHoldsItsAccountsLockForNoRoundTripToItsDevice() async throws {
+    try await TestDatabase.with { database in
+      let admin = try PostgresConnection(url: database.url)
+      defer { admin.close() }
+      try ServerSchema.prepare(admin)
+      try ServerAccounts.add("carol", password: "carol pw", on: admin)
+      let url = database.url(user: "carol", password: "carol pw")
+      let stalled = DispatchSemaphore(value: 0)
+      let resume = DispatchSemaphore(value: 0)
+      async let slowPush = onThreadOfItsOwn {
+        let server = try SyncServer(url: url)
+        defer { server.close() }
+        return try server.push(Self.library(notes: 1), device: Self.device) { _ in
+          stalled.signal()
+          _ = resume.wait(timeout: .now() + 60)
+        }.count
+      }
+      let isStalled = try await onThreadOfItsOwn { stalled.wait(timeout: .now() + 60) == .success }
+      #expect(isStalled, "the push never reported its progress")
+      // The other device waits for a lock at most its statement's bound.
+      var bounds = NetworkBounds.standard
+      bounds.statement = .seconds(10)
+      bounds.idleInTransaction = .seconds(8)
+      let otherPush: Result<Int, any Error>
+      do {
+        otherPush = .success(
+          try await onThreadOfItsOwn { [bounds] in
+            let server = try SyncServer(url: url, bounds: bounds)
+            defer { server.close() }
+            return try server.push(
+              Self.library(notes: 1), device: "ca401000-0000-4000-8000-000000000002"
+            ).count
+          })
+      } catch {
+        otherPush = .failure(error)
+      }
+      resume.signal()
+      let slowCount = try await slowPush
+      #expect(slowCount == 2)
+      #expect(throws: Never.self, "the other device's push waited for the lock") {
+        try otherPush.get()
+      }
     }
   }
 
