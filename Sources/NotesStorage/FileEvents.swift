@@ -2,10 +2,16 @@
 // write-ahead log — by this process or any other, without polling.
 //
 // Guarantees
-// - Linux: one inotify watch on the library's folder, for writes, creations and renames of
-//   the database file and its `-wal`; the descriptor is read by a main-queue dispatch
-//   source, and `changed` runs there, once per batch of events. Another process's commit
-//   appends to the `-wal` file (WAL mode), so every commit wakes it.
+// - Linux: one inotify descriptor with a watch on each of the database file and its
+//   `-wal` for writes, and one on the library's folder for creations and renames only, which
+//   watches a library file made anew (the `-wal` appears with the first connection). The
+//   descriptor is read by a main-queue dispatch source, and `changed` runs there, once per
+//   batch of events. Another process's commit appends to the `-wal` file (WAL mode), so
+//   every commit wakes it.
+// - Writes to the folder's other files wake nothing: the kernel leaves them out, so a
+//   process is not woken for every write of every library, log or file beside its own
+//   only to find it is not its own (with many libraries open in one folder, those
+//   wake-ups would grow with the square of their number).
 // - Apple platforms: dispatch file-system sources on the database file and its `-wal` file
 //   (written or extended). The `-wal` file lasts while this process has the library open,
 //   since SQLite removes it only when the last connection closes.
@@ -36,6 +42,16 @@ protocol FileWatch: AnyObject {
 final class FileEvents: FileWatch {
   private var sources = WatchSources()
   private let changed: @MainActor () -> Void
+  /// Events read that were about none of the library's files (tests look at it).
+  private(set) var unrelatedEvents = 0
+  #if os(Linux)
+    /// The inotify descriptor, the folder's watch, and each file's watch with its name.
+    private var descriptor: Int32 = -1
+    private var folder = ""
+    private var folderWatch: Int32 = -1
+    private var fileWatches: [Int32: String] = [:]
+    private var names: Set<String> = []
+  #endif
 
   private init(changed: @escaping @MainActor () -> Void) {
     self.changed = changed
@@ -71,22 +87,27 @@ final class FileEvents: FileWatch {
   }
 
   #if os(Linux)
-    /// One inotify watch on the folder, filtered to the database's two files.
+    /// A watch on each of the database's two files for writes, and on the folder for the
+    /// files made anew, all read through one inotify descriptor.
     private func watchFolder(of path: String) -> Bool {
       let url = URL(fileURLWithPath: path)
-      let folder = url.deletingLastPathComponent().path
-      let names: Set<String> = [url.lastPathComponent, url.lastPathComponent + "-wal"]
+      folder = url.deletingLastPathComponent().path
+      names = [url.lastPathComponent, url.lastPathComponent + "-wal"]
       let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard descriptor >= 0 else { return false }
-      let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
-      guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+      self.descriptor = descriptor
+      folderWatch = inotify_add_watch(
+        descriptor, folder, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+      guard folderWatch >= 0 else {
         close(descriptor)
         return false
       }
+      for name in names { watchFile(name) }
       let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
       source.setEventHandler { [weak self] in
         MainActor.assumeIsolated {
-          if Self.drain(descriptor, touching: names) { self?.changed() }
+          guard let self else { return }
+          if self.drain() { self.changed() }
         }
       }
       source.setCancelHandler { close(descriptor) }
@@ -95,8 +116,16 @@ final class FileEvents: FileWatch {
       return true
     }
 
-    /// Reads every pending event; whether one names a file of `names`.
-    private static func drain(_ descriptor: Int32, touching names: Set<String>) -> Bool {
+    /// Watches the file `name` of the folder for writes, if it exists; a file made anew
+    /// under the name gets a watch of its own (its inode is another).
+    private func watchFile(_ name: String) {
+      let watch = inotify_add_watch(
+        descriptor, folder + "/" + name, UInt32(IN_MODIFY | IN_CLOSE_WRITE))
+      if watch >= 0 { fileWatches[watch] = name }
+    }
+
+    /// Reads every pending event; whether one is about a file of the library.
+    private func drain() -> Bool {
       var touched = false
       let capacity = 16 * 1_024
       let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
@@ -108,11 +137,25 @@ final class FileEvents: FileWatch {
         while offset + MemoryLayout<inotify_event>.size <= count {
           let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
           let nameStart = offset + MemoryLayout<inotify_event>.size
-          if event.len > 0 {
-            let name = String(cString: (buffer + nameStart).assumingMemoryBound(to: CChar.self))
-            if names.contains(name) { touched = true }
-          }
           offset = nameStart + Int(event.len)
+          if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // Events were lost, a write of the library's perhaps among them.
+            touched = true
+          } else if event.mask & UInt32(IN_IGNORED) != 0 {
+            // The file is gone (or its watch replaced): the folder's watch sees the next.
+            fileWatches[event.wd] = nil
+          } else if fileWatches[event.wd] != nil {
+            touched = true
+          } else if event.wd == folderWatch, event.len > 0,
+            case let name = String(
+              cString: (buffer + nameStart).assumingMemoryBound(to: CChar.self)),
+            names.contains(name)
+          {
+            watchFile(name)
+            touched = true
+          } else {
+            unrelatedEvents += 1
+          }
         }
       }
       return touched
