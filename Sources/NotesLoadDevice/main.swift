@@ -1,4 +1,4 @@
-// notes-load-device: one device of the sync load test (issue 25 §3). It opens a library set
+// notes-load-device: one device of the sync load test. It opens a library set
 // up for sync (`notes sync setup`) as the app does, with live sync, commits edits as fast
 // as it can for a bounded time, logs each committed edit and each other device's edit it
 // sees arrive, then says it is done and waits until every device has said so.
@@ -37,11 +37,13 @@ func complain(_ message: String) {
   FileHandle.standardError.write(Data("notes-load-device: \(message)\n".utf8))
 }
 
-/// Waits, checking every few milliseconds, until `condition` holds or `timeout` passes.
+/// Waits, checking every 50 ms, until `condition` holds or `timeout` passes.
 ///
 /// The conditions are other processes' work (the server, the other devices) arriving here,
 /// which no notification of this process announces as a whole, so this polls; between
-/// checks the main actor runs sync, the watcher and the commit notifications.
+/// checks the main actor runs sync, the watcher and the commit notifications. Not more
+/// often: a check reads the library (the changes pending) and every note's title, and a
+/// hundred devices checking every few milliseconds would take the cores the syncs need.
 ///
 /// - Returns: Whether `condition` held in time.
 @MainActor
@@ -49,7 +51,7 @@ func wait(upTo timeout: Duration, until condition: () throws -> Bool) async reth
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
     if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
+    try? await Task.sleep(for: .milliseconds(50))
   }
   return try condition()
 }

@@ -1,14 +1,18 @@
-// The sync load test (issue 25 §3): ten devices, each a process of its own with a library
-// of its own (`notes-load-device`), edit as fast as they can with live sync on, beside a
-// device that joins late and one that goes offline, is killed there and started again, and
-// comes back. Every device must end with the server's library, and every edit a device
-// committed must be on the server and on every device.
+// The sync load test: steady devices (ten by default), each a process of its own with a
+// library of its own (`notes-load-device`), edit with live sync on, beside a device that
+// joins late and one that goes offline, is killed there and started again, and comes back.
+// Every device must end with the server's library, and every edit a device committed must
+// be on the server and on every device.
 //
 // A few seconds of editing in the plain run; not under the sanitizers, where twelve
 // instrumented processes on CI's two cores would take minutes (see .ci/run). The figures it
-// prints (edits a second through the server, edit → visible elsewhere) are measured, not
-// asserted: they go to the README and RELIABILITY.md. For them, the environment sets
+// prints (edits a second through the server, edit → visible elsewhere, the server's
+// connections and memory, the devices' memory, the processor time of each side) are
+// measured, not asserted: they go to the README and RELIABILITY.md. For them, the
+// environment sets
 // - AIRFRAME_LOAD_SECONDS: seconds of editing (3 by default);
+// - AIRFRAME_LOAD_DEVICES: how many steady devices (10 by default), besides the late and
+//   the offline one;
 // - AIRFRAME_LOAD_RATE: edits a second each device aims at (by default as many as it can);
 // - AIRFRAME_LOAD_PROGRAMS: the folder of the `notes` and `notes-load-device` to run (a
 //   release build's), instead of those built next to the tests;
@@ -59,13 +63,35 @@ struct LoadLogs {
   }
 }
 
-@Suite(.serialized, .sharedPostgres, .noLiveBindings)
-struct LoadTests {
+/// What the environment asks of the load test (see the top of this file).
+enum LoadRun {
   static let environment = ProcessInfo.processInfo.environment
   /// Seconds of editing: a few in CI, more with AIRFRAME_LOAD_SECONDS.
   static let seconds = max(1, environment["AIRFRAME_LOAD_SECONDS"].flatMap(Double.init) ?? 3)
+  /// Steady devices: ten in CI, more with AIRFRAME_LOAD_DEVICES.
+  static let deviceCount = max(1, environment["AIRFRAME_LOAD_DEVICES"].flatMap { Int($0) } ?? 10)
   /// Edits a second each device aims at (AIRFRAME_LOAD_RATE); 0, as many as it can.
   static let rate = max(0, environment["AIRFRAME_LOAD_RATE"].flatMap(Double.init) ?? 0)
+  /// The most server connections one device holds at once: its sync's connection, the one
+  /// it listens for the server's signals on, and the one a pull of more than a page reads
+  /// ahead on.
+  static let connectionsPerDevice = 3
+  /// How far apart the steady devices start: at once for the plain run's few; a tenth of a
+  /// second apart for more, whose first connections all at once (each a server process
+  /// and a password exchange) would keep two cores busy past a connection's time limit.
+  static var startGap: Double { deviceCount > 10 ? 0.1 : 0 }
+  /// The server's settings: connections for every device at its most (the offline device
+  /// twice: the connections it closes may not have ended when it opens new ones), for the
+  /// setups and the test's own, and PostgreSQL's reserved ones; never fewer than
+  /// PostgreSQL's default, so the plain run's server is the one every other suite has.
+  static var serverSettings: [String: String] {
+    ["max_connections": String(max(100, connectionsPerDevice * (deviceCount + 3) + 20))]
+  }
+}
+
+@Suite(.serialized, .sharedPostgres(settings: LoadRun.serverSettings), .noLiveBindings)
+struct LoadTests {
+  static let environment = LoadRun.environment
 
   /// A program the package built: from AIRFRAME_LOAD_PROGRAMS when set (a release build's
   /// folder, for the figures), else next to the tests.
@@ -79,7 +105,7 @@ struct LoadTests {
     .disabled(
       if: ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"] != nil,
       "twelve instrumented processes on two cores: the plain run only"))
-  func tenDevicesALateOneAndAnOfflineOneConvergeAndLoseNoEdit() async throws {
+  func steadyDevicesALateOneAndAnOfflineOneConvergeAndLoseNoEdit() async throws {
     let program = try #require(Self.program("notes"), "the notes program is not built")
     let driver = try #require(
       Self.program("notes-load-device"), "the notes-load-device program is not built")
@@ -92,23 +118,38 @@ struct LoadTests {
         print(folder.path)
       }
     }
+    // Sampled from before the first device starts, so the first samples are the idle
+    // server's.
+    let sampler = LoadSampler(
+      server: fixture.database.server, account: SyncFixture.account, device: driver,
+      interval: .seconds(1))
     do {
-      try await run(fixture: fixture, folder: folder, program: program, driver: driver)
+      try await run(
+        fixture: fixture, folder: folder, program: program, driver: driver, sampler: sampler)
     } catch {
+      _ = await sampler.stop()
       await fixture.database.drop()
       throw error
     }
     await fixture.database.drop()
   }
 
-  /// The ten steady devices, then the one that joins late and the one that goes offline.
-  let steady = (1...10).map { "d\($0)" }
+  /// The machine's load average over the last minute, as `uptime` shows it.
+  static func loadAverage() -> String {
+    let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+    return text?.split(separator: " ").first.map(String.init) ?? "-"
+  }
+
+  /// The steady devices, then the one that joins late and the one that goes offline.
+  let steady = (1...LoadRun.deviceCount).map { "d\($0)" }
   let late = "late"
   let offline = "offline"
 
-  func run(fixture: SyncFixture, folder: TemporaryFolder, program: String, driver: String)
-    async throws
-  {
+  func run(
+    fixture: SyncFixture, folder: TemporaryFolder, program: String, driver: String,
+    sampler: LoadSampler
+  ) async throws {
+    let loadBefore = Self.loadAverage()
     let environment = Programs.environment(home: folder.path)
     func notes(_ words: [String], library: String) throws {
       let result = try Programs.run(
@@ -143,14 +184,16 @@ struct LoadTests {
     }
     for setup in setups { #expect(setup.status == 0, "sync setup: \(setup.errors)") }
 
-    let seconds = Self.seconds
+    let seconds = LoadRun.seconds
+    let spread = LoadRun.startGap * Double(steady.count - 1)
+    let processorBefore = sampler.processorSeconds()
     let started = Date()
     let runs = try await withThrowingTaskGroup(of: (String, [ProgramResult]).self) { group in
       for device in devices {
         let words = [
           "--library", folder.file("\(device).notes"), "--name", device, "--log",
           folder.file("\(device).log"), "--devices", devices.joined(separator: ","),
-          "--deadline", String(seconds + 120), "--rate", String(Self.rate),
+          "--deadline", String(seconds + spread + 120), "--rate", String(LoadRun.rate),
         ]
         // The device that goes offline is killed halfway through, offline with edits not
         // yet pushed, and started again on its library: offline until the window ends, then
@@ -170,7 +213,11 @@ struct LoadTests {
               "--first-sequence", "1000000",
             ],
           ]
-        default: runs = [words + ["--seconds", String(seconds)]]
+        default:
+          let index = Double(steady.firstIndex(of: device) ?? 0)
+          runs = [
+            words + ["--delay", String(index * LoadRun.startGap), "--seconds", String(seconds)]
+          ]
         }
         let programRuns = runs
         group.addTask {
@@ -187,6 +234,21 @@ struct LoadTests {
       return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
     }
     let ended = Date()
+    let processorAfter = sampler.processorSeconds()
+    let samples = await sampler.stop()
+    let loadAfter = Self.loadAverage()
+    // Every sample, for a look at how the run went (kept with AIRFRAME_LOAD_KEEP).
+    let table =
+      ["connections devices waiting idle-in-transaction server-rss server-pss device-rss"]
+      + samples.map { sample in
+        [
+          sample.connections, sample.deviceConnections, sample.waitingForLock,
+          sample.idleInTransaction, sample.server.resident, sample.server.proportional,
+          sample.devices.resident,
+        ].map(String.init).joined(separator: " ")
+      }
+    try (table.joined(separator: "\n") + "\n").write(
+      toFile: folder.file("samples.txt"), atomically: false, encoding: .utf8)
     for device in devices {
       let ends = try #require(runs[device])
       if device == offline {
@@ -239,6 +301,13 @@ struct LoadTests {
     #expect(notMade.unsaved == 0, "edits not saved because sync kept writing")
     report(
       logs, notMade: notMade, seconds: seconds, started: started, ended: ended, server: server)
+    report(
+      samples,
+      processor: (
+        processorAfter.server - processorBefore.server,
+        processorAfter.children - processorBefore.children
+      ), wall: ended.timeIntervalSince(started),
+      load: (loadBefore, loadAfter))
   }
 
   /// What differs between two libraries, briefly: a whole library in a failure message is
@@ -294,8 +363,8 @@ struct LoadTests {
     let copies = server.notes.values.filter { $0.title.hasSuffix("(conflict copy)") }.count
     print(
       [
-        "load: \(logs.edits.count) edits by 12 devices in \(seconds) s of editing"
-          + (Self.rate > 0 ? " (aiming at \(Self.rate) a second each)" : ""),
+        "load: \(logs.edits.count) edits by \(steady.count + 2) devices in \(seconds) s of editing"
+          + (LoadRun.rate > 0 ? " (aiming at \(LoadRun.rate) a second each)" : ""),
         "committed at \(rate(last - first)) a second",
         "\(rate(settled - first)) a second through the server (first commit to every device"
           + " holding every edit, \(milliseconds(settled - last)) after the last commit)",
@@ -307,6 +376,56 @@ struct LoadTests {
         "\(notMade.refused) edits refused (the note changed underneath), \(notMade.unsaved) not"
           + " saved (sync kept writing)",
         String(format: "wall time %.1f s", ended.timeIntervalSince(started)),
+      ].joined(separator: "; "))
+  }
+
+  /// Prints what the samples found: the server's connections and memory at their peak, what
+  /// one connection costs the server, the devices' memory, the processor time each side
+  /// used (of the `wall` seconds the devices ran), and the machine's load average.
+  func report(
+    _ samples: [LoadSample], processor: (server: Double, devices: Double), wall: Double,
+    load: (before: String, after: String)
+  ) {
+    func mebibytes(_ kibibytes: Int) -> String {
+      String(format: "%.0f MiB", Double(kibibytes) / 1_024)
+    }
+    func peak(_ value: (LoadSample) -> Int) -> Int { samples.map(value).max() ?? 0 }
+    // The first sample is the idle server's; the detailed ones have the shares.
+    let idle = samples.first
+    let detailed = samples.filter(\.isDetailed)
+    // One connection's cost: its backend process's own pages, and its share of the shared
+    // ones, at the detailed sample with the most backends.
+    let backends = detailed.max { $0.backends.count < $1.backends.count }?.backends
+    let perConnection = backends.map { memory -> String in
+      guard memory.count > 0 else { return "-" }
+      return String(
+        format: "%.1f MiB private, %.1f MiB proportional",
+        Double(memory.unshared) / 1_024 / Double(memory.count),
+        Double(memory.proportional) / 1_024 / Double(memory.count))
+    }
+    let devices = samples.max { $0.devices.resident < $1.devices.resident }?.devices
+    let devicesShare = detailed.map(\.devices.proportional).max() ?? 0
+    print(
+      [
+        "load figures: \(samples.count) samples a second or more apart (\(detailed.count) with"
+          + " PSS)",
+        "server connections at most \(peak(\.connections)) (\(peak(\.deviceConnections)) the"
+          + " devices'), max_connections \(LoadRun.serverSettings["max_connections"] ?? "-")",
+        "connections waiting for a lock at most \(peak(\.waitingForLock)), in a transaction"
+          + " waiting for their device at most \(peak(\.idleInTransaction))",
+        "server memory at most \(mebibytes(peak(\.server.resident))) RSS,"
+          + " \(mebibytes(detailed.map(\.server.proportional).max() ?? 0)) PSS over"
+          + " \(peak(\.server.count)) processes (idle before the devices:"
+          + " \(mebibytes(idle?.server.resident ?? 0)) RSS,"
+          + " \(mebibytes(idle?.server.proportional ?? 0)) PSS)",
+        "each connection's backend \(perConnection ?? "-")"
+          + " (\(backends?.count ?? 0) backends)",
+        "device processes at most \(mebibytes(devices?.resident ?? 0)) RSS,"
+          + " \(mebibytes(devicesShare)) PSS over \(devices?.count ?? 0) processes",
+        String(
+          format: "processor time %.0f s the server's, %.0f s the devices' in %.0f s of run",
+          processor.server, processor.devices, wall),
+        "load average \(load.before) before, \(load.after) after",
       ].joined(separator: "; "))
   }
 }
