@@ -121,10 +121,14 @@ public enum NotesCommandLine {
           after DIR. A note's title is its front matter's title, else a
           "# Heading" on its first line, else its file name; its body is the
           rest of the file, kept exactly; a missing date is the file's
-          modification time. Other files are skipped and counted, hidden ones
-          ignored. A file that is not UTF-8, cannot be read, or whose front
-          matter or content is refused is named with the reason; all or
-          nothing, as for FILE.
+          modification time. A name may start with a dot (..md is a note);
+          only .notebook.md is a notebook's own file. Nothing outside DIR is
+          read: a link is followed only to a file inside DIR. Links leading
+          out of DIR, links to folders, broken links, other files and hidden
+          folders (.git, .obsidian) are skipped, and each is listed with its
+          path and why. A file that is not UTF-8, cannot be read, or whose
+          front matter or content is refused is named with the reason; all
+          or nothing, as for FILE.
 
     options (also written --name=value):
       --database PATH  The library file, before or after the command. Default:

@@ -77,7 +77,7 @@ enum WriteCommands {
     from path: String, databasePath: String?, io: CommandIO
   ) throws(CommandFailure) {
     let document: LibraryDocument
-    var skipped: Int?
+    var skipped: [MarkdownImport.Skipped]?
     var progress = ProgressLine(io: io)
     defer { progress.finish() }
     if path != "-", MarkdownImport.isFolder(path) {
@@ -99,9 +99,19 @@ enum WriteCommands {
       "imported \(Counts.phrase(counts.notes, "note")):"
         + " \(Counts.phrase(counts.created, "new notebook")),"
         + " \(Counts.grouped(counts.merged)) merged into notebooks of the same title\n")
-    if let skipped {
-      io.write("skipped \(Counts.phrase(skipped, "file")) not ending in .md, .markdown or .txt\n")
-    }
+    if let skipped { io.write(skippedReport(skipped)) }
+  }
+
+  /// What `import DIR` says about the files and folders it did not read: how many, then
+  /// each one's path and why, one a line.
+  static func skippedReport(_ skipped: [MarkdownImport.Skipped]) -> String {
+    let folders = skipped.count(where: \.isFolder)
+    var text = "skipped \(Counts.phrase(skipped.count - folders, "file"))"
+    if folders > 0 { text += " and \(Counts.phrase(folders, "folder"))" }
+    if skipped.isEmpty { return text + "\n" }
+    text += ":\n"
+    for entry in skipped { text += "  \(entry.shown): \(entry.reason)\n" }
+    return text
   }
 
   /// Imports the document's notebooks (merging into notebooks of the same title) and
