@@ -47,7 +47,8 @@ public enum NotesCommandLine {
           .notebook.md with its exact title and date, and one .md file per note:
           a front matter block (title, created, modified, pinned) between ---
           lines, then the body byte for byte. Names are safe on every common
-          file system and unique ignoring case ("Plan 2.md"). Everything is
+          file system, unique ignoring case ("Plan 2.md") and never start
+          with - (a leading - becomes _: "-rf" is _rf.md). Everything is
           written beside DIR first and moved into place at the end.
       rename ID TITLE
           Give a note a new title.

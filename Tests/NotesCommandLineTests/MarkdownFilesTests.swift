@@ -127,6 +127,35 @@ struct MarkdownFilesTests {
     #expect((attributes[.posixPermissions] as? Int) == 0o700)
   }
 
+  @Test func exportedNamesNeverStartWithADashAndTheTitlesComeBack() throws {
+    let source = try TestLibrary(samples: false)
+    defer { source.remove() }
+    let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    let notebook = Notebook(id: NotebookID(rawValue: 1), title: "--notebook", created: date)
+    let titles = ["-rf", "--help", "-", "- dash"]
+    let notes = titles.enumerated().map { index, title in
+      Note(
+        id: NoteID(rawValue: Int64(10 + index)), notebookID: notebook.id, title: title,
+        body: "body \(index)", created: date, modified: date, isPinned: false)
+    }
+    try source.store(NotesState(notebooks: [notebook], notes: notes))
+    let folder = source.file("out")
+    #expect(source.run(["export", "--markdown", folder]).status == 0)
+    let names = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+    // A shell reads a name starting with "-" as an option: `rm -rf.md`, `cat --help.md`.
+    #expect(
+      names == [
+        "__notebook", "__notebook/.notebook.md", "__notebook/_ dash.md", "__notebook/_.md",
+        "__notebook/__help.md", "__notebook/_rf.md",
+      ])
+    let target = try TestLibrary(samples: false)
+    defer { target.remove() }
+    #expect(target.run(["import", folder]).status == 0)
+    let state = try target.state()
+    #expect(state.notebooks.elements.map(\.title) == ["--notebook"])
+    #expect(state.notes.elements.map(\.title).sorted() == titles.sorted())
+  }
+
   @Test func exportRefusesAFolderThatIsNotEmptyOrAFile() throws {
     let library = try TestLibrary()
     defer { library.remove() }
