@@ -157,15 +157,19 @@ public enum NotesCommandLine {
 
     exit status:
       0   success
-      1   the library cannot be opened, read or saved
+      1   the library cannot be opened, read or saved (not a notes library,
+          from a newer version, …)
       64  the command line is wrong
       65  invalid input (not UTF-8, not a notes export, an unusable password,
           or refused with the reasons printed); nothing was saved
-      66  no such note, notebook or file
+      66  no such note, notebook or file, or a library this user may not read
       69  the sync server cannot be reached, or the connection to it was lost;
           what was pending stays pending
       73  export --markdown cannot create DIR (it exists and is not empty, or
-          a file cannot be written); nothing was written
+          this user may not write there), or a command that changes the
+          library may not write it; nothing was written
+      74  the disk is full, or failed reading or writing (an I/O error);
+          nothing was saved
 
     """
 

@@ -32,7 +32,7 @@ enum ReadCommands {
     do {
       (notes, notebooks) = try session.database.allNotes()
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
     if let name {
       let key = LibrarySession.titleKey(name)
@@ -90,7 +90,7 @@ enum ReadCommands {
     do {
       ids = try session.database.search(query, limit: Int(Int32.max))
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
     let state = try read(ids, from: session)
     let found = ids.compactMap { state.notes[$0] }
@@ -110,7 +110,7 @@ enum ReadCommands {
       let (notes, notebooks) = try session.database.notes(withIDs: ids)
       return NotesState(notebooks: notebooks, notes: notes)
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
   }
 

@@ -30,7 +30,8 @@ enum WriteCommands {
   /// A `nil` body is read from standard input, unless that is a terminal (then empty).
   ///
   /// - Throws: ``CommandFailure``: 65 for input that is not UTF-8 or a refused note, 66 for
-  ///   a missing notebook without `createNotebook`, 1 if the library cannot be saved.
+  ///   a missing notebook without `createNotebook`, 73 if the library may not be written,
+  ///   74 for a full disk, 1 if the library cannot be saved otherwise.
   static func add(
     notebook name: String, title: String, body: String?, createNotebook: Bool,
     databasePath: String?, io: CommandIO
@@ -53,7 +54,12 @@ enum WriteCommands {
           label: "")
       ],
       now: Date(), name: "Add Note")
-    let created = try committed(library.session.notesImported(add))
+    let created: CreatedEntities
+    do throws(CommandFailure) {
+      created = try committed(library.session.notesImported(add))
+    } catch {
+      throw error.caused(by: library.lastSaveFailure)
+    }
     if let id = created.id(in: \NotesState.notes) { io.write("\(id)\n") }
   }
 
@@ -93,7 +99,12 @@ enum WriteCommands {
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
     progress.show("Saving \(Counts.grouped(document.notes.count)) notes…")
-    let counts = try imported(document, into: library.session)
+    let counts: (notes: Int, created: Int, merged: Int)
+    do throws(CommandFailure) {
+      counts = try imported(document, into: library.session)
+    } catch {
+      throw error.caused(by: library.lastSaveFailure)
+    }
     progress.finish()
     io.write(
       "imported \(Counts.phrase(counts.notes, "note")):"

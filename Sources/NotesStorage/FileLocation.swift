@@ -5,12 +5,22 @@
 //   its nearest existing ancestor was found to be a writable folder.
 // - An existing file is never opened if it or its folder is not writable (SQLite needs to
 //   create `-wal` and `-shm` files beside it); such a path is reported as
-//   `.unwritableLocation` and left alone.
+//   `.unwritableLocation` and left alone. A file this user may not read, or cannot reach
+//   (a folder on the path forbids it), is `.permissionDenied`.
 // - A path that names a folder is reported as `.cannotOpen`.
 // - What it creates is private (see `PrivateFiles`): each missing folder with mode 0700,
 //   and a new library as an empty file with mode 0600, before SQLite opens it.
+// - Access is judged for the process's effective user, as the kernel will judge the
+//   opens that follow; a check is a forecast, and the open itself still reports what the
+//   system says.
 
 internal import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// Pre-flight checks on a database path.
 enum FileLocation {
@@ -26,14 +36,12 @@ enum FileLocation {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var isFolder: ObjCBool = false
-    if files.fileExists(atPath: path, isDirectory: &isFolder) {
-      guard !isFolder.boolValue else {
-        throw .cannotOpen(path: path, reason: "it is a folder, not a file")
-      }
-      guard files.isWritableFile(atPath: path) else {
+    if try exists(path) {
+      try checkReadable(path)
+      guard isAllowed(path, W_OK) else {
         throw .unwritableLocation(path: path, reason: "the file is read-only")
       }
-      guard files.isWritableFile(atPath: folder) else {
+      guard isAllowed(folder, W_OK | X_OK) else {
         throw .unwritableLocation(
           path: path,
           reason: "its folder \(folder) is read-only (SQLite needs to write "
@@ -70,6 +78,39 @@ enum FileLocation {
       throw .cannotOpen(path: path, reason: "cannot create the file: \(error)")
     }
     return false
+  }
+
+  /// Throws unless the existing file at `path` is a file this user may read.
+  ///
+  /// - Throws: ``NotesStorageError/permissionDenied(path:)``, or
+  ///   ``NotesStorageError/cannotOpen(path:reason:)`` for a folder or a missing file.
+  static func checkReadable(_ path: String) throws(NotesStorageError) {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let code = errno
+      switch code {
+      case EACCES: throw .permissionDenied(path: path)
+      default: throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+      }
+    }
+    guard info.st_mode & S_IFMT != S_IFDIR else {
+      throw .cannotOpen(path: path, reason: "it is a folder, not a file")
+    }
+    guard isAllowed(path, R_OK) else { throw .permissionDenied(path: path) }
+  }
+
+  /// Whether something is at `path`; a path this user may not reach throws.
+  private static func exists(_ path: String) throws(NotesStorageError) -> Bool {
+    var info = stat()
+    if stat(path, &info) == 0 { return true }
+    if errno == EACCES { throw .permissionDenied(path: path) }
+    return false
+  }
+
+  /// Whether the effective user may access `path` in `mode` (`R_OK`, `W_OK`, `X_OK`).
+  private static func isAllowed(_ path: String, _ mode: Int32) -> Bool {
+    // AT_EACCESS: judged for the effective user, as opening the file will be.
+    faccessat(AT_FDCWD, path, mode, 0x200) == 0
   }
 
   /// Removes a database file this code created, with its journal files.

@@ -41,6 +41,16 @@ extension NotesDatabase: ModelStorage {
   /// - Parameter commit: The commit the model is about to apply.
   /// - Throws: A ``NotesStorageError``; the database is then unchanged.
   public func persist(_ commit: Commit<NotesState>) throws(NotesStorageError) {
+    do throws(NotesStorageError) {
+      try write(commit)
+    } catch {
+      lastCommitFailure = error
+      throw error
+    }
+  }
+
+  /// What ``persist(_:)`` does, its failure not yet recorded.
+  private func write(_ commit: Commit<NotesState>) throws(NotesStorageError) {
     let connection = try openConnection()
     let state = commit.state
     let notebooks = commit.changes.changes(in: \.notebooks)

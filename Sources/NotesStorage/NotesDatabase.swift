@@ -76,6 +76,11 @@ public final class NotesDatabase {
   /// `PRAGMA data_version` when the change log was last read: it changes when another
   /// connection commits.
   var dataVersion: Int64 = 0
+  /// The error the last failed commit threw, or `nil` if none failed.
+  ///
+  /// The model reports a failed commit as text; a program that answers it with an exit
+  /// status (a full disk, a read-only file) reads the cause here.
+  public internal(set) var lastCommitFailure: NotesStorageError?
 
   /// Opens (creating or migrating if needed) the database at `location`.
   ///

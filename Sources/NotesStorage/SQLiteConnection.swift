@@ -14,14 +14,23 @@
 //   returns. Whatever the held transaction has not ended when `holdingWriteLock` returns
 //   is rolled back.
 // - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
-//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, the rest as `.sqlite`
-//   with the extended result code and SQLite's message.
+//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, SQLITE_FULL, and an
+//   I/O error caused by a full disk or quota (`ENOSPC`, `EDQUOT`, or no space left on its
+//   file system), as `.diskFull`, other I/O errors as `.ioFailure`, a permission refused
+//   by the system as `.permissionDenied`, the rest as `.sqlite` with the extended result
+//   code and SQLite's message.
 // - After `close()` (or deinit) every statement is finalized and the handle is closed;
 //   any further use throws `.closed`.
 // - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
 
 internal import CSQLite
 internal import Foundation  // strdup and free
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// An open SQLite database: the low-level connection under ``NotesDatabase``.
 final class SQLiteConnection {
@@ -41,7 +50,8 @@ final class SQLiteConnection {
   ///   - create: Whether to create the file if it does not exist.
   ///   - vfs: The name of a registered SQLite VFS to open it through (tests inject disk
   ///     faults this way); `nil` for the default.
-  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason.
+  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason, or
+  ///   ``NotesStorageError/permissionDenied(path:)``.
   init(path: String, create: Bool, vfs: String? = nil) throws(NotesStorageError) {
     self.path = path
     var handle: OpaquePointer?
@@ -50,7 +60,9 @@ final class SQLiteConnection {
     let code = sqlite3_open_v2(path, &handle, flags, vfs)
     guard code == SQLITE_OK, let handle else {
       let reason = handle.map { String(cString: sqlite3_errmsg($0)) }
+      let system = handle.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(handle)
+      if system == EACCES || code & 0xFF == SQLITE_PERM { throw .permissionDenied(path: path) }
       throw .cannotOpen(path: path, reason: reason ?? String(cString: sqlite3_errstr(code)))
     }
     sqlite3_extended_result_codes(handle, 1)
@@ -282,11 +294,41 @@ final class SQLiteConnection {
 
   /// The error for a failed SQLite call that returned `code`.
   func error(_ code: Int32) -> NotesStorageError {
+    // SQLite keeps the errno behind an error only for some of them (not for a failed
+    // commit); the thread's errno, read before anything else can fail, still names it.
+    let recent = errno
     guard let database else { return .closed }
-    let message = String(cString: sqlite3_errmsg(database))
+    return Self.error(
+      code, message: String(cString: sqlite3_errmsg(database)),
+      systemError: sqlite3_system_errno(database), recentError: recent, path: path)
+  }
+
+  /// The error for an SQLite `code` with SQLite's `message` and the `errno` of the system
+  /// call behind it (0 for none), on the database at `path`.
+  ///
+  /// `recentError`, the thread's `errno` just after the call, may be older than the call:
+  /// it only helps tell a full disk, never gives a reason.
+  static func error(
+    _ code: Int32, message: String, systemError: Int32, recentError: Int32 = 0, path: String
+  ) -> NotesStorageError {
+    let full = [systemError, recentError].contains { $0 == ENOSPC || $0 == EDQUOT }
     switch code & 0xFF {
     case SQLITE_NOTADB, SQLITE_CORRUPT: return .notADatabase(path: path)
-    case SQLITE_READONLY: return .unwritableLocation(path: path, reason: message)
+    case SQLITE_READONLY:
+      let reason =
+        code == SQLITE_READONLY | 4 << 8  // SQLITE_READONLY_DBMOVED
+        ? "the file was moved or deleted while it was open"
+        : "it is open read-only, as this user may not write the file or its folder"
+      return .unwritableLocation(path: path, reason: reason)
+    case SQLITE_FULL: return .diskFull(path: path)
+    case SQLITE_IOERR where full || DiskSpace.isFull(systemError: systemError, near: path):
+      return .diskFull(path: path)
+    case SQLITE_IOERR:
+      let cause = systemError == 0 ? message : String(cString: strerror(systemError))
+      return .ioFailure(path: path, reason: "\(cause), SQLite code \(code)")
+    case SQLITE_PERM: return .permissionDenied(path: path)
+    case SQLITE_CANTOPEN where systemError == EACCES: return .permissionDenied(path: path)
+    case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
     default: return .sqlite(code: code, message: message)
     }
   }
