@@ -31,8 +31,8 @@ struct CommandFailure: Error, Equatable {
   }
 
   /// The library's refusal, with the exit status its cause calls for: 66 for a library
-  /// this user may not read, 73 for one it may not write, 74 for a full disk or an I/O
-  /// error, 1 otherwise.
+  /// this user may not read (or that is missing where it is only read), 73 for one it may
+  /// not write, 74 for a full disk or an I/O error, 1 otherwise.
   init(_ error: NotesStorageError) {
     self.init(Self.code(for: error), error.description)
   }
@@ -40,7 +40,7 @@ struct CommandFailure: Error, Equatable {
   /// The exit status for a refusal of the library (see ``init(_:)``).
   static func code(for error: NotesStorageError) -> ExitCode {
     switch error {
-    case .permissionDenied: .notFound
+    case .permissionDenied, .missing: .notFound
     case .unwritableLocation: .cannotCreate
     case .diskFull, .ioFailure: .ioError
     default: .failure

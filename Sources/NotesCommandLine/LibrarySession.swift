@@ -3,6 +3,9 @@
 // Guarantees
 // - A missing database file is created, empty: unlike the full-screen app, a command adds
 //   no sample notes (a script wants exactly what it put there).
+// - Reads work on a library this user may read but not write (a read-only file or
+//   folder, another user's library): it is then opened read-only and nothing on disk
+//   changes (see `NotesDatabase.Access`).
 // - A database that cannot be opened fails with the storage error's sentence and the
 //   exit status its cause calls for (`CommandFailure.init(_:)`).
 // - Reads only: commands that change the library open it with `openLibrary`, the one way
@@ -25,11 +28,17 @@ final class LibrarySession {
 
   /// Opens (creating if needed) the library at `path`, or the default location.
   ///
+  /// - Parameters:
+  ///   - databasePath: The library file; `nil` for the default location.
+  ///   - access: By default read-write where this user may write the library, else
+  ///     read-only; `.readWrite` to refuse a library that cannot be written.
   /// - Throws: ``CommandFailure`` with the storage error's sentence and its status.
-  init(databasePath: String?) throws(CommandFailure) {
+  init(
+    databasePath: String?, access: NotesDatabase.Access = .readWriteIfAllowed
+  ) throws(CommandFailure) {
     let location = DatabaseLocation.resolve(explicitPath: databasePath)
     do {
-      database = try NotesDatabase(location: location)
+      database = try NotesDatabase(location: location, access: access)
     } catch {
       throw CommandFailure(error)
     }

@@ -9,6 +9,7 @@
 // - The database is closed before `execute` returns.
 
 import Foundation
+import NotesStorage
 
 /// The `notes` command line.
 ///
@@ -155,6 +156,11 @@ public enum NotesCommandLine {
     exact). Titles are at most 200 characters, bodies 1,000,000; neither may
     hold control characters (bodies may hold tabs and line breaks).
 
+    A library this user may read but not write (a read-only file or folder,
+    another user's library) is opened read-only by list, show, search,
+    export and sync status, and nothing on disk changes, not even a -wal or
+    -shm file beside it; every other command refuses it (exit status 73).
+
     exit status:
       0   success
       1   the library cannot be opened, read or saved (not a notes library,
@@ -230,6 +236,11 @@ public enum NotesCommandLine {
     case .server(let command):
       return try ServerCommands.run(command, io: io)
     case .sync(let command):
+      if command != .status(json: true), command != .status(json: false) {
+        // Every sync command but status changes the library: one it may not write is
+        // refused here, in words, before anything is done.
+        try LibrarySession(databasePath: databasePath, access: .readWrite).close()
+      }
       return try SyncCommands.run(command, databasePath: databasePath, io: io)
     case .gesture(let gesture):
       return try GestureCommands.run(

@@ -10,6 +10,7 @@
 //   modified, then id: the same library always lists the same way. `search` keeps the
 //   search's order, most relevant first, and returns every match.
 // - `--json` prints the same notes as a JSON array of `NoteListing` objects.
+// - They work on a library opened read-only (see `LibrarySession`).
 
 import Airframe
 import Foundation

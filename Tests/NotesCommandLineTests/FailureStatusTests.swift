@@ -18,8 +18,10 @@ import Testing
     (NotesStorageError.diskFull(path: "/x"), ExitCode.ioError),
     (.ioFailure(path: "/x", reason: "disk I/O error, SQLite code 778"), .ioError),
     (.permissionDenied(path: "/x"), .notFound),
+    (.missing(path: "/x"), .notFound),
     (.unwritableLocation(path: "/x", reason: "the file is read-only"), .cannotCreate),
     (.notADatabase(path: "/x"), .failure),
+    (.changedWhileRead(path: "/x"), .failure),
   ])
   func aLibraryRefusalEndsWithItsCausesStatus(error: NotesStorageError, code: ExitCode) {
     #expect(CommandFailure(error) == CommandFailure(code, error.description))

@@ -111,9 +111,9 @@ struct StorageErrorWordsTests {
 
   @Test func everyErrorReadsAsASentenceNamingItsPath() {
     let errors: [NotesStorageError] = [
-      .permissionDenied(path: "/x"), .diskFull(path: "/x"),
+      .permissionDenied(path: "/x"), .missing(path: "/x"), .diskFull(path: "/x"),
       .ioFailure(path: "/x", reason: "Input/output error, SQLite code 778"),
-      .unwritableLocation(path: "/x", reason: "why"),
+      .changedWhileRead(path: "/x"), .unwritableLocation(path: "/x", reason: "why"),
     ]
     for error in errors {
       #expect(error.description.hasSuffix("."))
