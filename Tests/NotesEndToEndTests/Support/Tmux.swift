@@ -81,9 +81,10 @@ final class TmuxSession {
   /// - Throws: `TmuxError` when it fails.
   @discardableResult
   func run(_ arguments: [String]) throws -> String {
+    // A tmux command returns at once; its deadline only keeps a hung one from hanging the test.
     let result = try Programs.run(
       tmux, ["-S", folder.file("tmux.socket"), "-f", folder.file("tmux.conf")] + arguments,
-      environment: environment, folder: folder)
+      environment: environment, folder: folder, timeout: .seconds(60))
     guard result.status == 0 else {
       throw TmuxError(
         description: "tmux \(arguments.joined(separator: " ")) failed with status "
