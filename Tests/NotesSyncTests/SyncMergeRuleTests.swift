@@ -11,7 +11,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 @MainActor
 struct SyncMergeRuleTests {
   let body = "one\ntwo\nthree\nfour\nfive"
