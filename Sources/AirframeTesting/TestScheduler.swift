@@ -32,7 +32,9 @@ public import Testing
 /// - ``runUntilIdle()`` returns when no job is queued and every counted task has either
 ///   finished or is asleep on this clock. It never polls: it waits for the scheduler to
 ///   report a change. Work that waits on something else the test controls (a `Gate` that
-///   nobody opens) keeps it waiting, and the test's time limit ends it.
+///   nobody opens) keeps it waiting until the test's task is cancelled (as Swift Testing
+///   cancels a test at its time limit): then it returns at once, and so does
+///   ``advance(by:)``.
 /// - ``waitForSleepers(_:within:sourceLocation:)`` returns as soon as enough tasks sleep on
 ///   this clock, whoever started them; it never polls, and it throws ``WaitTimedOut`` at
 ///   its deadline or when the waiting task is cancelled.
@@ -203,18 +205,22 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
   }
 
   /// Runs queued jobs and waits for started tasks until nothing is left to do but sleep
-  /// on this clock.
+  /// on this clock; returns at once when the calling task is cancelled.
   @MainActor
   public func runUntilIdle() async {
-    while true {
+    while !Task.isCancelled {
       drain()
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let resumeNow = locked { () -> Bool in
-          if !jobs.isEmpty || running <= sleepers.count { return true }
-          idleWaiter = continuation
-          return false
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow = locked { () -> Bool in
+            if !jobs.isEmpty || running <= sleepers.count || Task.isCancelled { return true }
+            idleWaiter = continuation
+            return false
+          }
+          if resumeNow { continuation.resume() }
         }
-        if resumeNow { continuation.resume() }
+      } onCancel: {
+        locked { takeIdleWaiter() }?.resume()
       }
       let done = locked { jobs.isEmpty && running <= sleepers.count }
       if done { return }

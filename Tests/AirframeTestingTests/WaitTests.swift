@@ -161,6 +161,33 @@ struct WaitTests {
     await sleeper.value
   }
 
+  @Test func runningUntilIdleReturnsWhenTheTestIsCancelled() async throws {
+    let scheduler = TestScheduler()
+    let gate = Gate<Int>()
+    _ = scheduler.startTask { _ = try? await gate.wait() }
+    let waiting = Task { @MainActor in await scheduler.runUntilIdle() }
+    #expect(await gate.waitForWaiters(1))
+    waiting.cancel()
+    try await withDeadline("the cancelled run until idle returns", within: Self.guardLimit) {
+      await waiting.value
+    }
+    #expect(scheduler.runningCount == 1)
+    await gate.open(returning: 1)
+    await scheduler.runUntilIdle()
+    #expect(scheduler.runningCount == 0)
+  }
+
+  @Test func waitingForGateWaitersReturnsFalseWhenTheTestIsCancelled() async throws {
+    let gate = Gate<Int>()
+    let waiting = Task { await gate.waitForWaiters(1) }
+    waiting.cancel()
+    let arrived = try await withDeadline("the cancelled wait returns", within: Self.guardLimit) {
+      await waiting.value
+    }
+    #expect(!arrived)
+    #expect(await gate.waiterCount == 0)
+  }
+
   @Test func aRecordersWaitThatNeverComesTrueNamesTheValuesRecorded() async throws {
     let source = StateSource(1)
     let recorder = ValueRecorder(source)
