@@ -16,11 +16,15 @@ public import Testing
 /// ```
 ///
 /// Past the deadline `work` is cancelled and left to end in its own time; the test has
-/// failed by then. The limit is a safety net, not a measurement.
+/// failed by then. The limit is a safety net, not a measurement, and counts the caller's
+/// own time: the deadline's clock runs on the caller's actor, and a stretch in which that
+/// actor could not run (held by other tests of a parallel run) counts as a second, so a
+/// busy machine delays the failure but does not cause it.
 ///
 /// - Parameters:
 ///   - awaited: What the test waits for, as a phrase that follows "waiting until".
-///   - limit: The longest to wait.
+///   - limit: The longest to wait, in the caller's own time.
+///   - isolation: The caller's actor, on which the deadline's clock runs.
 ///   - sourceLocation: Where the wait is, for the report.
 ///   - work: The work; it runs on its own isolation (the main actor's for a `@MainActor`
 ///     closure).
@@ -29,14 +33,16 @@ public import Testing
 public func withDeadline<Value: Sendable>(
   _ awaited: String,
   within limit: Duration,
+  isolation: isolated (any Actor)? = #isolation,
   sourceLocation: SourceLocation = #_sourceLocation,
   _ work: sending @escaping @isolated(any) () async throws -> Value
 ) async throws -> Value {
   let race = DeadlineRace<Value>(awaited: awaited, limit: limit, sourceLocation: sourceLocation)
   let worker = Task(operation: work)
+  let caller = isolation
   return try await withTaskCancellationHandler {
     try await withCheckedThrowingContinuation { continuation in
-      race.begin(continuation, worker: worker)
+      race.begin(continuation, worker: worker, clockOn: caller)
     }
   } onCancel: {
     race.end(.cancelled)
@@ -69,10 +75,12 @@ private final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
     self.sourceLocation = sourceLocation
   }
 
-  /// Waits with `continuation` for `worker` and the deadline; ends at once if the waiter
-  /// was cancelled already.
-  func begin(_ continuation: CheckedContinuation<Value, any Error>, worker: Task<Value, any Error>)
-  {
+  /// Waits with `continuation` for `worker` and the deadline, whose clock runs on
+  /// `caller`; ends at once if the waiter was cancelled already.
+  func begin(
+    _ continuation: CheckedContinuation<Value, any Error>, worker: Task<Value, any Error>,
+    clockOn caller: (any Actor)?
+  ) {
     let endedEarly = lock.withLock { () -> Bool in
       self.continuation = continuation
       self.worker = worker
@@ -83,7 +91,7 @@ private final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
       return
     }
     let timer = Task { [limit] in
-      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      guard await Self.ownTimePasses(limit, isolation: caller) else { return }
       self.end(.timedOut)
     }
     Task { self.end(.returned(await worker.result)) }
@@ -92,6 +100,20 @@ private final class DeadlineRace<Value: Sendable>: @unchecked Sendable {
       return self.continuation == nil
     }
     if finished { timer.cancel() }
+  }
+
+  /// Sleeps on `isolation` until `limit` of its own time has passed (see `OwnTime`); `false`
+  /// if cancelled first.
+  private static func ownTimePasses(
+    _ limit: Duration, isolation: isolated (any Actor)?
+  ) async -> Bool {
+    var time = OwnTime()
+    while time.counted < limit {
+      let slice = min(limit - time.counted, OwnTime.longestStretch / 2)
+      guard (try? await Task.sleep(for: slice)) != nil else { return false }
+      time.tick()
+    }
+    return true
   }
 
   /// Ends the wait with `ending`, unless it has ended already.

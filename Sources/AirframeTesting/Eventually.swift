@@ -46,10 +46,13 @@ public func eventually(
 /// assume what never happened (a task awaited that can no longer finish would hang the
 /// run). The error's description is the failure's report, for example "Timed out after
 /// 20.0 s waiting until the child has printed three lines (LogTests.swift:12:5); the last
-/// value seen: 2". The limit is a safety net, not a measurement: give it room for a
-/// machine running other work, and let nothing assert how long the wait took. Work that
+/// value seen: 2". The limit is a safety net, not a measurement, and counts the caller's
+/// own time: a stretch in which the caller could not run (its actor held by other tests
+/// of a parallel run) counts as a second, so a busy machine delays the failure of a wait
+/// but does not cause it; the test's time limit bounds the rest. Let nothing assert how
+/// long the wait took. Work that
 /// Airframe starts itself needs no polling: pass a ``TestScheduler`` and call
-/// ``TestScheduler/runUntilIdle()`` or ``TestScheduler/waitForSleepers(_:within:sourceLocation:)``,
+/// ``TestScheduler/runUntilIdle()`` or ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``,
 /// or wait on a ``Gate``.
 ///
 /// - Parameters:
@@ -85,27 +88,26 @@ public func eventually<Value>(
 }
 
 /// The pace and the end of a polling wait: the caller's next turns at first, then a
-/// millisecond's sleep between checks, until the deadline or the task's cancellation.
+/// millisecond's sleep between checks, until the deadline (in the caller's own time, see
+/// `OwnTime`) or the task's cancellation.
 private struct Checks {
-  let clock = ContinuousClock()
-  let start: ContinuousClock.Instant
-  let deadline: ContinuousClock.Instant
+  let limit: Duration
+  var time = OwnTime()
   var turns = 0
 
-  init(limit: Duration) {
-    start = clock.now
-    deadline = start.advanced(by: limit)
-  }
+  init(limit: Duration) { self.limit = limit }
 
   /// Waits for the next check; returns why the wait must end instead, if it must.
   ///
-  /// The check after the deadline still happens: a wait whose caller could not run for a
-  /// while (a busy machine) sees the value once more before it gives up.
+  /// The check after the deadline still happens, and a stretch in which the caller could
+  /// not run (a main actor held by another test) counts as a second: the wait gives up
+  /// only after it has looked for `limit` of its own time.
   mutating func another(
     isolation: isolated (any Actor)? = #isolation
   ) async -> (waited: Duration, wasCancelled: Bool)? {
-    if Task.isCancelled { return (start.duration(to: clock.now), true) }
-    if clock.now >= deadline { return (start.duration(to: clock.now), false) }
+    time.tick()
+    if Task.isCancelled { return (time.waited, true) }
+    if time.counted >= limit { return (time.waited, false) }
     turns += 1
     if turns < 100 {
       await Task.yield()

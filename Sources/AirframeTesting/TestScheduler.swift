@@ -35,7 +35,7 @@ public import Testing
 ///   nobody opens) keeps it waiting until the test's task is cancelled (as Swift Testing
 ///   cancels a test at its time limit): then it returns at once, and so does
 ///   ``advance(by:)``.
-/// - ``waitForSleepers(_:within:sourceLocation:)`` returns as soon as enough tasks sleep on
+/// - ``waitForSleepers(_:within:isolation:sourceLocation:)`` returns as soon as enough tasks sleep on
 ///   this clock, whoever started them; it never polls, and it throws ``WaitTimedOut`` at
 ///   its deadline or when the waiting task is cancelled.
 public final class TestScheduler: WorkScheduler, @unchecked Sendable {
@@ -147,11 +147,14 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - count: The number of sleepers to wait for.
-  ///   - limit: The longest to wait.
+  ///   - limit: The longest to wait, in the caller's own time (see
+  ///     ``withDeadline(_:within:isolation:sourceLocation:_:)``).
+  ///   - isolation: The caller's actor, on which the deadline's clock runs.
   ///   - sourceLocation: Where the wait is, for the report.
   /// - Throws: ``WaitTimedOut`` past `limit` or on cancellation.
   public func waitForSleepers(
     _ count: Int, within limit: Duration = .seconds(20),
+    isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     do {

@@ -4,7 +4,7 @@ public import Testing
 /// waited, and the last value it saw.
 ///
 /// The waits of AirframeTesting (``eventually(_:within:isolation:sourceLocation:_:satisfies:)``,
-/// ``withDeadline(_:within:sourceLocation:_:)``, ``TestScheduler/waitForSleepers(_:within:sourceLocation:)``)
+/// ``withDeadline(_:within:isolation:sourceLocation:_:)``, ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``)
 /// throw it when their deadline passes, and as soon as the waiting task is cancelled, as
 /// Swift Testing cancels a test that runs past its time limit. A test that throws it ends
 /// at the wait that failed, rather than going on into a later wait for something that can

@@ -1,13 +1,14 @@
 import AirframeBinding
-import AirframeTesting
 import Testing
+
+@testable import AirframeTesting
 
 /// The bounded waits themselves: none of them can hang a test.
 ///
 /// A wait for what never comes fails within its deadline, naming what it waited for and
 /// the last value it saw, and a wait whose task is cancelled (a test at its time limit)
 /// ends at once. Each wait under test runs behind an outer
-/// ``withDeadline(_:within:sourceLocation:_:)``, which returns whatever the inner wait
+/// ``withDeadline(_:within:isolation:sourceLocation:_:)``, which returns whatever the inner wait
 /// does: a wait that hangs fails this suite instead of hanging it.
 @Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
@@ -159,6 +160,20 @@ struct WaitTests {
     #expect(timedOut.lastValue == "1 asleep")
     await clock.advance(by: .seconds(1))
     await sleeper.value
+  }
+
+  /// A stretch in which the waiting test's actor is held by another (a parallel run's
+  /// busy main actor) counts as a second towards a deadline; every other stretch counts
+  /// in full.
+  @Test func aDeadlineCountsAStretchWithoutATurnAsASecond() {
+    let start = ContinuousClock.now
+    var time = OwnTime(start: start)
+    time.tick(at: start.advanced(by: .milliseconds(300)))
+    #expect(time.counted == .milliseconds(300))
+    time.tick(at: start.advanced(by: .milliseconds(60_300)))
+    #expect(time.counted == .milliseconds(1_300))
+    time.tick(at: start.advanced(by: .milliseconds(61_000)))
+    #expect(time.counted == .milliseconds(2_000))
   }
 
   @Test func runningUntilIdleReturnsWhenTheTestIsCancelled() async throws {
