@@ -50,10 +50,10 @@ public func eventually(
 /// own time: a stretch in which the caller could not run (its actor held by other tests
 /// of a parallel run) counts as a second, so a busy machine delays the failure of a wait
 /// but does not cause it; the test's time limit bounds the rest. Let nothing assert how
-/// long the wait took. Work that
-/// Airframe starts itself needs no polling: pass a ``TestScheduler`` and call
-/// ``TestScheduler/runUntilIdle()`` or ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``,
-/// or wait on a ``Gate``.
+/// long the wait took. Work that Airframe starts itself needs no polling: pass a
+/// ``TestScheduler`` and call ``TestScheduler/runUntilIdle()`` or
+/// ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``, or wait on a
+/// ``Gate``.
 ///
 /// - Parameters:
 ///   - awaited: What the test waits for, as a phrase that follows "waiting until".

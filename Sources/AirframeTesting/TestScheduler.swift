@@ -35,9 +35,9 @@ public import Testing
 ///   nobody opens) keeps it waiting until the test's task is cancelled (as Swift Testing
 ///   cancels a test at its time limit): then it returns at once, and so does
 ///   ``advance(by:)``.
-/// - ``waitForSleepers(_:within:isolation:sourceLocation:)`` returns as soon as enough tasks sleep on
-///   this clock, whoever started them; it never polls, and it throws ``WaitTimedOut`` at
-///   its deadline or when the waiting task is cancelled.
+/// - ``waitForSleepers(_:within:isolation:sourceLocation:)`` returns as soon as enough
+///   tasks sleep on this clock, whoever started them; it never polls, and it throws
+///   ``WaitTimedOut`` at its deadline or when the waiting task is cancelled.
 public final class TestScheduler: WorkScheduler, @unchecked Sendable {
   /// A caller of `waitForSleepers`: how many sleepers it waits for.
   private struct SleeperWatcher {

@@ -3,9 +3,11 @@ public import Testing
 /// A bounded wait that ended without what it waited for: what that was, how long it
 /// waited, and the last value it saw.
 ///
-/// The waits of AirframeTesting (``eventually(_:within:isolation:sourceLocation:_:satisfies:)``,
-/// ``withDeadline(_:within:isolation:sourceLocation:_:)``, ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``)
-/// throw it when their deadline passes, and as soon as the waiting task is cancelled, as
+/// The waits of AirframeTesting
+/// (``eventually(_:within:isolation:sourceLocation:_:satisfies:)``,
+/// ``withDeadline(_:within:isolation:sourceLocation:_:)``,
+/// ``TestScheduler/waitForSleepers(_:within:isolation:sourceLocation:)``) throw it when
+/// their deadline passes, and as soon as the waiting task is cancelled, as
 /// Swift Testing cancels a test that runs past its time limit. A test that throws it ends
 /// at the wait that failed, rather than going on into a later wait for something that can
 /// no longer happen; the test's time limit then only has to catch what no wait bounds.
