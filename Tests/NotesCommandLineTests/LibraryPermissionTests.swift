@@ -17,7 +17,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct LibraryPermissionTests {
   /// The samples in a library at `lib/notes.sqlite` in the test's folder, the folder and

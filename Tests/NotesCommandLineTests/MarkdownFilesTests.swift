@@ -10,7 +10,7 @@ import NotesStorage
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct MarkdownFilesTests {
   /// A library whose titles, bodies and dates are as awkward as the app allows.

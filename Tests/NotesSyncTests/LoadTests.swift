@@ -59,7 +59,7 @@ struct LoadLogs {
   }
 }
 
-@Suite(.serialized, .sharedPostgres, .noLiveBindings)
+@Suite(.serialized, .sharedPostgres, .noLiveBindings, .timeLimit(.minutes(20)))
 struct LoadTests {
   static let environment = ProcessInfo.processInfo.environment
   /// Seconds of editing: a few in CI, more with AIRFRAME_LOAD_SECONDS.
@@ -178,7 +178,10 @@ struct LoadTests {
           for arguments in programRuns {
             results.append(
               try await onThreadOfItsOwn {
-                try Programs.run(driver, arguments, environment: environment, folder: folder.path)
+                // A device ends itself past its --deadline; a minute more is the safety net.
+                try Programs.run(
+                  driver, arguments, environment: environment, folder: folder.path,
+                  timeout: .seconds(seconds + 180))
               })
           }
           return (device, results)
