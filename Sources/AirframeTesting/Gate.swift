@@ -20,6 +20,8 @@
 ///   it was opened with; a result opened while nobody waits goes to the next waiter.
 /// - ``openOne(with:)`` resumes exactly one waiter, the one that arrived first.
 /// - ``waitForWaiters(_:)`` resumes as soon as enough callers are waiting; it never polls.
+///   It returns `false` at once when its task is cancelled (as Swift Testing cancels a test
+///   at its time limit), so a waiter that never comes cannot keep a test from ending.
 public actor Gate<Value: Sendable> {
   /// Creates a closed gate.
   public init() {}
@@ -28,7 +30,9 @@ public actor Gate<Value: Sendable> {
   /// Results opened while nobody waited, handed to the next waiters in order.
   private var unclaimed: [Result<Value, any Error>] = []
   /// Callers of `waitForWaiters`, resumed when enough waiters have arrived.
-  private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  private var watchers: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] =
+    []
+  private var nextWatcher = 0
   /// The number of calls to ``wait()`` so far.
   public private(set) var arrivals = 0
 
@@ -88,13 +92,26 @@ public actor Gate<Value: Sendable> {
   /// The number of callers waiting now.
   public var waiterCount: Int { waiters.count }
 
-  /// Suspends until at least `count` callers are waiting at the gate.
+  /// Suspends until at least `count` callers are waiting at the gate, or the task is
+  /// cancelled.
   ///
   /// - Parameter count: The number of waiters to wait for.
-  /// - Returns: `true` once that many are waiting.
+  /// - Returns: `true` once that many are waiting; `false` if the task was cancelled first.
   public func waitForWaiters(_ count: Int) async -> Bool {
     if waiters.count < count {
-      await withCheckedContinuation { watchers.append((count, $0)) }
+      nextWatcher += 1
+      let id = nextWatcher
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          if Task.isCancelled {
+            continuation.resume()
+          } else {
+            watchers.append((id, count, continuation))
+          }
+        }
+      } onCancel: {
+        Task { await self.dropWatcher(id) }
+      }
     }
     return waiters.count >= count
   }
@@ -103,5 +120,12 @@ public actor Gate<Value: Sendable> {
     let ready = watchers.filter { $0.count <= waiters.count }
     watchers.removeAll { $0.count <= waiters.count }
     for watcher in ready { watcher.continuation.resume() }
+  }
+
+  /// Resumes the watcher `id`, if it still waits (its task was cancelled).
+  private func dropWatcher(_ id: Int) {
+    let dropped = watchers.filter { $0.id == id }
+    watchers.removeAll { $0.id == id }
+    for watcher in dropped { watcher.continuation.resume() }
   }
 }

@@ -1,5 +1,6 @@
 public import AirframeBinding
 import Foundation
+public import Testing
 
 /// A ``WorkScheduler`` for tests: deferred jobs wait until the test runs them, the work
 /// it starts is counted until it finishes, and its clock moves only when the test
@@ -31,8 +32,19 @@ import Foundation
 /// - ``runUntilIdle()`` returns when no job is queued and every counted task has either
 ///   finished or is asleep on this clock. It never polls: it waits for the scheduler to
 ///   report a change. Work that waits on something else the test controls (a `Gate` that
-///   nobody opens) keeps it waiting, and the test's time limit ends it.
+///   nobody opens) keeps it waiting until the test's task is cancelled (as Swift Testing
+///   cancels a test at its time limit): then it returns at once, and so does
+///   ``advance(by:)``.
+/// - ``waitForSleepers(_:within:isolation:sourceLocation:)`` returns as soon as enough
+///   tasks sleep on this clock, whoever started them; it never polls, and it throws
+///   ``WaitTimedOut`` at its deadline or when the waiting task is cancelled.
 public final class TestScheduler: WorkScheduler, @unchecked Sendable {
+  /// A caller of `waitForSleepers`: how many sleepers it waits for.
+  private struct SleeperWatcher {
+    var count: Int
+    var continuation: CheckedContinuation<Void, Never>
+  }
+
   private struct Sleeper {
     var deadline: Duration
     var order: Int
@@ -48,6 +60,8 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
   private var nextSleeper = 0
   private var currentTime: Duration = .zero
   private var idleWaiter: CheckedContinuation<Void, Never>?
+  private var sleeperWatchers: [Int: SleeperWatcher] = [:]
+  private var nextWatcher = 0
 
   /// Creates a scheduler with nothing queued, nothing running and the clock at zero.
   public init() {}
@@ -112,12 +126,67 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
           return takeIdleWaiter()
         }
         waiter?.resume()
+        for watcher in locked({ takeSleeperWatchers() }) { watcher.resume() }
       }
     } onCancel: {
       let continuation = locked { () -> CheckedContinuation<Void, any Error>? in
         sleepers.removeValue(forKey: number)?.continuation
       }
       continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Suspends until at least `count` tasks are asleep on this clock, whoever started
+  /// them; throws ``WaitTimedOut``, with the number asleep, when `limit` passes first or
+  /// the waiting task is cancelled.
+  ///
+  /// Use it for work the test cannot start through the scheduler, such as a service whose
+  /// delays run on this clock behind a coordinator that starts its own tasks: once the
+  /// work sleeps here, ``advance(by:)`` wakes it. The wait is told of each new sleeper; it
+  /// never polls. The limit is a safety net, not a measurement.
+  ///
+  /// - Parameters:
+  ///   - count: The number of sleepers to wait for.
+  ///   - limit: The longest to wait, in the caller's own time (see
+  ///     ``withDeadline(_:within:isolation:sourceLocation:_:)``).
+  ///   - isolation: The caller's actor, on which the deadline's clock runs.
+  ///   - sourceLocation: Where the wait is, for the report.
+  /// - Throws: ``WaitTimedOut`` past `limit` or on cancellation.
+  public func waitForSleepers(
+    _ count: Int, within limit: Duration = .seconds(20),
+    isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    do {
+      try await withDeadline(
+        "\(count) task(s) sleep on the test scheduler's clock", within: limit,
+        sourceLocation: sourceLocation
+      ) { [self] in
+        await sleepersArrive(count)
+      }
+    } catch var timedOut as WaitTimedOut {
+      timedOut.lastValue = "\(sleeperCount) asleep"
+      throw timedOut
+    }
+  }
+
+  /// Suspends until at least `count` tasks sleep on this clock, or the task is cancelled.
+  private func sleepersArrive(_ count: Int) async {
+    let id = locked { () -> Int in
+      nextWatcher += 1
+      return nextWatcher
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = locked { () -> Bool in
+          if sleepers.count >= count || Task.isCancelled { return true }
+          sleeperWatchers[id] = SleeperWatcher(count: count, continuation: continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      locked { sleeperWatchers.removeValue(forKey: id) }?.continuation.resume()
     }
   }
 
@@ -139,18 +208,22 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
   }
 
   /// Runs queued jobs and waits for started tasks until nothing is left to do but sleep
-  /// on this clock.
+  /// on this clock; returns at once when the calling task is cancelled.
   @MainActor
   public func runUntilIdle() async {
-    while true {
+    while !Task.isCancelled {
       drain()
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let resumeNow = locked { () -> Bool in
-          if !jobs.isEmpty || running <= sleepers.count { return true }
-          idleWaiter = continuation
-          return false
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow = locked { () -> Bool in
+            if !jobs.isEmpty || running <= sleepers.count || Task.isCancelled { return true }
+            idleWaiter = continuation
+            return false
+          }
+          if resumeNow { continuation.resume() }
         }
-        if resumeNow { continuation.resume() }
+      } onCancel: {
+        locked { takeIdleWaiter() }?.resume()
       }
       let done = locked { jobs.isEmpty && running <= sleepers.count }
       if done { return }
@@ -188,6 +261,14 @@ public final class TestScheduler: WorkScheduler, @unchecked Sendable {
       return takeIdleWaiter()
     }
     waiter?.resume()
+  }
+
+  /// Takes the callers of `waitForSleepers` whose count of sleepers is reached; call with
+  /// the lock held.
+  private func takeSleeperWatchers() -> [CheckedContinuation<Void, Never>] {
+    let met = sleeperWatchers.filter { $0.value.count <= sleepers.count }
+    for id in met.keys { sleeperWatchers[id] = nil }
+    return met.values.map(\.continuation)
   }
 
   /// Takes the waiting `runUntilIdle` call, if any; call with the lock held.

@@ -1,4 +1,5 @@
 public import AirframeBinding
+public import Testing
 
 /// Records every value a projection, event channel or outcome stream delivers.
 ///
@@ -96,5 +97,32 @@ public final class ValueRecorder<Value> {
     _ condition: ([Value]) -> Bool
   ) async -> Bool {
     await eventually(timeout: timeout) { condition(values) }
+  }
+
+  /// Waits until `condition` holds for the recorded values; throws ``WaitTimedOut``, naming
+  /// what it waited for and the values recorded, when `limit` passes first or the waiting
+  /// task is cancelled.
+  ///
+  /// The form of ``waitUntil(timeout:_:)`` that ends the test where the wait failed and
+  /// says why (see ``eventually(_:within:isolation:sourceLocation:_:satisfies:)``).
+  ///
+  /// - Parameters:
+  ///   - awaited: What the test waits for, as a phrase that follows "waiting until".
+  ///   - limit: The longest to wait.
+  ///   - sourceLocation: Where the wait is, for the report.
+  ///   - condition: The state to wait for.
+  /// - Returns: The values recorded once `condition` held.
+  /// - Throws: ``WaitTimedOut`` past `limit` or on cancellation.
+  @discardableResult
+  public func waitUntil(
+    _ awaited: String, within limit: Duration = .seconds(20),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: ([Value]) -> Bool
+  ) async throws -> [Value] {
+    try await eventually(awaited, within: limit, sourceLocation: sourceLocation) {
+      values
+    } satisfies: {
+      condition($0)
+    }
   }
 }

@@ -2,6 +2,7 @@
 
 #include "CFaultVFS.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <string.h>
 
@@ -21,13 +22,21 @@ static int armedPersistent;
 static long calls;
 static long failures;
 
-void airframe_fault_vfs_arm(int kinds, long nth, int code, int persistent) {
+static int armedErrno = EIO;
+
+void airframe_fault_vfs_arm_errno(int kinds, long nth, int code, int persistent,
+                                  int systemError) {
   armedKinds = kinds;
   armedNth = nth;
   armedCode = code;
   armedPersistent = persistent;
+  armedErrno = systemError;
   calls = 0;
   failures = 0;
+}
+
+void airframe_fault_vfs_arm(int kinds, long nth, int code, int persistent) {
+  airframe_fault_vfs_arm_errno(kinds, nth, code, persistent, EIO);
 }
 
 void airframe_fault_vfs_disarm(void) { airframe_fault_vfs_arm(0, 0, 0, 0); }
@@ -42,6 +51,8 @@ static int fault(int kind) {
   calls += 1;
   if (calls == armedNth || (armedPersistent && armedNth > 0 && calls > armedNth)) {
     failures += 1;
+    // As the failed system call would have left it, for sqlite3_system_errno.
+    errno = armedErrno;
     return armedCode;
   }
   return SQLITE_OK;
@@ -108,6 +119,11 @@ static int faultDeviceCharacteristics(sqlite3_file *file) {
 
 static int faultShmMap(sqlite3_file *file, int region, int size, int extend,
                        void volatile **memory) {
+  int rc = fault(AIRFRAME_FAULT_SHM_MAP);
+  if (rc != SQLITE_OK) {
+    *memory = 0;
+    return rc;
+  }
   return REAL(file)->pMethods->xShmMap(REAL(file), region, size, extend, memory);
 }
 

@@ -6,8 +6,11 @@
 //   command line prints each line as "notes: <line>" on standard error.
 // - Input is checked before the database is opened, so bad input never creates or
 //   changes a library file.
+// - A refusal of the library ends with the status its cause calls for (see
+//   `CommandFailure.init(_:)`), with the storage's sentence, which names the path.
 
 import Foundation
+import NotesStorage
 
 /// Why a command stopped, and the exit code it ends with.
 struct CommandFailure: Error, Equatable {
@@ -25,6 +28,30 @@ struct CommandFailure: Error, Equatable {
   init(_ code: ExitCode, lines: [String]) {
     self.code = code
     self.lines = lines
+  }
+
+  /// The library's refusal, with the exit status its cause calls for: 66 for a library
+  /// this user may not read (or that is missing where it is only read), 73 for one it may
+  /// not write, 74 for a full disk or an I/O error, 1 otherwise.
+  init(_ error: NotesStorageError) {
+    self.init(Self.code(for: error), error.description)
+  }
+
+  /// The exit status for a refusal of the library (see ``init(_:)``).
+  static func code(for error: NotesStorageError) -> ExitCode {
+    switch error {
+    case .permissionDenied, .missing: .notFound
+    case .unwritableLocation: .cannotCreate
+    case .diskFull, .ioFailure: .ioError
+    default: .failure
+    }
+  }
+
+  /// This failure with the exit status of the library's refusal `cause`, if it has one:
+  /// for a change the session reports as text.
+  func caused(by cause: NotesStorageError?) -> Self {
+    guard code == .failure, let cause else { return self }
+    return Self(Self.code(for: cause), lines: lines)
   }
 
   /// No notebook is titled `name`, ignoring case; `hint` follows the message.

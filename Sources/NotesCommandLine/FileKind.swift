@@ -4,7 +4,14 @@
 // Guarantees
 // - `FileKind(of:)` follows links (stat), `FileKind(linkAt:)` does not (lstat); a path
 //   that cannot be examined is neither a folder, nor a file, nor a link.
-// - `contents(of:)` returns every byte of the file or throws with the system's reason.
+// - `contents(of:)` returns every byte of a regular file or throws with the system's
+//   reason. It never follows a link in the last part of the path and never waits on a
+//   pipe or a device: what it opens must be a regular file, so a file swapped for a link
+//   or a pipe after it was examined is refused, not read.
+// - `names(inFolder:)` lists a folder's entries (without `.` and `..`), never following a
+//   link in the last part of its path.
+// - `resolved(_:)` is the path with every link in it followed (realpath), or why it
+//   cannot be followed (a missing target, a loop).
 
 import Foundation
 
@@ -57,16 +64,26 @@ struct FileKind {
     let description: String
   }
 
-  /// Every byte of the file at `path`.
+  /// Every byte of the regular file at `path`, whose last part must not be a link.
   ///
-  /// - Throws: ``ReadFailure`` if it cannot be opened or read.
+  /// Opened without following a link and without blocking, then checked to be a regular
+  /// file: what was examined as a file cannot be swapped for a link or a pipe unseen.
+  ///
+  /// - Throws: ``ReadFailure`` if it cannot be opened or read, or is not a regular file.
   static func contents(of path: String) throws(ReadFailure) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw ReadFailure(description: reason()) }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      if errno == ELOOP { throw ReadFailure(description: "it is a link") }
+      throw ReadFailure(description: reason())
+    }
     defer { close(descriptor) }
     var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw ReadFailure(description: reason()) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw ReadFailure(description: "it is not a regular file")
+    }
     var bytes: [UInt8] = []
-    var capacity = fstat(descriptor, &info) == 0 ? max(Int(info.st_size), 0) + 1 : 4096
+    var capacity = max(Int(info.st_size), 0) + 1
     while true {
       if bytes.count == capacity { capacity *= 2 }
       let start = bytes.count
@@ -82,6 +99,50 @@ struct FileKind {
       }
       if count == 0 { return bytes }
     }
+  }
+
+  /// The names of the entries of the folder at `path`, in no particular order.
+  ///
+  /// - Throws: ``ReadFailure`` if it cannot be opened (a link in its last part included)
+  ///   or read.
+  static func names(inFolder path: String) throws(ReadFailure) -> [String] {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { throw ReadFailure(description: reason()) }
+    guard let folder = fdopendir(descriptor) else {
+      let failure = ReadFailure(description: reason())
+      close(descriptor)
+      throw failure
+    }
+    defer { closedir(folder) }
+    var names: [String] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(folder) else {
+        if errno != 0 { throw ReadFailure(description: reason()) }
+        return names
+      }
+      let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
+        tuple.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+  }
+
+  /// Where `path` leads with every link in it followed, or why it leads nowhere.
+  ///
+  /// - Parameter path: A path, such as that of a link.
+  /// - Returns: The absolute path with no link, `.` or `..` in it, or the `errno` of the
+  ///   failure: `ENOENT` for a missing target, `ELOOP` for links that loop.
+  static func resolved(_ path: String) -> Result<String, ResolveFailure> {
+    guard let pointer = realpath(path, nil) else { return .failure(ResolveFailure(code: errno)) }
+    defer { free(pointer) }
+    return .success(String(cString: pointer))
+  }
+
+  /// Why a path could not be resolved: the `errno` of `realpath`.
+  struct ResolveFailure: Error {
+    /// The `errno` value.
+    let code: Int32
   }
 
   private static func reason() -> String { String(cString: strerror(errno)) }

@@ -4,6 +4,9 @@
 // Guarantees
 // - A name never holds `/ \ : * ? " < > |` or a control character (U+0000–U+001F,
 //   U+007F–U+009F): each becomes `_`.
+// - A name never starts with `-`, which a shell command (`rm`, `cat`, `grep`) would read
+//   as an option: each `-` at its start becomes `_` (`_rf.md` for "-rf"). The title
+//   itself is kept in the file's front matter, so it reads back unchanged.
 // - A name never starts or ends with a dot or white space, is never empty ("Untitled"),
 //   and its stem (before the extension) is never a name Windows reserves (CON, PRN, AUX,
 //   NUL, COM0–COM9, LPT0–LPT9, in any case, with or without an extension): `_` is added
@@ -61,6 +64,9 @@ struct FileNames {
     }
     var stem = trimmed(String(scalars))
     stem = bounded(stem, bytes: stemLimit)
+    // Not an option to a shell command; `_` keeps the length, so the bound still holds.
+    let dashes = stem.prefix { $0 == "-" }.count
+    if dashes > 0 { stem = String(repeating: "_", count: dashes) + stem.dropFirst(dashes) }
     if stem.isEmpty { stem = fallback }
     if isReserved(stem) {
       // After the device name itself: Windows reserves "NUL.txt" as well as "NUL".

@@ -44,52 +44,57 @@ enum GestureCommands {
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
     let session = library.session
-    switch command {
-    case .addNotebook(let name):
-      let outcome = session.notebookCreated(titled: name)
-      try check(outcome)
-      if let id = outcome.createdID(in: \NotesState.notebooks) { io.write("\(id)\n") }
-    case .renameNotebook(let name, let title):
-      try select(notebook: name, in: session)
-      try check(session.notebookRenamed(to: title))
-    case .deleteNotebook(let name, let confirmed):
-      let notebook = try select(notebook: name, in: session)
-      let outcome = session.notebookDeletionRequested()
-      guard let pending = session.confirmations.pending.first else { return try check(outcome) }
-      guard confirmed else {
-        let notes = notebook.noteCount == 1 ? "1 note" : "\(notebook.noteCount) notes"
-        throw CommandFailure(
-          .invalidData,
-          "the notebook \(TerminalText.quoted(notebook.title)) has \(notes); --yes deletes it"
-            + " with its notes")
+    do throws(CommandFailure) {
+      switch command {
+      case .addNotebook(let name):
+        let outcome = session.notebookCreated(titled: name)
+        try check(outcome)
+        if let id = outcome.createdID(in: \NotesState.notebooks) { io.write("\(id)\n") }
+      case .renameNotebook(let name, let title):
+        try select(notebook: name, in: session)
+        try check(session.notebookRenamed(to: title))
+      case .deleteNotebook(let name, let confirmed):
+        let notebook = try select(notebook: name, in: session)
+        let outcome = session.notebookDeletionRequested()
+        guard let pending = session.confirmations.pending.first else { return try check(outcome) }
+        guard confirmed else {
+          let notes = notebook.noteCount == 1 ? "1 note" : "\(notebook.noteCount) notes"
+          throw CommandFailure(
+            .invalidData,
+            "the notebook \(TerminalText.quoted(notebook.title)) has \(notes); --yes deletes it"
+              + " with its notes")
+        }
+        try check(session.deletionAnswered(pending.id, confirmed: true))
+      case .rename(let id, let title):
+        let original = try select(note: id, in: session)
+        try check(session.noteRenamed(to: title, from: original.title))
+      case .move(let id, let name):
+        let note = try select(note: id, in: session)
+        guard let notebook = session.notebooks.value.first(where: { Self.matches($0.title, name) })
+        else { throw .noNotebook(name) }
+        guard notebook.id != note.notebookID else { return }
+        try check(session.noteMoved(to: notebook.id))
+      case .pin(let id, let isPinned):
+        let note = try select(note: id, in: session)
+        guard note.isPinned != isPinned else { return }
+        try check(session.pinToggled())
+      case .delete(let id):
+        try select(note: id, in: session)
+        try check(session.noteDeleted())
+      case .edit(let id, _):
+        let note = try select(note: id, in: session)
+        let edited: String
+        if let body {
+          edited = body
+        } else {
+          edited = try EditorFile.edit(note.body, environment: environment)
+        }
+        guard edited != note.body else { return }
+        try check(session.bodyTyped(edited))
       }
-      try check(session.deletionAnswered(pending.id, confirmed: true))
-    case .rename(let id, let title):
-      let original = try select(note: id, in: session)
-      try check(session.noteRenamed(to: title, from: original.title))
-    case .move(let id, let name):
-      let note = try select(note: id, in: session)
-      guard let notebook = session.notebooks.value.first(where: { Self.matches($0.title, name) })
-      else { throw .noNotebook(name) }
-      guard notebook.id != note.notebookID else { return }
-      try check(session.noteMoved(to: notebook.id))
-    case .pin(let id, let isPinned):
-      let note = try select(note: id, in: session)
-      guard note.isPinned != isPinned else { return }
-      try check(session.pinToggled())
-    case .delete(let id):
-      try select(note: id, in: session)
-      try check(session.noteDeleted())
-    case .edit(let id, _):
-      let note = try select(note: id, in: session)
-      let edited: String
-      if let body {
-        edited = body
-      } else {
-        edited = try EditorFile.edit(note.body, environment: environment)
-      }
-      guard edited != note.body else { return }
-      try check(session.bodyTyped(edited))
+    } catch {
+      // A failed save is reported as text: its cause gives the exit status.
+      throw error.caused(by: library.lastSaveFailure)
     }
   }
 

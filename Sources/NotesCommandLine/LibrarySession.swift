@@ -3,10 +3,14 @@
 // Guarantees
 // - A missing database file is created, empty: unlike the full-screen app, a command adds
 //   no sample notes (a script wants exactly what it put there).
-// - A database that cannot be opened fails with exit code 1 and the storage error's
-//   sentence.
+// - Reads work on a library this user may read but not write (a read-only file or
+//   folder, another user's library): it is then opened read-only and nothing on disk
+//   changes (see `NotesDatabase.Access`).
+// - A database that cannot be opened fails with the storage error's sentence and the
+//   exit status its cause calls for (`CommandFailure.init(_:)`).
 // - Reads only: commands that change the library open it with `openLibrary`, the one way
-//   every program opens a library (NotesHost), and change it through its session.
+//   every program opens a library (NotesHost), and change it through its session; a
+//   library they may not write is refused before anything changes (exit status 73).
 
 import Airframe
 import Foundation
@@ -23,12 +27,20 @@ final class LibrarySession {
   private var loadedState: NotesState?
 
   /// Opens (creating if needed) the library at `path`, or the default location.
-  init(databasePath: String?) throws(CommandFailure) {
+  ///
+  /// - Parameters:
+  ///   - databasePath: The library file; `nil` for the default location.
+  ///   - access: By default read-write where this user may write the library, else
+  ///     read-only; `.readWrite` to refuse a library that cannot be written.
+  /// - Throws: ``CommandFailure`` with the storage error's sentence and its status.
+  init(
+    databasePath: String?, access: NotesDatabase.Access = .readWriteIfAllowed
+  ) throws(CommandFailure) {
     let location = DatabaseLocation.resolve(explicitPath: databasePath)
     do {
-      database = try NotesDatabase(location: location)
+      database = try NotesDatabase(location: location, access: access)
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
   }
 
@@ -47,7 +59,7 @@ final class LibrarySession {
         loadedState = state
         return state
       } catch {
-        throw CommandFailure(.failure, error.description)
+        throw CommandFailure(error)
       }
     }
   }
@@ -58,12 +70,13 @@ final class LibrarySession {
   /// Opens the library at `path` (or the default location) the one way every program does,
   /// for a command that changes it: no samples, nothing started.
   ///
-  /// - Throws: ``CommandFailure`` with exit code 1 and the storage error's sentence.
+  /// - Throws: ``CommandFailure`` with the storage error's sentence (73 for a library this
+  ///   user may not write).
   static func openLibrary(_ path: String?) throws(CommandFailure) -> NotesLibrary {
     do {
       return try NotesLibrary.open(path: path, samples: .never)
     } catch let error as NotesStorageError {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     } catch {
       throw CommandFailure(.failure, "\(error)")
     }

@@ -9,8 +9,11 @@
 // - Names come from titles through `FileNames`: safe on every common file system and
 //   unique in their folder ignoring case. Notebooks and notes are named in id order, so
 //   the same library always makes the same names.
-// - DIR must not exist, or be an empty folder, and its parent must exist: anything else is
-//   refused with exit code 73 before the library is opened, and nothing is touched.
+// - DIR must not exist, or be an empty folder, and its parent must exist and be writable
+//   by this user: anything else is refused with exit code 73 before the library is
+//   opened, and nothing is touched.
+// - A failure says what happened in words, with DIR's path: a folder or file this user
+//   may not write (73), a full disk (74), another error the system gives (74).
 // - Everything is written into a new hidden folder beside DIR, which is renamed to DIR
 //   only once every file is written. A failure removes it, so DIR never holds half an
 //   export. DIR is private to the user (0700), like the library itself.
@@ -84,8 +87,9 @@ enum MarkdownExport {
   /// Exports the library at `databasePath` into the folder `path`, and prints a summary.
   ///
   /// - Throws: ``CommandFailure``: 73 if `path` exists and is not an empty folder, if its
-  ///   parent folder is missing, or if a file cannot be written (nothing is left then);
-  ///   1 if the library cannot be read.
+  ///   parent folder is missing or may not be written, or if a file may not be written;
+  ///   74 for a full disk or another failed write (nothing is left then); the library's
+  ///   own refusal if it cannot be read.
   static func export(
     to path: String, databasePath: String?, io: CommandIO
   ) throws(CommandFailure) {
@@ -101,13 +105,11 @@ enum MarkdownExport {
     let parent = target.deletingLastPathComponent()
     let staging = parent.appendingPathComponent(
       ".\(target.lastPathComponent).export-\(UUID().uuidString)")
-    do {
-      try FileManager.default.createDirectory(
-        at: staging, withIntermediateDirectories: false,
-        attributes: [.posixPermissions: 0o700])
+    do throws(SystemFailure) {
+      try createFolder(staging, mode: 0o700)
       for folder in folders {
         let url = staging.appendingPathComponent(folder.name, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try createFolder(url, mode: 0o755)
         try write(metadataText(of: folder.notebook), to: url.appendingPathComponent(notebookFile))
         for file in folder.files {
           try write(fileText(of: file.note), to: url.appendingPathComponent(file.name))
@@ -115,15 +117,10 @@ enum MarkdownExport {
       }
       flushToDisk(staging)
       // rename(2) replaces an empty folder at the target, and fails if it is not empty.
-      guard rename(staging.path, target.path) == 0 else {
-        throw CommandFailure(
-          .cannotCreate,
-          "cannot move the export into \(shown(path)): \(String(cString: strerror(errno)))")
-      }
+      guard rename(staging.path, target.path) == 0 else { throw SystemFailure() }
     } catch {
       try? FileManager.default.removeItem(at: staging)
-      if let failure = error as? CommandFailure { throw failure }
-      throw CommandFailure(.cannotCreate, "cannot write the export to \(shown(path)): \(error)")
+      throw error.failure(exporting: path)
     }
     let notes = folders.reduce(0) { $0 + $1.files.count }
     var summary =
@@ -154,6 +151,18 @@ enum MarkdownExport {
     guard files.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
       throw CommandFailure(.cannotCreate, "no folder \(shown(parent)) to export into")
     }
+    // The export is written beside DIR, then moved into place.
+    guard access(parent, W_OK | X_OK) == 0 else {
+      throw CommandFailure(
+        .cannotCreate,
+        "cannot write the export to \(shown(path)): this user may not write in its folder "
+          + "\(shown(parent)) (\(String(cString: strerror(errno))))")
+    }
+  }
+
+  /// Creates the folder `url` with `mode`, whatever the umask takes away.
+  private static func createFolder(_ url: URL, mode: mode_t) throws(SystemFailure) {
+    guard mkdir(url.path, mode) == 0, chmod(url.path, mode) == 0 else { throw SystemFailure() }
   }
 
   /// Writes `text` into a new file at `url` (never over an existing one).
@@ -161,20 +170,24 @@ enum MarkdownExport {
   /// No `fsync` per file (Foundation's `Data.write` makes one, and a sync per file would
   /// be most of an export's time): ``flushToDisk(_:)`` makes the whole folder durable
   /// once, before the rename.
-  private static func write(_ text: String, to url: URL) throws {
+  private static func write(_ text: String, to url: URL) throws(SystemFailure) {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw POSIXFailure(url: url) }
-    defer { close(descriptor) }
+    guard descriptor >= 0 else { throw SystemFailure() }
     var text = text
-    try text.withUTF8 { bytes in
+    let failure = text.withUTF8 { bytes -> SystemFailure? in
       var offset = 0
       while offset < bytes.count {
         let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0, errno == EINTR { continue }
-        guard written > 0 else { throw POSIXFailure(url: url) }
+        // A write of nothing, on a regular file, is a full disk.
+        guard written > 0 else { return written == 0 ? SystemFailure(ENOSPC) : SystemFailure() }
         offset += written
       }
+      return nil
     }
+    // close(2) reports a write that failed late (a full disk over NFS).
+    let closed = close(descriptor) == 0 ? nil : SystemFailure()
+    if let failure = failure ?? closed { throw failure }
   }
 
   /// Waits until every file written under `folder` is on disk: one `syncfs` of its file
@@ -205,13 +218,32 @@ enum MarkdownExport {
   private let systemWrite = Darwin.write
 #endif
 
-/// A system call that failed on a file, with the system's reason.
-private struct POSIXFailure: Error, CustomStringConvertible {
-  /// What it failed on and why.
-  let description: String
+/// A system call of the export that failed, with its `errno`.
+struct SystemFailure: Error {
+  /// The `errno` value.
+  let code: Int32
 
-  /// The failure `errno` names, on the file at `url`.
-  init(url: URL) {
-    description = "\(url.path): \(String(cString: strerror(errno)))"
+  /// The failure `errno` names now, or `code`.
+  init(_ code: Int32 = errno) { self.code = code }
+
+  /// The command's failure for an export to `path` that met this: in words, with the
+  /// status its cause calls for.
+  func failure(exporting path: String) -> CommandFailure {
+    let target = "cannot write the export to \(TerminalText.quoted(path, limit: .max))"
+    switch code {
+    case ENOSPC, EDQUOT:
+      return CommandFailure(.ioError, "\(target): the disk is full; nothing was written")
+    case ENOTEMPTY, EEXIST:
+      return CommandFailure(
+        .cannotCreate, "\(target): something else was put there meanwhile; nothing was written")
+    case EACCES, EPERM, EROFS:
+      return CommandFailure(
+        .cannotCreate,
+        "\(target): this user may not write there (\(String(cString: strerror(code)))); "
+          + "nothing was written")
+    default:
+      return CommandFailure(
+        .ioError, "\(target): \(String(cString: strerror(code))); nothing was written")
+    }
   }
 }

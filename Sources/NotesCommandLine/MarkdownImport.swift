@@ -7,15 +7,22 @@
 //   has one (as `export --markdown` writes), else its path below DIR with `/` between the
 //   parts ("Work/Projects"); DIR's own notebook is titled with DIR's name ("Imported"
 //   when it has none, as `/`). `.notebook.md`'s `created` is the notebook's date.
-// - A note file is a regular file (or a link to one) ending in `.md`, `.markdown` or
-//   `.txt`, in any case. Its title is its front matter's `title`, else the text of a
-//   `# Heading` on its first line, else its name without the extension. Its body is every
-//   byte after the front matter (the whole file when it has none). A date the front
-//   matter lacks is the file's modification time (`modified` never before `created`);
-//   `pinned` defaults to false.
-// - Other files, and links to folders, are skipped and counted. Hidden files and folders
-//   (a name starting with `.`) other than `.notebook.md` are skipped without a count, so
-//   `.git` or `.obsidian` never adds notes.
+// - A note file is a regular file ending in `.md`, `.markdown` or `.txt`, in any case,
+//   whatever its name starts with (`..md`, the page of the `.` command, is a note): only
+//   `.notebook.md` is the notebook's own file. Its title is its front matter's `title`,
+//   else the text of a `# Heading` on its first line, else its name without the
+//   extension (the whole name when nothing comes before it). Its body is every byte after
+//   the front matter (the whole file when it has none). A date the front matter lacks is
+//   the file's modification time (`modified` never before `created`); `pinned` defaults
+//   to false.
+// - Nothing outside DIR is read. A link is followed only to a file inside DIR (DIR with
+//   its own links resolved); a link to anything outside it, a link to a folder (never
+//   followed, so no walk can loop), a link that loops and a link to nothing are skipped.
+//   Files are opened without following a link, so one swapped in after the walk looked
+//   is refused, not read.
+// - Every file or folder that is not read is skipped and reported with its path and why:
+//   other files (not a note's extension, not a regular file), those links, and hidden
+//   folders (a name starting with `.`: `.git`, `.obsidian`), which are not walked.
 // - A file that cannot be read, is not UTF-8 or has front matter that does not parse is
 //   reported with its path and the reason, every one of them, and nothing is returned:
 //   the import saves nothing. Each entry of the document carries its file's path as its
@@ -25,6 +32,12 @@
 
 import Foundation
 import NotesCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads a folder tree of notes.
 enum MarkdownImport {
@@ -38,22 +51,37 @@ enum MarkdownImport {
       && isDirectory.boolValue
   }
 
+  /// A file or folder under DIR that was not read, and why.
+  struct Skipped: Equatable {
+    /// Its path as messages show it (under DIR as the user wrote it), quoted.
+    var shown: String
+    /// Why it was not read, such as "not a .md, .markdown or .txt file".
+    var reason: String
+    /// Whether it is a folder (a hidden one, or a link to one).
+    var isFolder: Bool
+  }
+
   /// The document of the notebooks and notes under the folder `path`.
   ///
   /// - Parameters:
   ///   - path: The folder, as the user wrote it (messages show paths under it).
   ///   - fileRead: Told how many note files were read so far, after each one.
-  /// - Returns: The document, and how many files were skipped as not notes.
+  /// - Returns: The document, and every file and folder skipped, in the order walked.
   /// - Throws: ``CommandFailure`` with exit code 65 listing every file that cannot be read.
   static func read(
     folder path: String, fileRead: @escaping (Int) -> Void = { _ in }
-  ) throws(CommandFailure) -> (LibraryDocument, Int) {
+  ) throws(CommandFailure) -> (LibraryDocument, [Skipped]) {
     var shownRoot = path
     while shownRoot.count > 1, shownRoot.hasSuffix("/") { shownRoot.removeLast() }
     let root = URL(fileURLWithPath: path).standardizedFileURL
     let rootName = root.lastPathComponent
-    var reader = Reader(shownRoot: shownRoot, fileRead: fileRead)
-    reader.scan(root.path, components: [])
+    // Links are judged against where DIR really is, its own links followed.
+    guard case .success(let realRoot) = FileKind.resolved(root.path) else {
+      throw CommandFailure(
+        .notFound, "cannot read the folder \(TerminalText.quoted(path, limit: .max))")
+    }
+    var reader = Reader(shownRoot: shownRoot, realRoot: realRoot, fileRead: fileRead)
+    reader.scan(realRoot, components: [])
     if !reader.issues.isEmpty {
       var lines = reader.issues.prefix(ActionRun.reportLimit).map { $0 }
       if reader.issues.count > ActionRun.reportLimit {
@@ -121,16 +149,19 @@ private struct ScannedFolder {
 /// The walk over DIR: folders, notes, skipped files and problems.
 private struct Reader {
   let shownRoot: String
+  /// DIR with every link in its path followed: nothing outside it is read.
+  let realRoot: String
   var folders: [ScannedFolder] = []
-  var skipped = 0
+  var skipped: [MarkdownImport.Skipped] = []
   var issues: [String] = []
   /// How many note files were read so far.
   var filesRead = 0
   /// Told `filesRead` after each note file.
   let fileRead: (Int) -> Void
 
-  init(shownRoot: String, fileRead: @escaping (Int) -> Void) {
+  init(shownRoot: String, realRoot: String, fileRead: @escaping (Int) -> Void) {
     self.shownRoot = shownRoot
+    self.realRoot = realRoot
     self.fileRead = fileRead
   }
 
@@ -144,57 +175,103 @@ private struct Reader {
     issues.append("\(TerminalText.quoted(shown(components), limit: .max)): \(reason)")
   }
 
+  private mutating func skip(_ components: [String], _ reason: String, folder: Bool = false) {
+    skipped.append(
+      MarkdownImport.Skipped(
+        shown: TerminalText.quoted(shown(components), limit: .max), reason: reason,
+        isFolder: folder))
+  }
+
+  /// Whether `path`, with no link in it, is DIR or inside it.
+  private func isInside(_ path: String) -> Bool {
+    path == realRoot || realRoot == "/" || path.hasPrefix(realRoot + "/")
+  }
+
   /// Reads the folder at `path` (`components` below DIR) and every folder under it.
   ///
   /// Names and `stat`, not `URL` resource values: those cost most of reading 100,000
-  /// small files.
+  /// small files. `path` holds no link: only real folders are walked.
   mutating func scan(_ path: String, components: [String]) {
     let names: [String]
     do {
-      names = try FileManager.default.contentsOfDirectory(atPath: path)
+      names = try FileKind.names(inFolder: path)
     } catch {
-      report(components, "cannot read the folder: \(error.localizedDescription)")
+      report(components, "cannot read the folder: \(error.description)")
       return
     }
     var folder = ScannedFolder(components: components, shown: shown(components))
     var hasMetadata = false
     var subfolders: [(String, [String])] = []
     for name in names.sorted() {
-      let entry = path + "/" + name
       let components = components + [name]
+      // The file to read: the entry itself, or where a link inside DIR leads.
+      var file = path + "/" + name
+      var kind = FileKind(linkAt: file)
+      if kind.isLink {
+        switch FileKind.resolved(file) {
+        case .failure(let failure):
+          skip(components, Self.brokenLink(failure.code))
+          continue
+        case .success(let target):
+          kind = FileKind(of: target)
+          guard isInside(target) else {
+            skip(
+              components,
+              "a link leading outside \(TerminalText.quoted(shownRoot, limit: .max)), to "
+                + TerminalText.quoted(target, limit: .max), folder: kind.isFolder)
+            continue
+          }
+          if kind.isFolder {
+            skip(components, "a link to a folder; links to folders are not followed", folder: true)
+            continue
+          }
+          file = target
+        }
+      } else if kind.isFolder {
+        if name.hasPrefix(".") {
+          skip(components, "a hidden folder; hidden folders are not read", folder: true)
+        } else {
+          subfolders.append((file, components))
+        }
+        continue
+      }
+      guard kind.isRegularFile else {
+        skip(components, "not a regular file")
+        continue
+      }
       if name == MarkdownExport.notebookFile {
         hasMetadata = true
-        guard let text = text(of: entry, at: components),
+        guard let text = text(of: file, at: components),
           let (matter, _) = frontMatter(of: text, at: components)
         else { continue }
         folder.title = matter?.title
         folder.created = matter?.created
-        continue
-      }
-      if name.hasPrefix(".") { continue }
-      // stat follows a link: a link to a file is read, a link to a folder skipped.
-      let kind = FileKind(of: entry)
-      if kind.isFolder {
-        if FileKind(linkAt: entry).isLink {
-          skipped += 1
-        } else {
-          subfolders.append((entry, components))
-        }
-      } else if kind.isRegularFile, MarkdownImport.noteExtensions.contains(fileExtension(name)) {
-        if let note = note(at: entry, name: name, path: components, modified: kind.modified) {
+      } else if MarkdownImport.noteExtensions.contains(fileExtension(name)) {
+        if let note = note(at: file, name: name, path: components, modified: kind.modified) {
           folder.notes.append(note)
         }
       } else {
-        skipped += 1
+        skip(components, "not a .md, .markdown or .txt file")
       }
     }
     if hasMetadata || !folder.notes.isEmpty { folders.append(folder) }
     for (path, components) in subfolders { scan(path, components: components) }
   }
 
+  /// Why a link whose target cannot be resolved (`errno` `code`) is skipped.
+  private static func brokenLink(_ code: Int32) -> String {
+    switch code {
+    case ENOENT, ENOTDIR: "a link to nothing: its target does not exist"
+    case ELOOP: "a link that loops back on itself"
+    default: "a link that cannot be followed: \(String(cString: strerror(code)))"
+    }
+  }
+
   /// The lowercased extension of `name`, without its dot; empty for none.
+  ///
+  /// A name that is only a dot and an extension (`.md`) has that extension.
   private func fileExtension(_ name: String) -> String {
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+    guard let dot = name.lastIndex(of: ".") else { return "" }
     return name[name.index(after: dot)...].lowercased()
   }
 
@@ -211,8 +288,9 @@ private struct Reader {
     let created = matter?.created ?? min(fileDate, matter?.modified ?? fileDate)
     let modified = matter?.modified ?? max(fileDate, created)
     let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+    let fallback = stem.isEmpty ? name : stem
     return LibraryDocument.NoteEntry(
-      id: nil, notebookID: 0, title: matter?.title ?? MarkdownImport.heading(of: body) ?? stem,
+      id: nil, notebookID: 0, title: matter?.title ?? MarkdownImport.heading(of: body) ?? fallback,
       body: String(body), created: created, modified: modified, pinned: matter?.pinned ?? false,
       source: TerminalText.quoted(shown(path), limit: .max))
   }

@@ -5,8 +5,9 @@
 //   path (`nil` for the default location) and every option value, verbatim.
 // - `CommandIO` is the only way commands touch standard input, output and error, so tests
 //   run them in-process with captured streams.
-// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input, 73 cannot
-//   create the output.
+// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input (missing or
+//   unreadable), 69 unavailable, 73 cannot create the output (or write the library), 74
+//   I/O error (a full disk).
 
 public import Foundation
 public import NotesCore
@@ -108,14 +109,19 @@ public enum ExitCode: Int32, Sendable {
   /// The input is invalid (not UTF-8, not the expected JSON, or refused by validation);
   /// nothing was saved.
   case invalidData = 65
-  /// No note, notebook or file has the name or id given.
+  /// No note, notebook or file has the name or id given, or a file (the library
+  /// included) may not be read by this user.
   case notFound = 66
   /// The sync server cannot be reached, or the connection to it was lost; nothing that
   /// was pending is lost, and the same command may succeed later.
   case unavailable = 69
   /// The output cannot be created: the folder an export writes to exists and is not
-  /// empty, or a file in it cannot be written.
+  /// empty, or a file in it cannot be written; or the library cannot be written (its file
+  /// or folder is read-only) by a command that changes it. Nothing was changed.
   case cannotCreate = 73
+  /// Reading or writing a file failed: the disk is full, or it reported an I/O error.
+  /// Nothing was changed.
+  case ioError = 74
 }
 
 /// Where a command reads and writes.

@@ -9,6 +9,7 @@
 // - The database is closed before `execute` returns.
 
 import Foundation
+import NotesStorage
 
 /// The `notes` command line.
 ///
@@ -47,7 +48,8 @@ public enum NotesCommandLine {
           .notebook.md with its exact title and date, and one .md file per note:
           a front matter block (title, created, modified, pinned) between ---
           lines, then the body byte for byte. Names are safe on every common
-          file system and unique ignoring case ("Plan 2.md"). Everything is
+          file system, unique ignoring case ("Plan 2.md") and never start
+          with - (a leading - becomes _: "-rf" is _rf.md). Everything is
           written beside DIR first and moved into place at the end.
       rename ID TITLE
           Give a note a new title.
@@ -124,10 +126,14 @@ public enum NotesCommandLine {
           after DIR. A note's title is its front matter's title, else a
           "# Heading" on its first line, else its file name; its body is the
           rest of the file, kept exactly; a missing date is the file's
-          modification time. Other files are skipped and counted, hidden ones
-          ignored. A file that is not UTF-8, cannot be read, or whose front
-          matter or content is refused is named with the reason; all or
-          nothing, as for FILE.
+          modification time. A name may start with a dot (..md is a note);
+          only .notebook.md is a notebook's own file. Nothing outside DIR is
+          read: a link is followed only to a file inside DIR. Links leading
+          out of DIR, links to folders, broken links, other files and hidden
+          folders (.git, .obsidian) are skipped, and each is listed with its
+          path and why. A file that is not UTF-8, cannot be read, or whose
+          front matter or content is refused is named with the reason; all
+          or nothing, as for FILE.
 
     options (also written --name=value):
       --database PATH  The library file, before or after the command. Default:
@@ -153,17 +159,26 @@ public enum NotesCommandLine {
     exact). Titles are at most 200 characters, bodies 1,000,000; neither may
     hold control characters (bodies may hold tabs and line breaks).
 
+    A library this user may read but not write (a read-only file or folder,
+    another user's library) is opened read-only by list, show, search,
+    export and sync status, and nothing on disk changes, not even a -wal or
+    -shm file beside it; every other command refuses it (exit status 73).
+
     exit status:
       0   success
-      1   the library cannot be opened, read or saved
+      1   the library cannot be opened, read or saved (not a notes library,
+          from a newer version, …)
       64  the command line is wrong
       65  invalid input (not UTF-8, not a notes export, an unusable password,
           or refused with the reasons printed); nothing was saved
-      66  no such note, notebook or file
+      66  no such note, notebook or file, or a library this user may not read
       69  the sync server cannot be reached, or the connection to it was lost;
           what was pending stays pending
       73  export --markdown cannot create DIR (it exists and is not empty, or
-          a file cannot be written); nothing was written
+          this user may not write there), or a command that changes the
+          library may not write it; nothing was written
+      74  the disk is full, or failed reading or writing (an I/O error);
+          nothing was saved
 
     """
 
@@ -224,6 +239,11 @@ public enum NotesCommandLine {
     case .server(let command):
       return try ServerCommands.run(command, io: io)
     case .sync(let command):
+      if command != .status(json: true), command != .status(json: false) {
+        // Every sync command but status changes the library: one it may not write is
+        // refused here, in words, before anything is done.
+        try LibrarySession(databasePath: databasePath, access: .readWrite).close()
+      }
       return try SyncCommands.run(command, databasePath: databasePath, io: io)
     case .gesture(let gesture):
       return try GestureCommands.run(

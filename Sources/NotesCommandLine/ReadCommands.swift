@@ -10,6 +10,7 @@
 //   modified, then id: the same library always lists the same way. `search` keeps the
 //   search's order, most relevant first, and returns every match.
 // - `--json` prints the same notes as a JSON array of `NoteListing` objects.
+// - They work on a library opened read-only (see `LibrarySession`).
 
 import Airframe
 import Foundation
@@ -32,7 +33,7 @@ enum ReadCommands {
     do {
       (notes, notebooks) = try session.database.allNotes()
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
     if let name {
       let key = LibrarySession.titleKey(name)
@@ -90,7 +91,7 @@ enum ReadCommands {
     do {
       ids = try session.database.search(query, limit: Int(Int32.max))
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
     let state = try read(ids, from: session)
     let found = ids.compactMap { state.notes[$0] }
@@ -110,7 +111,7 @@ enum ReadCommands {
       let (notes, notebooks) = try session.database.notes(withIDs: ids)
       return NotesState(notebooks: notebooks, notes: notes)
     } catch {
-      throw CommandFailure(.failure, error.description)
+      throw CommandFailure(error)
     }
   }
 

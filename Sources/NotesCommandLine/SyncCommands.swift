@@ -57,6 +57,8 @@ enum SyncCommands {
       }
     } catch let failure as CommandFailure {
       throw failure
+    } catch let error as NotesStorageError {
+      throw CommandFailure(error)
     } catch let error as PostgresError where error.isUnavailable {
       throw CommandFailure(.unavailable, "\(error)")
     } catch {

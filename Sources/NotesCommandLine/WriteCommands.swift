@@ -30,7 +30,8 @@ enum WriteCommands {
   /// A `nil` body is read from standard input, unless that is a terminal (then empty).
   ///
   /// - Throws: ``CommandFailure``: 65 for input that is not UTF-8 or a refused note, 66 for
-  ///   a missing notebook without `createNotebook`, 1 if the library cannot be saved.
+  ///   a missing notebook without `createNotebook`, 73 if the library may not be written,
+  ///   74 for a full disk, 1 if the library cannot be saved otherwise.
   static func add(
     notebook name: String, title: String, body: String?, createNotebook: Bool,
     databasePath: String?, io: CommandIO
@@ -53,7 +54,12 @@ enum WriteCommands {
           label: "")
       ],
       now: Date(), name: "Add Note")
-    let created = try committed(library.session.notesImported(add))
+    let created: CreatedEntities
+    do throws(CommandFailure) {
+      created = try committed(library.session.notesImported(add))
+    } catch {
+      throw error.caused(by: library.lastSaveFailure)
+    }
     if let id = created.id(in: \NotesState.notes) { io.write("\(id)\n") }
   }
 
@@ -77,7 +83,7 @@ enum WriteCommands {
     from path: String, databasePath: String?, io: CommandIO
   ) throws(CommandFailure) {
     let document: LibraryDocument
-    var skipped: Int?
+    var skipped: [MarkdownImport.Skipped]?
     var progress = ProgressLine(io: io)
     defer { progress.finish() }
     if path != "-", MarkdownImport.isFolder(path) {
@@ -93,15 +99,30 @@ enum WriteCommands {
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
     progress.show("Saving \(Counts.grouped(document.notes.count)) notes…")
-    let counts = try imported(document, into: library.session)
+    let counts: (notes: Int, created: Int, merged: Int)
+    do throws(CommandFailure) {
+      counts = try imported(document, into: library.session)
+    } catch {
+      throw error.caused(by: library.lastSaveFailure)
+    }
     progress.finish()
     io.write(
       "imported \(Counts.phrase(counts.notes, "note")):"
         + " \(Counts.phrase(counts.created, "new notebook")),"
         + " \(Counts.grouped(counts.merged)) merged into notebooks of the same title\n")
-    if let skipped {
-      io.write("skipped \(Counts.phrase(skipped, "file")) not ending in .md, .markdown or .txt\n")
-    }
+    if let skipped { io.write(skippedReport(skipped)) }
+  }
+
+  /// What `import DIR` says about the files and folders it did not read: how many, then
+  /// each one's path and why, one a line.
+  static func skippedReport(_ skipped: [MarkdownImport.Skipped]) -> String {
+    let folders = skipped.count(where: \.isFolder)
+    var text = "skipped \(Counts.phrase(skipped.count - folders, "file"))"
+    if folders > 0 { text += " and \(Counts.phrase(folders, "folder"))" }
+    if skipped.isEmpty { return text + "\n" }
+    text += ":\n"
+    for entry in skipped { text += "  \(entry.shown): \(entry.reason)\n" }
+    return text
   }
 
   /// Imports the document's notebooks (merging into notebooks of the same title) and

@@ -12,14 +12,38 @@ public import Foundation
 /// ## Guarantees
 /// - Started with an empty environment, no signal blocked and every signal's default
 ///   action (as ``Programs`` starts programs).
-/// - ``wait()`` reaps the child and closes the pipe; a child that is never waited for
-///   stays a zombie until the test process ends.
+/// - ``wait(within:)`` reaps the child and closes the pipe; a child that is never waited
+///   for stays a zombie until the test process ends.
+/// - Every wait has a deadline: ``readLine(within:)`` throws ``TimedOut`` when no line came
+///   in time, and ``wait(within:)`` kills a child still running at its deadline and
+///   throws; each says what it waited for and the last line read.
 public final class ChildProcess {
+  /// A wait on the child that passed its deadline.
+  public struct TimedOut: Error, CustomStringConvertible {
+    /// What the test waited for, such as "a line from notes-crash-writer".
+    public var awaited: String
+    /// The deadline it was given.
+    public var limit: Duration
+    /// The last whole line read from the child, if any.
+    public var lastLine: String?
+    /// What the child had written of a line not yet ended.
+    public var partialLine: String
+
+    /// What was awaited, for how long, and the last output seen.
+    public var description: String {
+      "Timed out after \(limit) waiting until \(awaited); the last line read: "
+        + "\(lastLine?.debugDescription ?? "none"), then \(partialLine.debugDescription)"
+    }
+  }
+
   /// The child's process id.
   public let pid: pid_t
+  /// The program's name and arguments, for messages.
+  private let command: String
   private let output: Int32
   private var buffer: [UInt8] = []
   private var isAtEnd = false
+  private var lastLine: String?
 
   /// Starts `executable` with `arguments` and an empty environment.
   ///
@@ -50,19 +74,34 @@ public final class ChildProcess {
     }
     self.pid = pid
     self.output = fds[0]
+    command = ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " ")
   }
 
   /// The next line of standard output, or `nil` at the end.
   ///
+  /// - Parameter limit: The longest to wait for the line: a safety net for a child that
+  ///   neither writes nor ends, not a measurement.
   /// - Returns: The line, without its line break.
-  public func readLine() -> String? {
+  /// - Throws: ``TimedOut`` when neither a line nor the end came within `limit`.
+  public func readLine(within limit: Duration = .seconds(60)) throws -> String? {
+    let deadline = ContinuousClock.now.advanced(by: limit)
     while true {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeSubrange(...newline)
+        lastLine = line
         return line
       }
       if isAtEnd { return nil }
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else {
+        throw TimedOut(
+          awaited: "a line from `\(command)` (pid \(pid))", limit: limit, lastLine: lastLine,
+          partialLine: String(decoding: buffer, as: UTF8.self))
+      }
+      var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+      let milliseconds = Int32(clamping: Int((left / .milliseconds(1)).rounded(.up)))
+      guard poll(&ready, 1, milliseconds) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
       let count = read(output, &chunk, chunk.count)
       if count <= 0 {
@@ -79,14 +118,22 @@ public final class ChildProcess {
   /// Sends SIGKILL.
   public func kill() { _ = Glibc.kill(pid, SIGKILL) }
 
-  /// Waits for the process to end and closes the pipe.
+  /// Waits for the process to end and closes the pipe; kills it (SIGKILL) if it is still
+  /// running after `limit`.
   ///
+  /// - Parameter limit: The longest to wait: a safety net, not a measurement.
   /// - Returns: The raw wait status.
+  /// - Throws: ``TimedOut`` when the process was still running at `limit` (it is killed and
+  ///   reaped first).
   @discardableResult
-  public func wait() -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+  public func wait(within limit: Duration = .seconds(60)) throws -> Int32 {
+    let (status, timedOut) = Programs.waitForExit(pid, within: limit)
     close(output)
+    guard !timedOut else {
+      throw TimedOut(
+        awaited: "`\(command)` (pid \(pid)) ends", limit: limit, lastLine: lastLine,
+        partialLine: String(decoding: buffer, as: UTF8.self))
+    }
     return status
   }
 }

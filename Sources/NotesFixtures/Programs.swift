@@ -7,6 +7,9 @@
 // - Output goes to files, never pipes, so no child can block on a full pipe.
 // - A child starts with no signal blocked and every signal's default action, whatever
 //   the test thread had, and with exactly the environment it is given.
+// - A run ends within its stated time: a child still running at its deadline is killed
+//   (SIGKILL) and the run throws `ProgramTimedOut`, naming the program and what it had
+//   printed, rather than waiting for ever.
 
 public import Foundation
 
@@ -36,8 +39,39 @@ public struct ProgramResult: Equatable, Sendable {
   }
 }
 
+/// A program that had not ended by its deadline: it was killed, and this says what it was
+/// and what it had printed.
+public struct ProgramTimedOut: Error, CustomStringConvertible {
+  /// The program's path.
+  public var program: String
+  /// Its arguments.
+  public var arguments: [String]
+  /// The deadline it was given.
+  public var limit: Duration
+  /// What it had printed on standard output when it was killed.
+  public var output: String
+  /// What it had printed on standard error when it was killed.
+  public var errors: String
+
+  /// The program, its deadline, and the end of what it printed.
+  public var description: String {
+    let command = ([(program as NSString).lastPathComponent] + arguments).joined(separator: " ")
+    return "waiting until `\(command)` ends: it was still running after \(limit) and was"
+      + " killed; its output ended with \(Self.tail(output).debugDescription) and its errors"
+      + " with \(Self.tail(errors).debugDescription)"
+  }
+
+  /// The last 2,000 characters of `text`.
+  private static func tail(_ text: String) -> String { String(text.suffix(2_000)) }
+}
+
 /// Finds programs (those the package built, those on the search path) and runs them.
 public enum Programs {
+  /// How long a program may run before `run` kills it, unless the caller states another
+  /// time: a safety net for a program that hangs, far beyond what a program the tests run
+  /// needs.
+  public static let defaultTimeout = Duration.seconds(300)
+
   /// A child's whole environment: `home` as its home, a UTF-8 locale, and the sanitizer
   /// settings this test process runs with (so a sanitized program behaves as the tests
   /// expect, leak checking included).
@@ -84,11 +118,13 @@ public enum Programs {
   ///   - environment: Its whole environment, as `NAME=value` strings.
   ///   - input: The file for standard input.
   ///   - folder: Where the output files go (they are deleted afterwards).
+  ///   - timeout: How long it may run before it is killed.
   /// - Returns: How it ended and what it printed.
-  /// - Throws: `POSIXError` when it cannot be started.
+  /// - Throws: `POSIXError` when it cannot be started; ``ProgramTimedOut`` when it was
+  ///   still running at `timeout`.
   public static func run(
     _ program: String, _ arguments: [String], environment: [String],
-    input: String = "/dev/null", folder: String
+    input: String = "/dev/null", folder: String, timeout: Duration = defaultTimeout
   ) throws -> ProgramResult {
     let name = UUID().uuidString
     let outputs = ["\(folder)/\(name).out", "\(folder)/\(name).err"]
@@ -109,11 +145,17 @@ public enum Programs {
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-    let status = waitForExit(pid)
+    let (rawStatus, timedOut) = waitForExit(pid, within: timeout)
     let texts = outputs.map { file in
       FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
     }
-    return ProgramResult(status: status, output: texts[0] ?? "", errors: texts[1] ?? "")
+    guard !timedOut else {
+      throw ProgramTimedOut(
+        program: program, arguments: arguments, limit: timeout, output: texts[0] ?? "",
+        errors: texts[1] ?? "")
+    }
+    return ProgramResult(
+      status: shellStatus(rawStatus), output: texts[0] ?? "", errors: texts[1] ?? "")
   }
 
   /// Runs a program to its end, its output files in a temporary folder.
@@ -124,13 +166,17 @@ public enum Programs {
   ///   - environment: Its whole environment, as `NAME=value` strings.
   ///   - input: The file for standard input.
   ///   - folder: Where the output files go (they are deleted afterwards).
+  ///   - timeout: How long it may run before it is killed.
   /// - Returns: How it ended and what it printed.
-  /// - Throws: `POSIXError` when it cannot be started.
+  /// - Throws: `POSIXError` when it cannot be started; ``ProgramTimedOut`` when it was
+  ///   still running at `timeout`.
   public static func run(
     _ program: String, _ arguments: [String], environment: [String],
-    input: String = "/dev/null", folder: TemporaryFolder
+    input: String = "/dev/null", folder: TemporaryFolder, timeout: Duration = defaultTimeout
   ) throws -> ProgramResult {
-    try run(program, arguments, environment: environment, input: input, folder: folder.path)
+    try run(
+      program, arguments, environment: environment, input: input, folder: folder.path,
+      timeout: timeout)
   }
 
   /// Runs a program to its end with `input` as its standard input (written to a file in
@@ -142,16 +188,20 @@ public enum Programs {
   ///   - input: The bytes for standard input.
   ///   - environment: Its whole environment, as `NAME=value` strings.
   ///   - folder: Where the input and output files go (they are deleted afterwards).
+  ///   - timeout: How long it may run before it is killed.
   /// - Returns: How it ended and what it printed.
-  /// - Throws: What writing the input file or starting the program throws.
+  /// - Throws: What writing the input file or starting the program throws;
+  ///   ``ProgramTimedOut`` when it was still running at `timeout`.
   public static func run(
     _ program: String, _ arguments: [String], input: Data, environment: [String],
-    folder: String
+    folder: String, timeout: Duration = defaultTimeout
   ) throws -> ProgramResult {
     let file = "\(folder)/\(UUID().uuidString).in"
     defer { try? FileManager.default.removeItem(atPath: file) }
     try input.write(to: URL(fileURLWithPath: file))
-    return try run(program, arguments, environment: environment, input: file, folder: folder)
+    return try run(
+      program, arguments, environment: environment, input: file, folder: folder,
+      timeout: timeout)
   }
 
   /// Spawn attributes that start a child with no signal blocked and every signal's
@@ -171,11 +221,59 @@ public enum Programs {
     return attributes
   }
 
-  /// Waits for `pid` to end: its exit status, or 128 plus the signal that ended it.
-  static func waitForExit(_ pid: pid_t) -> Int32 {
+  /// Waits for `pid` to end and reaps it, killing it (SIGKILL) if it is still running after
+  /// `limit`: its raw wait status, and whether it was killed for its time.
+  ///
+  /// The child is not reaped until the watchdog is disarmed, so its process id cannot be
+  /// reused by another process that the watchdog would then kill.
+  static func waitForExit(_ pid: pid_t, within limit: Duration) -> (
+    rawStatus: Int32, timedOut: Bool
+  ) {
+    let watchdog = Watchdog(pid: pid)
+    let firing = DispatchWorkItem { watchdog.fire() }
+    let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: firing)
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+    let timedOut = watchdog.disarm()
+    firing.cancel()
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    return (status, timedOut)
+  }
+
+  /// A raw wait status as a shell reports it: the exit status, or 128 plus the signal that
+  /// ended the process.
+  static func shellStatus(_ status: Int32) -> Int32 {
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Kills a child that outlives its deadline, unless it was disarmed first.
+  private final class Watchdog: @unchecked Sendable {
+    private let pid: pid_t
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var armed = true
+    private var fired = false
+
+    init(pid: pid_t) { self.pid = pid }
+
+    /// Kills the child, if still armed.
+    func fire() {
+      lock.withLock {
+        guard armed else { return }
+        fired = true
+        _ = kill(pid, SIGKILL)
+      }
+    }
+
+    /// Stops the watchdog; returns whether it had killed the child.
+    func disarm() -> Bool {
+      lock.withLock {
+        armed = false
+        return fired
+      }
+    }
   }
 }

@@ -20,6 +20,9 @@
 //   package to install: a sync test never passes because its server was absent.
 // - `stop()` stops the server (immediate shutdown) and deletes the folder; call it in a
 //   `defer` right after `start()`.
+// - Starting and stopping end within a stated time: each server program (`initdb`,
+//   `pg_ctl`) is killed and reported after `programTimeout`, and `pg_ctl` itself gives up
+//   waiting for the server after 60 s (`-t 60`).
 
 import Foundation
 
@@ -217,7 +220,7 @@ public final class TemporaryPostgres: Sendable {
           try server.run(
             "pg_ctl",
             [
-              "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
+              "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-t", "60", "-o",
               "\(options) -p \(port)\(extra)", "start",
             ])
           break
@@ -290,10 +293,15 @@ public final class TemporaryPostgres: Sendable {
   /// Stops the server and deletes its folder; calling it again does nothing.
   public func stop() {
     if FileManager.default.fileExists(atPath: "\(folder)/data/postmaster.pid") {
-      _ = try? run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+      _ = try? run(
+        "pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "-t", "60", "stop"])
     }
     try? FileManager.default.removeItem(atPath: folder)
   }
+
+  /// How long a server program (`initdb`, `pg_ctl`, `psql`) may run before it is killed:
+  /// a safety net against a hang, not a measurement.
+  public static let programTimeout = Duration.seconds(120)
 
   /// Runs one of the server programs (as `postgres` when the tests run as root).
   private func run(_ program: String, _ arguments: [String]) throws {
@@ -303,7 +311,7 @@ public final class TemporaryPostgres: Sendable {
       ? ("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments) : (path, arguments)
     let environment = ["PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"]
     let result = try Programs.run(
-      executable, words, environment: environment, folder: folder)
+      executable, words, environment: environment, folder: folder, timeout: Self.programTimeout)
     guard result.status == 0 else {
       throw StartFailure(
         description: "\(program) failed (status \(result.status)): \(result.output)\(result.errors)"
@@ -315,15 +323,55 @@ public final class TemporaryPostgres: Sendable {
 /// Runs blocking `work` on a thread of its own and waits for it without blocking the
 /// caller's thread (the main actor, or a thread of the cooperative pool).
 ///
+/// The wait ends when `work` returns, or as soon as the caller's task is cancelled (as Swift
+/// Testing cancels a test at its time limit): then it throws `CancellationError` and leaves
+/// `work` to end on its thread, so blocking work that never returns cannot keep a test
+/// from ending. Work that may block bounds its own waits (a program's deadline, a
+/// connection's network bounds).
+///
 /// - Parameter work: The work; it must not record test issues (it runs outside the test's
 ///   task).
 /// - Returns: What `work` returns.
-/// - Throws: What `work` throws.
+/// - Throws: What `work` throws; `CancellationError` when the caller was cancelled first.
 public func onThreadOfItsOwn<Value: Sendable>(
   _ work: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
-  try await withCheckedThrowingContinuation { continuation in
-    let thread = Thread { continuation.resume(with: Result { try work() }) }
-    thread.start()
+  let outcome = ThreadOutcome<Value>()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      outcome.wait(with: continuation)
+      let thread = Thread { outcome.finish(Result { try work() }) }
+      thread.start()
+    }
+  } onCancel: {
+    outcome.finish(.failure(CancellationError()))
+  }
+}
+
+/// The first of a thread's result and its caller's cancellation, handed to the caller once.
+private final class ThreadOutcome<Value: Sendable>: @unchecked Sendable {
+  // Guarded by `lock`.
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Value, any Error>?
+  private var result: Result<Value, any Error>?
+
+  /// Hands the result to `continuation`, now if it is known, else once it is.
+  func wait(with continuation: CheckedContinuation<Value, any Error>) {
+    let known = lock.withLock { () -> Result<Value, any Error>? in
+      if result == nil { self.continuation = continuation }
+      return result
+    }
+    if let known { continuation.resume(with: known) }
+  }
+
+  /// Records `result` unless one came first, and hands it to the waiting caller.
+  func finish(_ result: Result<Value, any Error>) {
+    let waiting = lock.withLock { () -> CheckedContinuation<Value, any Error>? in
+      guard self.result == nil else { return nil }
+      self.result = result
+      defer { continuation = nil }
+      return continuation
+    }
+    waiting?.resume(with: result)
   }
 }

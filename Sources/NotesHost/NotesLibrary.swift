@@ -115,6 +115,12 @@ public final class NotesLibrary {
   /// The library file's path.
   public var path: String { database.path }
 
+  /// Why the last change that failed to save failed, or `nil` if none did.
+  ///
+  /// A session reports a failed save as text; a program that answers it with an exit
+  /// status (a full disk, a read-only file) reads the cause here.
+  public var lastSaveFailure: NotesStorageError? { database.lastCommitFailure }
+
   /// Starts following other writers and, with a sync server, syncing live.
   ///
   /// - Parameter wake: What wakes the watcher that applies other writers' commits: writes

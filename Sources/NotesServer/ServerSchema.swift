@@ -8,7 +8,8 @@
 // - A server whose schema is newer than this program's is refused with a message that
 //   says so and nothing is changed: an older program never writes a newer layout.
 // - Several programs preparing one server at once take turns (a transaction-scoped
-//   advisory lock), so the tables are created exactly once.
+//   advisory lock), so the tables are created exactly once; one that waits longer than its
+//   `lockWait` for its turn gives up as below.
 // - From version 4 the tables belong to accounts (ServerSchema+Accounts): every row names
 //   the login role it belongs to, and row-level security, forced on every table, lets a
 //   role reach only its own rows. An upgrade from version 3 gives every existing row to

@@ -10,6 +10,8 @@
 //   DELETEd. Triggers record, in the same transaction, which notes the full-text index no
 //   longer matches; the index itself is updated before the next search (see
 //   `FullTextIndex`), so a commit tokenizes nothing.
+// - A database opened read-only refuses every commit with `.unwritableLocation` before
+//   it touches the file.
 // - An UPDATE or DELETE that matches no row, or a changed id missing from the commit's
 //   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
 // - Rows may be written in any order within a commit: the notebook foreign key is checked
@@ -41,7 +43,20 @@ extension NotesDatabase: ModelStorage {
   /// - Parameter commit: The commit the model is about to apply.
   /// - Throws: A ``NotesStorageError``; the database is then unchanged.
   public func persist(_ commit: Commit<NotesState>) throws(NotesStorageError) {
+    do throws(NotesStorageError) {
+      try write(commit)
+    } catch {
+      lastCommitFailure = error
+      throw error
+    }
+  }
+
+  /// What ``persist(_:)`` does, its failure not yet recorded.
+  private func write(_ commit: Commit<NotesState>) throws(NotesStorageError) {
     let connection = try openConnection()
+    guard !isReadOnly else {
+      throw .unwritableLocation(path: path, reason: "it was opened only for reading")
+    }
     let state = commit.state
     let notebooks = commit.changes.changes(in: \.notebooks)
     let notes = commit.changes.changes(in: \.notes)

@@ -56,6 +56,7 @@ extension NotesDatabase {
         return try Self.fullTextSearch(expression, limit: limit, in: connection)
       }
       if let upToDate { return upToDate }
+      if isReadOnly { return try Self.searchInMemory(expression, limit: limit, in: connection) }
       return try connection.transaction { () throws(NotesStorageError) in
         try FullTextIndex.update(on: connection)
         return try Self.fullTextSearch(expression, limit: limit, in: connection)
@@ -77,6 +78,27 @@ extension NotesDatabase {
     _ expression: String, limit: Int, in connection: SQLiteConnection
   ) throws(NotesStorageError) -> [NoteID] {
     try connection.withStatement(SQL.searchFullText) { statement throws(NotesStorageError) in
+      try statement.bind(expression, at: 1)
+      try statement.bind(Int64(limit), at: 2)
+      return try ids(from: statement)
+    }
+  }
+
+  /// The ids of up to `limit` notes matching `expression`, from an index of every note
+  /// built in memory: for a file opened read-only whose own index misses recorded changes
+  /// it may not write.
+  ///
+  /// Built from the notes as they are, with the file index's tokenizer and weights, so it
+  /// finds and ranks what the file's index would once brought up to date.
+  /// - Complexity: Proportional to the text of every note.
+  private static func searchInMemory(
+    _ expression: String, limit: Int, in connection: SQLiteConnection
+  ) throws(NotesStorageError) -> [NoteID] {
+    try connection.run(SQL.createMemoryIndex)
+    try connection.run(SQL.clearMemoryIndex)
+    try connection.run(SQL.fillMemoryIndex)
+    return try connection.withStatement(SQL.searchMemoryIndex) {
+      statement throws(NotesStorageError) in
       try statement.bind(expression, at: 1)
       try statement.bind(Int64(limit), at: 2)
       return try ids(from: statement)

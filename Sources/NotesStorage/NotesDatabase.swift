@@ -26,6 +26,12 @@
 // - The database is main-actor isolated like the model it stores, and is the only writer
 //   through this connection; every change to the library happens inside `persist` (the
 //   model's funnel); searching and closing write only the full-text index.
+// - Opened `.readOnly` (or `.readWriteIfAllowed` where this user may not write the file or
+//   its folder), nothing on disk changes: the file is not created, migrated, made private
+//   or checkpointed, no `-wal` or `-shm` file is made (see `SQLiteConnection`), and a
+//   commit fails with `.unwritableLocation` before touching anything. Older schema
+//   versions are read as they are. A search whose index misses recorded changes searches
+//   a copy of the index built in memory for that search, so it still sees every commit.
 // - After `close()`, every call throws `.closed`.
 
 internal import Foundation
@@ -49,8 +55,23 @@ public final class NotesDatabase {
   /// The schema version this code reads and writes.
   public static let supportedSchemaVersion = Migration.latestVersion
 
+  /// How a library is opened: for writing, or only for reading.
+  public enum Access: Equatable, Sendable {
+    /// Read and write: a missing file is created, an older one migrated; a file or folder
+    /// this user may not write is refused
+    /// (``NotesStorageError/unwritableLocation(path:reason:)``).
+    case readWrite
+    /// Read only, changing nothing on disk; the file must exist.
+    case readOnly
+    /// ``readWrite`` where this user may write the file and its folder (or create a
+    /// missing file), ``readOnly`` elsewhere: for a program that only reads.
+    case readWriteIfAllowed
+  }
+
   /// The database file's path.
   public let path: String
+  /// Whether the file was opened only for reading (see ``Access``).
+  public let isReadOnly: Bool
   /// How ``search(_:limit:)`` finds notes in this file.
   public private(set) var searchMethod: SearchMethod
   let connection: SQLiteConnection
@@ -76,17 +97,24 @@ public final class NotesDatabase {
   /// `PRAGMA data_version` when the change log was last read: it changes when another
   /// connection commits.
   var dataVersion: Int64 = 0
+  /// The error the last failed commit threw, or `nil` if none failed.
+  ///
+  /// The model reports a failed commit as text; a program that answers it with an exit
+  /// status (a full disk, a read-only file) reads the cause here.
+  public internal(set) var lastCommitFailure: NotesStorageError?
 
   /// Opens (creating or migrating if needed) the database at `location`.
   ///
   /// - Parameters:
   ///   - location: Where the file is; see ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
   ///   - durability: What a persisted commit survives.
+  ///   - access: Whether it is opened for writing or only for reading.
   /// - Throws: A ``NotesStorageError``; the file is then unchanged.
   public convenience init(
-    location: DatabaseLocation, durability: Durability = .survivesAppCrash
+    location: DatabaseLocation, durability: Durability = .survivesAppCrash,
+    access: Access = .readWrite
   ) throws(NotesStorageError) {
-    try self.init(path: location.path, durability: durability)
+    try self.init(path: location.path, durability: durability, access: access)
   }
 
   /// Opens (creating or migrating if needed) the database at `path`.
@@ -97,19 +125,27 @@ public final class NotesDatabase {
   /// permission (a stricter mode is kept).
   ///
   /// - Parameters:
+  /// Opened for reading only (``Access``), nothing is created or changed, and an older
+  /// file is read as it is.
+  ///
+  /// - Parameters:
   ///   - path: The database file's path; missing folders are created.
   ///   - durability: What a persisted commit survives.
+  ///   - access: Whether it is opened for writing or only for reading.
   /// - Throws: ``NotesStorageError/notADatabase(path:)`` for a file that is not a notes
   ///   database, ``NotesStorageError/newerSchema(found:supported:)`` for a file from a
   ///   newer app, ``NotesStorageError/unwritableLocation(path:reason:)`` if the file or its
-  ///   folder cannot be written, ``NotesStorageError/cannotOpen(path:reason:)`` otherwise.
-  ///   The file is then unchanged.
+  ///   folder cannot be written (for `.readWrite`),
+  ///   ``NotesStorageError/permissionDenied(path:)`` if this user may not read it,
+  ///   ``NotesStorageError/missing(path:)`` for a missing file that is only read,
+  ///   ``NotesStorageError/cannotOpen(path:reason:)`` otherwise. The file is then
+  ///   unchanged.
   public convenience init(
-    path: String, durability: Durability = .survivesAppCrash
+    path: String, durability: Durability = .survivesAppCrash, access: Access = .readWrite
   ) throws(NotesStorageError) {
     try self.init(
       path: path, durability: durability, fullTextSearch: FullTextIndex.isAvailable,
-      schemaVersion: Migration.latestVersion)
+      schemaVersion: Migration.latestVersion, access: access)
   }
 
   /// Opens the database, migrating only up to `schemaVersion` (tests build old files),
@@ -117,33 +153,89 @@ public final class NotesDatabase {
   /// `clock` as the device's clock (tests skew it).
   init(
     path: String, durability: Durability, fullTextSearch: Bool, schemaVersion: Int32,
-    vfs: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    vfs: String? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+    access: Access = .readWrite
   ) throws(NotesStorageError) {
     self.clock = clock
-    let existed = try FileLocation.prepare(path)
-    let connection = try SQLiteConnection(path: path, create: !existed, vfs: vfs)
+    let readOnly = try FileLocation.opensReadOnly(path, access: access)
+    let connection: SQLiteConnection
+    var version = schemaVersion
+    if readOnly {
+      try FileLocation.checkReadable(path)
+      connection = try SQLiteConnection(path: path, mode: .readOnly, vfs: vfs)
+      do throws(NotesStorageError) {
+        version = try Self.configureReadOnly(connection, fullTextSearch: fullTextSearch)
+      } catch {
+        connection.close()
+        throw error
+      }
+    } else {
+      let existed = try FileLocation.prepare(path)
+      connection = try SQLiteConnection(path: path, mode: .readWrite(create: !existed), vfs: vfs)
+      do throws(NotesStorageError) {
+        try Self.configure(
+          connection, durability: durability, fullTextSearch: fullTextSearch,
+          schemaVersion: schemaVersion)
+        try Self.restrictToOwner(path)
+      } catch {
+        connection.close()
+        if !existed { FileLocation.removeCreatedFile(path) }
+        throw error
+      }
+    }
     do throws(NotesStorageError) {
-      try Self.configure(
-        connection, durability: durability, fullTextSearch: fullTextSearch,
-        schemaVersion: schemaVersion)
-      try Self.restrictToOwner(path)
       let indexed = try FullTextIndex.isInstalled(on: connection)
       self.searchMethod = indexed ? .fullText : .substring
       self.recordsIndexChanges = indexed ? try FullTextIndex.recordsChanges(on: connection) : false
     } catch {
       connection.close()
-      if !existed { FileLocation.removeCreatedFile(path) }
       throw error
     }
     self.path = path
-    self.dates = StoredDates(schemaVersion: schemaVersion)
+    self.isReadOnly = readOnly
+    self.dates = StoredDates(schemaVersion: version)
     self.connection = connection
-    self.keepsChangeLog = schemaVersion >= Migration.addChangeLog.rawValue
-    self.hasSyncIdentity = schemaVersion >= Migration.addSyncIdentity.rawValue
+    self.keepsChangeLog = version >= Migration.addChangeLog.rawValue
+    self.hasSyncIdentity = version >= Migration.addSyncIdentity.rawValue
     self.writer =
       "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
-    self.checkpointer = vfs == nil ? BackgroundCheckpointer(path: path) : nil
-    connection.checkpoint(in: checkpointer)
+    self.checkpointer = vfs == nil && !readOnly ? BackgroundCheckpointer(path: path) : nil
+    if !readOnly { connection.checkpoint(in: checkpointer) }
+  }
+
+  /// Checks a file opened read-only and returns its schema version; writes nothing.
+  private static func configureReadOnly(
+    _ connection: SQLiteConnection, fullTextSearch: Bool
+  ) throws(NotesStorageError) -> Int32 {
+    let path = connection.path
+    try connection.run("PRAGMA busy_timeout = 5000")
+    let found: Int32
+    do throws(NotesStorageError) {
+      // The first read: SQLite opens the write-ahead log here, if there is one.
+      found = Int32(clamping: try connection.int64("PRAGMA user_version") ?? 0)
+    } catch .permissionDenied, .cannotOpen {
+      throw .cannotOpen(
+        path: path,
+        reason: "it was left open or not closed cleanly, and this user may not read or "
+          + "create the -wal and -shm files beside it, where SQLite keeps what the file "
+          + "does not hold yet; open it once where it can be written")
+    }
+    guard found <= Migration.latestVersion else {
+      throw .newerSchema(found: found, supported: Migration.latestVersion)
+    }
+    guard found >= Migration.createTables.rawValue else {
+      throw .cannotOpen(
+        path: path, reason: "it holds no notes yet, and it cannot be written to start a library")
+    }
+    if !fullTextSearch, try FullTextIndex.isInstalled(on: connection) {
+      throw .cannotOpen(
+        path: path,
+        reason: "it has a full-text index, but this SQLite library lacks FTS5 to read it")
+    }
+    // Settings of this connection only; the file is not written.
+    try connection.run("PRAGMA foreign_keys = ON")
+    try connection.run("PRAGMA temp_store = MEMORY")
+    return found
   }
 
   /// Checks the file before writing anything, then sets WAL mode and migrates.
@@ -203,8 +295,10 @@ public final class NotesDatabase {
   /// background checkpoint that is running, then checkpoints the write-ahead log into the
   /// database file. Calling it again does nothing.
   public func close() {
-    if connection.isOpen { try? updateFullTextIndex() }
-    connection.checkpoint(in: nil)
+    if !isReadOnly {
+      if connection.isOpen { try? updateFullTextIndex() }
+      connection.checkpoint(in: nil)
+    }
     checkpointer?.close()
     connection.close()
   }
@@ -215,7 +309,8 @@ public final class NotesDatabase {
   /// - Complexity: Proportional to the text of the notes changed since the last update.
   func updateFullTextIndex() throws(NotesStorageError) {
     let connection = try openConnection()
-    guard recordsIndexChanges, try FullTextIndex.hasRecordedChanges(on: connection) else {
+    guard !isReadOnly, recordsIndexChanges, try FullTextIndex.hasRecordedChanges(on: connection)
+    else {
       return
     }
     try connection.withPageCache(kibibytes: Self.bulkPageCacheKiB) { () throws(NotesStorageError) in

@@ -20,6 +20,20 @@ public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
   case newerSchema(found: Int32, supported: Int32)
   /// The database (or its folder) cannot be written; `reason` says why.
   case unwritableLocation(path: String, reason: String)
+  /// This user may not read the database: its mode, or a folder on its path, forbids it.
+  case permissionDenied(path: String)
+  /// There is no database at the path, and none may be created there (a library opened
+  /// only to be read).
+  case missing(path: String)
+  /// The disk (or this user's quota on it) is full: SQLite reported `SQLITE_FULL`, or an
+  /// I/O error whose cause is `ENOSPC` or `EDQUOT`.
+  case diskFull(path: String)
+  /// Reading or writing the database failed for another reason the system gave (an I/O
+  /// error); `reason` says what SQLite reported.
+  case ioFailure(path: String, reason: String)
+  /// The database was opened read-only while nothing else had it open, and it changed
+  /// while it was being read (another user wrote to it): what was read may not be whole.
+  case changedWhileRead(path: String)
   /// The database was closed with ``NotesDatabase/close()`` before this call.
   case closed
   /// A row that the model says exists (or does not) disagrees with the database.
@@ -45,6 +59,20 @@ public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
         + "\(found); this version reads up to \(supported)); it was left unchanged."
     case .unwritableLocation(let path, let reason):
       "Cannot save notes at \(path): \(reason)."
+    case .permissionDenied(let path):
+      "Cannot read the notes database at \(path): permission denied (this user may not "
+        + "read it, or may not enter a folder on its path)."
+    case .missing(let path):
+      "There is no notes database at \(path)."
+    case .diskFull(let path):
+      "The disk is full: the notes database at \(path) cannot be written, so nothing was "
+        + "saved."
+    case .ioFailure(let path, let reason):
+      "The disk failed reading or writing the notes database at \(path) (\(reason)); "
+        + "nothing was saved."
+    case .changedWhileRead(let path):
+      "The notes database at \(path) changed while it was being read; run the command "
+        + "again."
     case .closed:
       "The notes database is closed."
     case .outOfSync(let table, let id, let reason):

@@ -12,6 +12,11 @@
 // - An existing library and its existing companions keep a stricter mode and lose every
 //   group and other bit: their new mode is the old one masked with 0600. Nothing is
 //   changed on a file that is already private.
+// - A companion of this user's that this user may not write, beside a library it may
+//   write, gets the library's mode back before SQLite opens it (`repairCompanions`): a
+//   read-only reader (an `sqlite3 -readonly`, an older `notes`) creates missing
+//   companions with the read-only mode the library had then, and one left so would stop
+//   every later writer.
 
 internal import Foundation
 
@@ -63,6 +68,24 @@ enum PrivateFiles {
       let mode = status.st_mode & 0o7777
       guard mode & ~fileMode != 0 else { continue }
       guard chmod(file, mode & fileMode) == 0 else { throw Failure(errno) }
+    }
+  }
+
+  /// Gives each companion of the library at `path` that is this user's but lacks the
+  /// owner's write permission the library's own mode (without group and other bits).
+  ///
+  /// Call once the library itself was found writable.
+  ///
+  /// - Parameter path: The library's path.
+  /// - Throws: The `errno` of a failed `chmod`, as a reason.
+  static func repairCompanions(of path: String) throws(Failure) {
+    guard let libraryMode = mode(of: path), libraryMode & S_IWUSR != 0 else { return }
+    for file in companionSuffixes.map({ path + $0 }) {
+      var status = stat()
+      guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_uid == geteuid(), status.st_mode & S_IWUSR == 0
+      else { continue }
+      guard chmod(file, libraryMode & fileMode) == 0 else { throw Failure(errno) }
     }
   }
 

@@ -42,6 +42,21 @@ enum SQL {
     SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?1
     ORDER BY bm25(notes_fts, 4.0, 1.0) LIMIT ?2
     """
+  /// An index in memory (the temp schema, kept in memory), like `notes_fts` but holding
+  /// its own copy of the text: for searching a file opened read-only.
+  static let createMemoryIndex = """
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.notes_fts_memory USING fts5(
+      title, body, tokenize = 'unicode61 remove_diacritics 2'
+    )
+    """
+  static let clearMemoryIndex = "DELETE FROM temp.notes_fts_memory"
+  static let fillMemoryIndex = """
+    INSERT INTO temp.notes_fts_memory(rowid, title, body) SELECT id, title, body FROM main.notes
+    """
+  static let searchMemoryIndex = """
+    SELECT rowid FROM temp.notes_fts_memory WHERE notes_fts_memory MATCH ?1
+    ORDER BY bm25(notes_fts_memory, 4.0, 1.0) LIMIT ?2
+    """
   static let tableExists = """
     SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1
     """

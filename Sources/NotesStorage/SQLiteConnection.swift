@@ -13,15 +13,33 @@
 //   body and ends it (COMMIT, or a rollback if it throws), so the write is durable when it
 //   returns. Whatever the held transaction has not ended when `holdingWriteLock` returns
 //   is rolled back.
+// - A connection opened without creating, to a file that this user may not write or in
+//   a folder it may not write, is opened read-only, and changes nothing on disk: with a
+//   write-ahead log beside the file (someone has it open, or it was not closed cleanly)
+//   SQLite reads the log as a read-only connection; without one, the file holds every
+//   commit and is opened `immutable`, so no `-wal` or `-shm` file is created (SQLite
+//   would create them with the file's read-only mode and leave them, and they would then
+//   stop every later writer). An immutable read takes no lock, so every statement checks
+//   afterwards that the file is as it was when opened, and throws `.changedWhileRead`
+//   otherwise: what another writer changed is never returned half-read.
 // - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
-//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, the rest as `.sqlite`
-//   with the extended result code and SQLite's message.
+//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, SQLITE_FULL, and an
+//   I/O error caused by a full disk or quota (`ENOSPC`, `EDQUOT`, or no space left on its
+//   file system), as `.diskFull`, other I/O errors as `.ioFailure`, a permission refused
+//   by the system as `.permissionDenied`, the rest as `.sqlite` with the extended result
+//   code and SQLite's message.
 // - After `close()` (or deinit) every statement is finalized and the handle is closed;
 //   any further use throws `.closed`.
 // - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
 
 internal import CSQLite
 internal import Foundation  // strdup and free
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
 
 /// An open SQLite database: the low-level connection under ``NotesDatabase``.
 final class SQLiteConnection {
@@ -34,27 +52,91 @@ final class SQLiteConnection {
   /// Whether `holdingWriteLock` has begun a transaction that no `transaction` ended yet.
   private var isHoldingWriteLock = false
 
-  /// Opens the database at `path` for reading and writing.
+  /// What the file was like when an immutable connection opened it; `nil` for others.
+  private let openedIdentity: FileIdentity?
+
+  /// How a connection opens its file.
+  enum Mode: Equatable {
+    /// For reading and writing; with `create`, a missing file is created.
+    case readWrite(create: Bool)
+    /// For reading only, changing nothing on disk (see the guarantees).
+    case readOnly
+  }
+
+  /// Opens the database at `path` for reading and writing, or, when it is not created
+  /// and this user may not write it or its folder, for reading only.
   ///
   /// - Parameters:
   ///   - path: The file's path.
   ///   - create: Whether to create the file if it does not exist.
   ///   - vfs: The name of a registered SQLite VFS to open it through (tests inject disk
   ///     faults this way); `nil` for the default.
-  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason.
-  init(path: String, create: Bool, vfs: String? = nil) throws(NotesStorageError) {
+  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason, or
+  ///   ``NotesStorageError/permissionDenied(path:)``.
+  convenience init(path: String, create: Bool, vfs: String? = nil) throws(NotesStorageError) {
+    let readOnly = !create && !FileLocation.isWritable(path)
+    try self.init(path: path, mode: readOnly ? .readOnly : .readWrite(create: create), vfs: vfs)
+  }
+
+  /// Opens the database at `path` in `mode`.
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - mode: Reading and writing, or reading only.
+  ///   - vfs: The name of a registered SQLite VFS to open it through; `nil` for the
+  ///     default.
+  /// - Throws: ``NotesStorageError/cannotOpen(path:reason:)`` with SQLite's reason, or
+  ///   ``NotesStorageError/permissionDenied(path:)``.
+  init(path: String, mode: Mode, vfs: String? = nil) throws(NotesStorageError) {
     self.path = path
     var handle: OpaquePointer?
-    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-    if create { flags |= SQLITE_OPEN_CREATE }
-    let code = sqlite3_open_v2(path, &handle, flags, vfs)
+    var flags = SQLITE_OPEN_NOMUTEX
+    var name = path
+    switch mode {
+    case .readWrite(let create):
+      flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+      openedIdentity = nil
+    case .readOnly:
+      // Without a log, the file is the whole database: read it as it is, creating nothing.
+      let hasLog = access(path + "-wal", F_OK) == 0
+      openedIdentity = hasLog ? nil : FileIdentity(path)
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      name = Self.uri(path, immutable: !hasLog)
+    }
+    let code = sqlite3_open_v2(name, &handle, flags, vfs)
     guard code == SQLITE_OK, let handle else {
       let reason = handle.map { String(cString: sqlite3_errmsg($0)) }
+      let system = handle.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(handle)
+      if system == EACCES || code & 0xFF == SQLITE_PERM { throw .permissionDenied(path: path) }
       throw .cannotOpen(path: path, reason: reason ?? String(cString: sqlite3_errstr(code)))
     }
     sqlite3_extended_result_codes(handle, 1)
     database = handle
+  }
+
+  /// The URI that opens `path` read-only, `immutable` when nothing else can have changed
+  /// it: `file:` and the path with every byte but letters, digits and `/._~-` escaped.
+  static func uri(_ path: String, immutable: Bool) -> String {
+    var encoded = path.hasPrefix("/") ? "file://" : "file:"
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "-"):
+        encoded.append(Character(Unicode.Scalar(byte)))
+      default:
+        encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return encoded + "?mode=ro" + (immutable ? "&immutable=1" : "")
+  }
+
+  /// Throws ``NotesStorageError/changedWhileRead(path:)`` if the file of an immutable
+  /// connection is no longer as it was when opened.
+  private func checkUnchanged() throws(NotesStorageError) {
+    guard let openedIdentity, FileIdentity(path) != openedIdentity else { return }
+    throw .changedWhileRead(path: path)
   }
 
   deinit { close() }
@@ -62,7 +144,8 @@ final class SQLiteConnection {
   /// Whether the connection is open.
   var isOpen: Bool { database != nil }
 
-  /// Whether SQLite opened the main database read-only (the file is write-protected).
+  /// Whether SQLite opened the main database read-only (asked to, or the file is
+  /// write-protected).
   var isReadOnly: Bool {
     guard let database else { return true }
     return sqlite3_db_readonly(database, "main") == 1
@@ -126,7 +209,9 @@ final class SQLiteConnection {
   ) throws(NotesStorageError) -> Result {
     let statement = try prepared(sql)
     defer { statement.reset() }
-    return try body(statement)
+    let result = try body(statement)
+    try checkUnchanged()
+    return result
   }
 
   /// Runs one statement that returns no rows.
@@ -282,13 +367,75 @@ final class SQLiteConnection {
 
   /// The error for a failed SQLite call that returned `code`.
   func error(_ code: Int32) -> NotesStorageError {
+    // SQLite keeps the errno behind an error only for some of them (not for a failed
+    // commit); the thread's errno, read before anything else can fail, still names it.
+    let recent = errno
     guard let database else { return .closed }
-    let message = String(cString: sqlite3_errmsg(database))
+    return Self.error(
+      code, message: String(cString: sqlite3_errmsg(database)),
+      systemError: sqlite3_system_errno(database), recentError: recent, path: path)
+  }
+
+  /// The error for an SQLite `code` with SQLite's `message` and the `errno` of the system
+  /// call behind it (0 for none), on the database at `path`.
+  ///
+  /// `recentError`, the thread's `errno` just after the call, may be older than the call:
+  /// it only helps tell a full disk, never gives a reason.
+  static func error(
+    _ code: Int32, message: String, systemError: Int32, recentError: Int32 = 0, path: String
+  ) -> NotesStorageError {
+    let full = [systemError, recentError].contains { $0 == ENOSPC || $0 == EDQUOT }
     switch code & 0xFF {
     case SQLITE_NOTADB, SQLITE_CORRUPT: return .notADatabase(path: path)
-    case SQLITE_READONLY: return .unwritableLocation(path: path, reason: message)
+    case SQLITE_READONLY:
+      let reason =
+        code == SQLITE_READONLY | 4 << 8  // SQLITE_READONLY_DBMOVED
+        ? "the file was moved or deleted while it was open"
+        : "it is open read-only, as this user may not write the file or its folder"
+      return .unwritableLocation(path: path, reason: reason)
+    case SQLITE_FULL: return .diskFull(path: path)
+    case SQLITE_IOERR where full || DiskSpace.isFull(systemError: systemError, near: path):
+      return .diskFull(path: path)
+    case SQLITE_IOERR:
+      let cause = systemError == 0 ? message : String(cString: strerror(systemError))
+      return .ioFailure(path: path, reason: "\(cause), SQLite code \(code)")
+    case SQLITE_PERM: return .permissionDenied(path: path)
+    case SQLITE_CANTOPEN where systemError == EACCES: return .permissionDenied(path: path)
+    case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
     default: return .sqlite(code: code, message: message)
     }
+  }
+}
+
+/// What identifies a file's contents without reading them: its inode, size and times.
+private struct FileIdentity: Equatable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let modified: [Int]
+  let changed: [Int]
+
+  /// The identity of the file at `path`, or `nil` if it cannot be examined.
+  init?(_ path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    #if canImport(Darwin)
+      modified = [info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec].map { Int($0) }
+      changed = [info.st_ctimespec.tv_sec, info.st_ctimespec.tv_nsec].map { Int($0) }
+    #else
+      modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec].map { Int($0) }
+      changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec].map { Int($0) }
+    #endif
+  }
+}
+
+extension String {
+  /// The string with zeros before it, to at least `count` characters.
+  fileprivate func leftPadded(to count: Int) -> String {
+    String(repeating: "0", count: max(0, count - self.count)) + self
   }
 }
 

@@ -18,7 +18,7 @@ final class CounterModel {
   var unrelated = 0
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct ObservationInteropTests {
   @Test func readingAStateSourceInsideTrackingRegistersIt() {

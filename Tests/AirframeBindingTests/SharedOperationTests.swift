@@ -7,7 +7,7 @@ import Testing
 // (which needs the main actor to have run every task queued before it) every consumer
 // started earlier is registered. The bookkeeping after a cancellation runs as a
 // scheduler job, which these tests run with `drain()`.
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct SharedOperationTests {
   let scheduler = TestScheduler()
@@ -143,7 +143,7 @@ struct SharedOperationTests {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct KeyedSharedOperationTests {
   let scheduler = TestScheduler()

@@ -2,7 +2,7 @@ import AirframeBinding
 import AirframeTesting
 import Testing
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct ValuesSequenceTests {
   @Test func theSequenceStartsWithTheCurrentValueThenEveryLaterOne() async {

@@ -28,7 +28,7 @@ final class DebouncedSearch {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct TestSchedulerTests {
   let scheduler = TestScheduler()

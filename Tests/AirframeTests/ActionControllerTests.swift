@@ -83,7 +83,7 @@ final class SlowTitles: Sendable {
   func title(_ index: Int) async throws -> String { try await gates[index].wait() }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct AsyncActionControllerTests {
   func makeController(

@@ -12,7 +12,7 @@ import Testing
 /// The samples: notebooks Home (1), Ideas (2) and Work (3); notes 4 "Welcome to Notes"
 /// (Work, pinned), 5 "Meeting agenda" (Work), 6 "Groceries" and 7 "Weekend" (Home),
 /// 8 "Book list" and 9 "App ideas" (Ideas).
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct GestureCommandTests {
   private func notes(

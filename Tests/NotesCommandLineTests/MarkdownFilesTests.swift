@@ -10,7 +10,7 @@ import NotesStorage
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct MarkdownFilesTests {
   /// A library whose titles, bodies and dates are as awkward as the app allows.
@@ -88,7 +88,7 @@ struct MarkdownFilesTests {
         == CommandResult(
           status: 0,
           output: "imported 40 notes: 8 new notebooks, 0 merged into notebooks of the same title\n"
-            + "skipped 0 files not ending in .md, .markdown or .txt\n",
+            + "skipped 0 files\n",
           errors: ""))
     let original = Self.fields(try source.state())
     let copy = Self.fields(try target.state())
@@ -125,6 +125,35 @@ struct MarkdownFilesTests {
     #expect(work.contains("CON_.md") && work.contains("con_ 2.md"))
     let attributes = try files.attributesOfItem(atPath: folder)
     #expect((attributes[.posixPermissions] as? Int) == 0o700)
+  }
+
+  @Test func exportedNamesNeverStartWithADashAndTheTitlesComeBack() throws {
+    let source = try TestLibrary(samples: false)
+    defer { source.remove() }
+    let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    let notebook = Notebook(id: NotebookID(rawValue: 1), title: "--notebook", created: date)
+    let titles = ["-rf", "--help", "-", "- dash"]
+    let notes = titles.enumerated().map { index, title in
+      Note(
+        id: NoteID(rawValue: Int64(10 + index)), notebookID: notebook.id, title: title,
+        body: "body \(index)", created: date, modified: date, isPinned: false)
+    }
+    try source.store(NotesState(notebooks: [notebook], notes: notes))
+    let folder = source.file("out")
+    #expect(source.run(["export", "--markdown", folder]).status == 0)
+    let names = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+    // A shell reads a name starting with "-" as an option: `rm -rf.md`, `cat --help.md`.
+    #expect(
+      names == [
+        "__notebook", "__notebook/.notebook.md", "__notebook/_ dash.md", "__notebook/_.md",
+        "__notebook/__help.md", "__notebook/_rf.md",
+      ])
+    let target = try TestLibrary(samples: false)
+    defer { target.remove() }
+    #expect(target.run(["import", folder]).status == 0)
+    let state = try target.state()
+    #expect(state.notebooks.elements.map(\.title) == ["--notebook"])
+    #expect(state.notes.elements.map(\.title).sorted() == titles.sorted())
   }
 
   @Test func exportRefusesAFolderThatIsNotEmptyOrAFile() throws {
@@ -175,7 +204,7 @@ struct MarkdownFilesTests {
         "top.md": Data("# Top heading\ntext\n".utf8),
         "plain.txt": Data("just text".utf8),
         "image.png": Data([0x89, 0x50]),
-        ".hidden.md": Data("# ignored".utf8),
+        ".hidden.md": Data("# Hidden".utf8),
         ".obsidian/workspace.md": Data("# ignored".utf8),
         "Recipes/Soup.md": Data(soup.utf8),
         "Recipes/notes.markdown": Data("".utf8),
@@ -192,19 +221,24 @@ struct MarkdownFilesTests {
       result
         == CommandResult(
           status: 0,
-          output: "imported 5 notes: 3 new notebooks, 0 merged into notebooks of the same title\n"
-            + "skipped 2 files not ending in .md, .markdown or .txt\n",
+          output: "imported 6 notes: 3 new notebooks, 0 merged into notebooks of the same title\n"
+            + "skipped 2 files and 1 folder:\n"
+            + "  \"\(root)/.obsidian\": a hidden folder; hidden folders are not read\n"
+            + "  \"\(root)/image.png\": not a .md, .markdown or .txt file\n"
+            + "  \"\(root)/Other/readme.pdf\": not a .md, .markdown or .txt file\n",
           errors: ""))
     let state = try library.state()
     #expect(
       Set(state.notebooks.elements.map(\.title)) == ["Journal", "Recipes", "Recipes/Desserts"])
     var notes: [String: Note] = [:]
     for note in state.notes.elements { notes[note.title] = note }
-    #expect(Set(notes.keys) == ["Top heading", "plain", "Tomato soup", "notes", "Cake"])
+    #expect(
+      Set(notes.keys) == ["Top heading", "plain", "Tomato soup", "notes", "Cake", "Hidden"])
     let notebook = { (title: String) in
       notes[title].flatMap { state.notebooks[$0.notebookID]?.title }
     }
     #expect(notebook("Top heading") == "Journal" && notebook("plain") == "Journal")
+    #expect(notebook("Hidden") == "Journal")
     #expect(notebook("Tomato soup") == "Recipes" && notebook("Cake") == "Recipes/Desserts")
     #expect(notes["Top heading"]?.body == "# Top heading\ntext\n")
     #expect(notes["Tomato soup"]?.body == "# Tomato soup\nSimmer.\n")
@@ -255,21 +289,22 @@ struct MarkdownFilesTests {
   @Test func anUnreadableFileIsRefused() throws {
     let library = try TestLibrary(samples: false)
     defer { library.remove() }
+    // Run as a user that file permissions apply to (root reads every file).
+    let notes = try UnprivilegedNotes(folder: library.folder)
     let root = library.file("notes")
-    try tree(["good.md": Data("fine".utf8)], at: root)
-    // Permissions do not stop root; /proc/self/mem is a regular file no one can read at 0.
+    try tree(["good.md": Data("fine".utf8), "secret.md": Data("x".utf8)], at: root)
     let unreadable = root + "/secret.md"
-    if getuid() == 0 {
-      try FileManager.default.createSymbolicLink(
-        atPath: unreadable, withDestinationPath: "/proc/self/mem")
-    } else {
-      try Data("x".utf8).write(to: URL(fileURLWithPath: unreadable))
-      try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable)
-    }
-    let result = library.run(["import", root])
+    try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable)
+    let home = library.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+    try notes.own(home)
+    let database = home + "/notes.sqlite"
+    let result = try notes.run(["import", root, "--database", database])
     #expect(result.status == 65)
-    #expect(result.errors.hasPrefix("notes: \"\(unreadable)\": cannot read the file"))
-    #expect(!library.exists)
+    #expect(
+      result.errors.hasPrefix("notes: \"\(unreadable)\": cannot read the file: Permission denied"),
+      "\(result.errors)")
+    #expect(!FileManager.default.fileExists(atPath: database))
   }
 
   @Test func everyBadFileIsListedAtOnce() throws {

@@ -21,6 +21,12 @@ import Testing
     ("COM10", "COM10"),
     ("CONSOLE", "CONSOLE"),
     ("Résumé 👩‍👩‍👧", "Résumé 👩‍👩‍👧"),
+    ("-rf", "_rf"),
+    ("--help", "__help"),
+    (" - dash", "_ dash"),
+    ("..-n", "_n"),
+    ("a-b-", "a-b-"),
+    ("-", "_"),
   ])
   func unsafeNamesAreMadeSafe(title: String, stem: String) {
     #expect(FileNames.safeStem(title) == stem)

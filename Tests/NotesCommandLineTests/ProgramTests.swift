@@ -7,7 +7,7 @@ import NotesTestSupport
 import Testing
 
 /// The built `notes` program, run as a process: real exit codes and standard error.
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct ProgramTests {
   private func notes(

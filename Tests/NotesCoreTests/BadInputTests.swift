@@ -120,7 +120,7 @@ let badInputs: [BadInput] = [
   .plain("joined emoji and a Persian non-joiner", "👩‍👩‍👧 می\u{200C}خواهم"),
 ]
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(5)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct BadInputTests {
   /// Checks one outcome against a verdict: accepted and stored, or refused with nothing

@@ -34,7 +34,7 @@ final class KeptAsideSync: SyncService, @unchecked Sendable {
   @MainActor func keptAsideCount() async -> Int { counts.removeFirst() }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct SyncCoordinatorTests {
   func statuses(of model: Model<NotesState>) -> ValueRecorder<SyncStatus> {

@@ -7,7 +7,7 @@ import AirframeTesting
 import Foundation
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct AgreementCheckTests {
   /// The barrier every observation waits for: keys the program has not read yet count as
   /// activity, however still the screen is (issue 16: under ThreadSanitizer the random

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct FullScreenTests {
   @Test func showsTheLibraryAndRestoresTheTerminalOnQuit() async throws {
     let notes = try NotesProgram()

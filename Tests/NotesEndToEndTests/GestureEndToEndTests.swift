@@ -8,7 +8,7 @@ import AirframeTesting
 import Foundation
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(2)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct GestureEndToEndTests {
   /// The sample library's sidebar.
   static let sampleSidebar = ["All notes 6", "Home 2", "Ideas 2", "Work 2"]

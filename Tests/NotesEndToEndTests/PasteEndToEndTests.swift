@@ -6,7 +6,7 @@ import AirframeTesting
 import Foundation
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(2)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct PasteEndToEndTests {
   @Test func aPastedNewlineOrEscapeInAPromptIsText() async throws {
     let (notes, _) = try await NotesProgram.onSampleLibrary()

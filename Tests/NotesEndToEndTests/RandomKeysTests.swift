@@ -17,7 +17,7 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct RandomKeysTests {
   /// The bytes that quit from browsing: q and Ctrl-Q.
   ///

@@ -7,7 +7,7 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct SharedLibraryEndToEndTests {
   /// Runs a `notes` script command on the library.
   func notesCommand(_ arguments: [String], database: String) throws -> ProgramResult {
@@ -110,7 +110,7 @@ struct SharedLibraryEndToEndTests {
   }
 }
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct SharedLibraryConflictEndToEndTests {
   /// The body of the note titled `title`, as the database holds it.
   func body(of title: String, in notes: NotesProgram) throws -> String? {

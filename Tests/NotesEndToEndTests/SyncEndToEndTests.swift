@@ -7,7 +7,7 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct SyncEndToEndTests {
   /// Runs a `notes` command (on `database`, if given) with `PGPASSFILE` set to `passwords`.
   func notesCommand(

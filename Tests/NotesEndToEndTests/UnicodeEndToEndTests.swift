@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct UnicodeEndToEndTests {
   /// Titles that terminals draw at different widths unless the app sends them safely.
   static let titles = [

@@ -5,7 +5,7 @@ import Foundation
 import NotesTestSupport
 import Testing
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 struct WithoutTerminalTests {
   @Test func notesWithInputFromAFileExitsWithAMessage() throws {
     let notes = try #require(Programs.built("notes"), "notes is not built")

@@ -9,7 +9,7 @@ import Testing
 
 /// Each gesture of a session, without any presentation: what it changes, what it reports,
 /// and that every projection agrees with a recomputation afterwards.
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct SessionGestureTests {
   let home = NotebookID(rawValue: 1)
@@ -173,7 +173,7 @@ struct SessionGestureTests {
     session.close()
   }
 
-  @Test func syncNowIsUnavailableWhileAQuietSyncRuns() async {
+  @Test func syncNowIsUnavailableWhileAQuietSyncRuns() async throws {
     let clock = TestScheduler()
     let session = NotesSession(
       model: Model(NotesState()),
@@ -185,10 +185,12 @@ struct SessionGestureTests {
     #expect(
       session.menu.value.first { $0.name == SessionCommand.syncNow.name }?.availability
         == .disabled("A sync is running."))
-    // The sync's one step sleeps on the test's clock; once it is asleep, it is woken.
-    #expect(await eventually { clock.sleeperCount == 1 })
+    // The sync's one step sleeps on the test's clock; once it is asleep, it is woken. Both
+    // waits end the test when they fail: the sync awaited would otherwise sleep for ever.
+    try await clock.waitForSleepers(1, within: .seconds(60))
+    #expect(clock.sleeperCount == 1)
     await clock.advance(by: .seconds(1))
-    await running?.value
+    try await withDeadline("the quiet sync ends", within: .seconds(60)) { await running?.value }
     #expect(session.availability(of: .syncNow).value == .enabled)
     session.close()
   }

@@ -8,7 +8,7 @@ import Testing
 
 @testable import NotesServer
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct AccountIsolationTests {
   /// A database with the tables and the accounts alice and bob, each with one device that
   /// pushed a notebook and a note.

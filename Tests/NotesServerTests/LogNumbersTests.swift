@@ -8,7 +8,7 @@ import Testing
 
 @testable import NotesServer
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct LogNumbersTests {
   typealias Bench = AccountIsolationTests.Bench
 

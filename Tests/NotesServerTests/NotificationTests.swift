@@ -5,7 +5,7 @@ import Testing
 
 /// LISTEN and the notifications a connection receives, against a real PostgreSQL the test
 /// starts (and stops) itself.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct NotificationTests {
   /// Runs `body` with a throwaway server and two connections to it, one to listen and one
   /// to send; the server is stopped afterwards whatever happens.
@@ -65,7 +65,9 @@ struct NotificationTests {
         late?.close()
       }
       let received = try listener.notifications(waitingUpTo: .seconds(10))
-      sent.wait()
+      try #require(
+        sent.wait(timeout: .now() + 60) == .success,
+        "timed out waiting until the thread that sends the late notification ends")
       #expect(received.map(\.channel) == ["c"])
       #expect(received.map(\.payload) == ["late"])
     }
@@ -154,7 +156,9 @@ struct NotificationTests {
       let error = #expect(throws: PostgresError.self) {
         try listener.notifications(waitingUpTo: .seconds(10))
       }
-      stopped.wait()
+      try #require(
+        stopped.wait(timeout: .now() + 120) == .success,
+        "timed out waiting until the thread that stops the server ends")
       #expect(error?.message.isEmpty == false)
     }
   }

@@ -9,7 +9,7 @@ import Testing
 
 @testable import NotesServer
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct OperatorLockTests {
   typealias Bench = AccountIsolationTests.Bench
 

@@ -10,7 +10,7 @@ import Testing
 
 @testable import NotesServer
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct PushBatchTests {
   static let device = "ca401000-0000-4000-8000-000000000001"
 

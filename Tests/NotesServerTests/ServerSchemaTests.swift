@@ -7,7 +7,7 @@ import Testing
 
 /// The sync server's connection and schema, against a real PostgreSQL the suite starts
 /// (and stops) itself; each test has a database of its own.
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct ServerSchemaTests {
   /// Runs `body` with the superuser's connection to a database of its own, dropped
   /// afterwards whatever happens.
@@ -425,7 +425,9 @@ struct ServerSchemaTests {
         finished.enter()
         thread.start()
       }
-      finished.wait()
+      try #require(
+        finished.wait(timeout: .now() + 120) == .success,
+        "timed out waiting until the ten preparing connections end: \(outcomes.values)")
       let all = outcomes.values
       #expect(all.count == 10)
       #expect(all.filter { $0 == .created }.count == 1)

@@ -15,7 +15,7 @@ import Testing
 
 @testable import NotesServer
 
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct TLSTests {
   /// A certificate authority, a server certificate for notes.example signed by it, and a
   /// second authority that signed nothing, in a folder of the test's own.

@@ -9,10 +9,9 @@ import Testing
 
 /// A writer process is killed with SIGKILL at random moments in a burst of commits; every
 /// note it reported as committed must survive, and the file must pass its integrity check.
-// The time limit guards against a hang, not a slow run: alone the suite takes a few
-// seconds, but in the whole suite, with CPU-bound suites beside it on two cores, one test
-// took 98 s, and two went past a 2-minute limit while another build shared the machine.
-@Suite(.noLiveBindings, .timeLimit(.minutes(5)))
+// The time limit guards against a hang, not a slow run: in the whole suite a test waits its
+// turn behind CPU-bound suites on two cores, and longer when other builds share them.
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 struct CrashSafetyTests {
   @Test func noReportedCommitIsLostWhenTheWriterIsKilled() async throws {
     let writer = try #require(Programs.built("notes-crash-writer"), "notes-crash-writer not built")
@@ -25,11 +24,11 @@ struct CrashSafetyTests {
 
     for round in 0..<20 {
       let child = try ChildProcess(executable: writer, arguments: [path, "100000"])
-      #expect(child.readLine() == "ready", "round \(round)")
+      #expect(try child.readLine() == "ready", "round \(round)")
       // Kill after a random number of reported commits (sometimes none).
       let killAfter = Int.random(in: 0...60, using: &generator)
       var seen = 0
-      while seen < killAfter, let line = child.readLine() {
+      while seen < killAfter, let line = try child.readLine() {
         if let id = Self.committedID(line) {
           reported.insert(id)
           seen += 1
@@ -37,10 +36,10 @@ struct CrashSafetyTests {
       }
       child.kill()
       // Lines the writer wrote before it died were reported too.
-      while let line = child.readLine() {
+      while let line = try child.readLine() {
         if let id = Self.committedID(line) { reported.insert(id) }
       }
-      let status = child.wait()
+      let status = try child.wait()
       #expect(status & 0x7f == SIGKILL, "round \(round): the writer ended on its own")
       kills += 1
 
@@ -139,8 +138,8 @@ struct CrashSafetyTests {
         executable: Self.shell, arguments: ["-bail", path, ".read \(script)"])
       try await Task.sleep(for: .milliseconds(Int.random(in: 5...400, using: &random)))
       child.kill()
-      while child.readLine() != nil {}
-      let status = child.wait()
+      while try child.readLine() != nil {}
+      let status = try child.wait()
       if status & 0x7f == SIGKILL { killed += 1 }
       #expect(
         status & 0x7f == SIGKILL || status == 0, "seed \(seed) round \(round): status \(status)")

@@ -47,7 +47,7 @@ struct FullDiskInTheAppTests {
     for character in "abc" { app.handle(.character(character)) }
     let status = app.render(width: 200, height: 30).lines.last ?? ""
     airframe_fault_vfs_disarm()
-    #expect(status.contains("database or disk is full"), "the status bar says \(status)")
+    #expect(status.contains("The disk is full"), "the status bar says \(status)")
     #expect(model.state.notes[id]?.body == body, "the model took a write that failed")
     #expect(app.session.editor.state.value.body == body + "abc", "the draft lost keys")
     #expect(app.session.editor.state.value.isDirty)

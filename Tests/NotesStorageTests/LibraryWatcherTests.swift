@@ -10,7 +10,7 @@ import Testing
 
 @testable import NotesStorage
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct LibraryWatcherTests {
   let now = Date(timeIntervalSinceReferenceDate: 1_000)

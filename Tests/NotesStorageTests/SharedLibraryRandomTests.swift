@@ -11,7 +11,7 @@ import Testing
 
 @testable import NotesStorage
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(5)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct SharedLibraryRandomTests {
   nonisolated static let seeds: [UInt64] = (0..<24).map { 0x5EED_1200 + $0 }

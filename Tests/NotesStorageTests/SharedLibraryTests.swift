@@ -33,7 +33,7 @@ final class LibraryProcess {
   func close() { database.close() }
 }
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct SharedLibraryTests {
   let now = Date(timeIntervalSinceReferenceDate: 1_000)

@@ -13,7 +13,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 @MainActor
 struct BadRowsTests {
   /// The JSON of a valid note.

@@ -25,7 +25,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 @MainActor
 struct ClockSkewTests {
   /// A library as a person compares two: every notebook by title with its notes' titles,

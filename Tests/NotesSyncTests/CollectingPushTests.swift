@@ -14,7 +14,7 @@ import Testing
 @testable import NotesSync
 
 @MainActor
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct CollectingPushTests {
   /// A push in batches of 3, server transactions of 2 batches or more, and the progress it
   /// reports; stopped by an error from the report numbered `limit` (from 1) if given.

@@ -13,7 +13,7 @@ import Testing
 
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres, .noLiveBindings)
+@Suite(.serialized, .sharedPostgres, .noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct LibraryCopySignalTests {
   @Test func aCopyOfALibraryHearsTheOriginalsPushesAndNeitherHearsItsOwn() async throws {
@@ -81,19 +81,19 @@ struct LibraryCopySignalTests {
     }
     for listener in listeners { listener.start() }
     for (recorded, _) in statuses {
-      #expect(await recorded.reach { $0.last == .listening })
+      #expect(await recorded.reach("the listener listens") { $0.last == .listening })
     }
 
     // The original pushes: the copy hears it; then the copy pulls and pushes: the original
     // hears that. Each heard exactly one signal: its own push's was ignored.
     try original.createNote("From the original", in: "Inbox")
     try await original.sync()
-    #expect(await heardByCopy.reach { $0.count == 1 })
+    #expect(await heardByCopy.reach("the copy hears the original's push") { $0.count == 1 })
     try await copy.sync()
     #expect(copy.note(titled: "From the original") != nil)
     try copy.createNote("From the copy", in: "Inbox")
     try await copy.sync()
-    #expect(await heardByOriginal.reach { $0.count == 1 })
+    #expect(await heardByOriginal.reach("the original hears the copy's push") { $0.count == 1 })
     try await original.sync()
     #expect(original.note(titled: "From the copy") != nil)
     #expect(heardByOriginal.values.count == 1)
@@ -114,8 +114,8 @@ struct LibraryCopySignalTests {
         try connection.execute("SELECT pg_notify($1, $2)", [channel, signal.payload])
       }
     }
-    #expect(await heardByOriginal.reach { $0.count == 2 })
-    #expect(await heardByCopy.reach { $0.count == 2 })
+    #expect(await heardByOriginal.reach("the original hears another device") { $0.count == 2 })
+    #expect(await heardByCopy.reach("the copy hears another device") { $0.count == 2 })
     #expect(heardByOriginal.values.count == 2)
     #expect(heardByCopy.values.count == 2)
   }

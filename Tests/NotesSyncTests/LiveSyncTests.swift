@@ -44,7 +44,7 @@ final class ScriptedSyncs {
   }
 }
 
-@Suite(.noLiveBindings)
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct LiveSyncTests {
   let now = Date(timeIntervalSinceReferenceDate: 1_000)

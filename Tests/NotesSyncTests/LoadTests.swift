@@ -89,7 +89,9 @@ enum LoadRun {
   }
 }
 
-@Suite(.serialized, .sharedPostgres(settings: LoadRun.serverSettings), .noLiveBindings)
+@Suite(
+  .serialized, .sharedPostgres(settings: LoadRun.serverSettings), .noLiveBindings,
+  .timeLimit(.minutes(20)))
 struct LoadTests {
   static let environment = LoadRun.environment
 
@@ -225,7 +227,10 @@ struct LoadTests {
           for arguments in programRuns {
             results.append(
               try await onThreadOfItsOwn {
-                try Programs.run(driver, arguments, environment: environment, folder: folder.path)
+                // A device ends itself past its --deadline; a minute more is the safety net.
+                try Programs.run(
+                  driver, arguments, environment: environment, folder: folder.path,
+                  timeout: .seconds(seconds + spread + 180))
               })
           }
           return (device, results)

@@ -10,7 +10,7 @@ import Testing
 
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 @MainActor
 struct LogNumbersSyncTests {
   /// Runs `sql` as the superuser on the fixture's database (on a thread of its own).

@@ -21,7 +21,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgresOverTCP)
+@Suite(.serialized, .sharedPostgresOverTCP, .timeLimit(.minutes(10)))
 @MainActor
 struct NetworkFaultTests {
   /// What a device behind the proxy waits: 2 s of silence on an answer, and the server
@@ -50,15 +50,16 @@ struct NetworkFaultTests {
       // transaction, holding the account's lock, and A waits for an answer.
       let silent = proxy.when(clientSends: "pg_notify", .before, then: .set(.drop, .both))
       let failing = Task { @MainActor in try await service.sync { _ in } }
-      _ = try await within(Self.deadline) { await silent.fired() }
+      _ = try await within(Self.deadline, "the push goes silent") { await silent.fired() }
 
       // B pushes meanwhile: it waits for the account's lock, which the server frees when it
       // ends A's silent transaction.
-      let pushedByB = try await within(Self.deadline) { try await b.sync() }.pushed
+      let pushedByB = try await within(Self.deadline, "B's sync returns") { try await b.sync() }
+        .pushed
       #expect(pushedByB == 2)
 
       // A noticed the silence on its own, within its bound, and keeps every change pending.
-      let outcome = try await within(Self.deadline) { await failing.result }
+      let outcome = try await within(Self.deadline, "A's silent sync ends") { await failing.result }
       guard case .failure(let error as ServerSyncService.Offline) = outcome else {
         Issue.record("A's sync did not fail offline: \(outcome)")
         return
@@ -70,7 +71,7 @@ struct NetworkFaultTests {
 
       // The network heals; A's next sync connects afresh and pushes once.
       proxy.set(.pass)
-      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      _ = try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       #expect(service.report.pushed == 2)
       try a.catchUp()
       try await b.sync()
@@ -91,7 +92,7 @@ struct NetworkFaultTests {
         libraryPath: a.path, serverURL: a.serverURL, bounds: Self.bounds)
       try a.createNotebook("Inbox")
       try a.createNote("First", body: "1", in: "Inbox")
-      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      _ = try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       try a.catchUp()
       try a.createNote("Second", body: "2", in: "Inbox")
       try a.edit("First") { $0.body = "1, edited" }
@@ -100,7 +101,7 @@ struct NetworkFaultTests {
       // push's own statement, and resets both ends at once.
       let cut = proxy.when(clientSends: marker, then: .cut)
       let cutSync = await outcome(of: {
-        try await within(Self.deadline) { try await service.sync { _ in } }
+        try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       })
       #expect(cut.connection != nil, "the cut was placed")
       guard case .failure(let error as ServerSyncService.Offline) = cutSync else {
@@ -111,7 +112,7 @@ struct NetworkFaultTests {
 
       // Nothing is in the way any more: A's next sync connects afresh, learns what the
       // server did with the cut push, and applies each change once.
-      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      _ = try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       try a.catchUp()
       try await b.sync()
       try await Self.expectEverythingOnceEverywhere(
@@ -138,8 +139,10 @@ struct NetworkFaultTests {
         signals.stop()
         observing.cancel()
       }
-      let first = try await within(Self.deadline) { await listening.fired() }
-      #expect(await statuses.reach { $0.last == .listening })
+      let first = try await within(Self.deadline, "A's listener sends LISTEN") {
+        await listening.fired()
+      }
+      #expect(await statuses.reach("A's listener listens") { $0.last == .listening })
 
       // The signal connection goes silent (no reset); B's push signals into the silence.
       proxy.set(.drop, on: first)
@@ -150,23 +153,23 @@ struct NetworkFaultTests {
       // The data connection lives: A pushes through the same proxy meanwhile.
       try a.createNotebook("Inbox")
       try a.createNote("From A", in: "Inbox")
-      try await within(Self.deadline) { try await a.push() }
+      try await within(Self.deadline, "A's push returns") { try await a.push() }
 
       // The heartbeat finds the silent connection within its bounds, a new one is made,
       // and A is told to sync for what it may have missed.
       #expect(
-        await statuses.reach { values in
+        await statuses.reach("A's listener reconnects and listens again") { values in
           values.contains { if case .waitingToReconnect = $0 { true } else { false } }
             && values.last == .listening
         })
-      #expect(await heard.reach { $0.count >= 1 })
+      #expect(await heard.reach("A hears B's push") { $0.count >= 1 })
       #expect(signals.connectionCount == 2)
       try await a.sync()
 
       // The new connection hears B's next push.
       try b.createNote("From B, later", in: "Desk")
       try await b.sync()
-      #expect(await heard.reach { $0.count >= 2 })
+      #expect(await heard.reach("A hears B's second push") { $0.count >= 2 })
       try await a.sync()
       try await Self.expectEverythingOnceEverywhere(
         [a, b], fixture, notes: ["From A", "From B", "From B, later"],
@@ -180,7 +183,7 @@ struct NetworkFaultTests {
         libraryPath: a.path, serverURL: a.serverURL, bounds: Self.bounds)
       try a.createNotebook("Shared")
       try a.createNote("Plan", body: "one\ntwo\nthree", in: "Shared")
-      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      _ = try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       try a.catchUp()
       try await b.sync()
 
@@ -194,7 +197,7 @@ struct NetworkFaultTests {
       try await b.sync()
       for round in 1...2 {
         let attempt = await outcome(of: {
-          try await within(Self.deadline) { try await service.sync { _ in } }
+          try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
         })
         guard case .failure(let error as ServerSyncService.Offline) = attempt else {
           Issue.record("A's sync \(round) did not fail offline: \(attempt)")
@@ -207,7 +210,7 @@ struct NetworkFaultTests {
 
       // The network comes back: A pushes everything once, merged with B's edits.
       proxy.set(.pass)
-      _ = try await within(Self.deadline) { try await service.sync { _ in } }
+      _ = try await within(Self.deadline, "A's sync ends") { try await service.sync { _ in } }
       try a.catchUp()
       try await b.sync()
       try await Self.expectEverythingOnceEverywhere(

@@ -10,7 +10,7 @@ import Testing
 @testable import NotesSync
 
 @MainActor
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct PagedPullTests {
   /// A pull of 3 notes a page, whose progress callback sees each page.
   nonisolated static func pull(

@@ -13,7 +13,7 @@ import Testing
 
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres, .noLiveBindings)
+@Suite(.serialized, .sharedPostgres, .noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct ServerSignalsTests {
   static let timing = ServerSignals.Timing(reconnectDelay: .seconds(2), heartbeat: .seconds(15))
@@ -102,7 +102,7 @@ struct ServerSignalsTests {
     // delay, then the listener says so once.
     try await Self.endListeningConnections(fixture)
     #expect(
-      await statuses.reach { values in
+      await statuses.reach("the listener waits to reconnect") { values in
         if case .waitingToReconnect = values.last { true } else { false }
       })
     await scheduler.advance(by: .milliseconds(1_999))

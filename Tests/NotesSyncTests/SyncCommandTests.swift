@@ -9,7 +9,7 @@ import Testing
 
 @testable import NotesStorage
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 struct SyncCommandTests {
   /// One test's database, and a home folder its `notes` commands share (where
   /// `~/.pgpass` goes).

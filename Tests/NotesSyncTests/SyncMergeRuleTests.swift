@@ -11,7 +11,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(10)))
 @MainActor
 struct SyncMergeRuleTests {
   let body = "one\ntwo\nthree\nfour\nfive"
@@ -369,8 +369,12 @@ struct SyncMergeRuleTests {
       // Cancelled as soon as it reports its start, as quitting the app does: the engine is
       // still connecting, and stops at its first step. (The sync used to crash here: the
       // progress loop ended early and an unset result was force-unwrapped.)
+      // In a task of its own: cancelling the test's task would end the test there.
       await #expect(throws: CancellationError.self) {
-        _ = try await service.sync { _ in withUnsafeCurrentTask { $0?.cancel() } }
+        _ = try await Task {
+          try await service.sync { _ in withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        .value
       }
       #expect(service.retryDelay == nil, "a cancellation is not a failure")
       #expect(try store.pendingCount() == 1)

@@ -26,7 +26,7 @@ import Testing
 @testable import NotesStorage
 @testable import NotesSync
 
-@Suite(.serialized, .sharedPostgres)
+@Suite(.serialized, .sharedPostgres, .timeLimit(.minutes(20)))
 @MainActor
 struct SyncModelBasedTests {
   /// How many seeded runs; `NOTES_SYNC_RUNS` overrides it.

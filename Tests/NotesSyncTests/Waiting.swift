@@ -1,7 +1,10 @@
 // What the sync tests wait for without sleeping: values recorded as they happen with
 // waiters resumed the moment a condition holds, and a deadline around work that may never
 // end. A deadline only keeps a broken test from hanging; nothing asserts how long a wait
-// took.
+// took. A wait that gives up says what it waited for, where, and what it saw.
+
+import AirframeTesting
+import Testing
 
 /// What a test waits for without sleeping: values as they happen, and waiters resumed as
 /// soon as those meet their condition (or with `false` at their deadline).
@@ -20,19 +23,34 @@ final class Recorded<Value> {
     for waiter in met { waiter.resume.resume(returning: true) }
   }
 
-  /// Waits until the values meet `isMet`; `false` if they had not within `limit`.
+  /// Waits until the values meet `isMet`; `false` if they had not within `limit`, or when
+  /// the task is cancelled, and then an issue names `awaited` and the values recorded.
   func reach(
-    within limit: Duration = .seconds(30), _ isMet: @escaping ([Value]) -> Bool
+    _ awaited: String = "the values recorded meet the condition",
+    within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
+    _ isMet: @escaping ([Value]) -> Bool
   ) async -> Bool {
     guard !isMet(values) else { return true }
     nextID += 1
     let id = nextID
+    let start = ContinuousClock.now
     let timer = Task { @MainActor [weak self] in
       try? await Task.sleep(for: limit)
       self?.expire(id)
     }
     defer { timer.cancel() }
-    return await withCheckedContinuation { waiters.append((id, isMet, $0)) }
+    let met = await withTaskCancellationHandler {
+      await withCheckedContinuation { waiters.append((id, isMet, $0)) }
+    } onCancel: {
+      timer.cancel()
+    }
+    if !met {
+      let timedOut = WaitTimedOut(
+        awaited: awaited, limit: limit, waited: start.duration(to: .now),
+        lastValue: "\(values)", wasCancelled: Task.isCancelled, sourceLocation: sourceLocation)
+      Issue.record("\(timedOut)", sourceLocation: sourceLocation)
+    }
+    return met
   }
 
   private func expire(_ id: Int) {
@@ -42,45 +60,19 @@ final class Recorded<Value> {
   }
 }
 
-/// `work`'s value, or ``WaitTimedOut`` when it takes longer than `limit`.
+/// `work`'s value, or ``WaitTimedOut`` naming `awaited` when it takes longer than `limit`
+/// or the test is cancelled first.
 ///
 /// The deadline is the test's guard against a wait that never ends; nothing asserts how
-/// long it took. The work goes on after a timeout; the test has failed by then.
+/// long it took. The work is cancelled after a timeout; the test has failed by then.
 @MainActor
 @discardableResult
 func within<Value: Sendable>(
-  _ limit: Duration, _ work: @escaping @MainActor () async throws -> Value
+  _ limit: Duration, _ awaited: String = "the work ends",
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ work: @escaping @MainActor () async throws -> Value
 ) async throws -> Value {
-  let first = FirstOutcome<Value>()
-  return try await withCheckedThrowingContinuation { continuation in
-    first.continuation = continuation
-    first.worker = Task { @MainActor in first.finish(await outcome(of: work)) }
-    first.timer = Task { @MainActor in
-      try? await Task.sleep(for: limit)
-      first.finish(.failure(WaitTimedOut(limit: limit)))
-    }
-  }
-}
-
-/// Whichever of a piece of work and its deadline ends first.
-@MainActor
-private final class FirstOutcome<Value: Sendable> {
-  var continuation: CheckedContinuation<Value, any Error>?
-  var worker: Task<Void, Never>?
-  var timer: Task<Void, Never>?
-
-  func finish(_ result: Result<Value, any Error>) {
-    guard let continuation else { return }
-    self.continuation = nil
-    timer?.cancel()
-    continuation.resume(with: result)
-  }
-}
-
-/// A wait that passed its deadline.
-struct WaitTimedOut: Error, CustomStringConvertible {
-  let limit: Duration
-  var description: String { "nothing happened within \(limit)" }
+  try await withDeadline(awaited, within: limit, sourceLocation: sourceLocation, work)
 }
 
 /// The outcome of `work`, failure included.

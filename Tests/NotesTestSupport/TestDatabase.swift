@@ -35,7 +35,8 @@ extension TemporaryPostgres {
       [
         "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U",
         "postgres", "-d", database, "-c", sql,
-      ], environment: ["PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"], folder: folder)
+      ], environment: ["PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"], folder: folder,
+      timeout: Self.programTimeout)
     guard result.status == 0 else {
       throw StartFailure(description: "psql failed (status \(result.status)): \(result.errors)")
     }

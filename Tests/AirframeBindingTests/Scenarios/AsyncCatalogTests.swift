@@ -96,7 +96,7 @@ final class CatalogScreen {
   }
 }
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct AsyncCatalogTests {
   let scheduler = TestScheduler()

@@ -5,7 +5,7 @@ import AirframeBinding
 import AirframeTesting
 import Testing
 
-@Suite(.noLiveBindings, .timeLimit(.minutes(3)))
+@Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
 struct ReconnectTests {
   /// A feature that outlives its screens: content state plus durable confirmations, and

@@ -12,8 +12,10 @@
 //   backtracer off: on a crash signal sent with kill it prints a backtrace and lets the
 //   process run on), whatever the test process's environment is — only sanitizer settings
 //   pass through — and stays after its program ends (remain-on-exit).
-// - Waiting polls every 20 ms; the timeout is only a safety net, and hitting it records
-//   an issue that shows the screen at that moment.
+// - Waiting polls every 20 ms; the timeout is only a safety net, with room for a machine
+//   busy with other work (each poll runs tmux, and an observation reads the library with
+//   `notes`), and hitting it records an issue that names what was awaited and shows the
+//   screen at that moment.
 
 import Foundation
 import NotesTestSupport
@@ -81,9 +83,10 @@ final class TmuxSession {
   /// - Throws: `TmuxError` when it fails.
   @discardableResult
   func run(_ arguments: [String]) throws -> String {
+    // A tmux command returns at once; its deadline only keeps a hung one from hanging the test.
     let result = try Programs.run(
       tmux, ["-S", folder.file("tmux.socket"), "-f", folder.file("tmux.conf")] + arguments,
-      environment: environment, folder: folder)
+      environment: environment, folder: folder, timeout: .seconds(60))
     guard result.status == 0 else {
       throw TmuxError(
         description: "tmux \(arguments.joined(separator: " ")) failed with status "
@@ -188,7 +191,7 @@ final class TmuxSession {
   /// - Throws: An error `condition` throws, or `CancellationError`.
   @discardableResult
   func waitUntil(
-    _ description: String, timeout: Duration = .seconds(10),
+    _ description: String, timeout: Duration = .seconds(60),
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
   ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -199,7 +202,7 @@ final class TmuxSession {
     if try condition() { return true }
     let screen = (try? screen().joined(separator: "\n")) ?? "(no screen)"
     Issue.record(
-      "Timed out waiting until \(description). The pane shows:\n\(screen)",
+      "Timed out after \(timeout) waiting until \(description). The pane shows:\n\(screen)",
       sourceLocation: sourceLocation)
     return false
   }
