@@ -51,7 +51,10 @@ struct RecycledRowTests {
     let frame = try #require(list.frame)
     // Fast scrolling: GTK rebinds the same few row widgets to other notes again and again.
     try desktop.xdotool(
-      ["mousemove", "\(frame[0] + frame[2] / 2)", "\(frame[1] + frame[3] / 2)"]
+      [
+        "mousemove", "--window", try desktop.windowID(), "\(frame[0] + frame[2] / 2)",
+        "\(frame[1] + frame[3] / 2)",
+      ]
         + Array(repeating: ["click", "5"], count: 40).flatMap { $0 })
     // At once, while the new previews are computed: a row shows its note's title alone,
     // never the preview of the note it showed before.
