@@ -11,6 +11,10 @@
 // - Commands that need a title ask for it in a dialog; a title the session refuses keeps
 //   the dialog open with the reason. Move Note asks for the notebook in a list.
 // - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
+// - The menu bar's model is built once and never replaced: a changed label (a reason that
+//   came or went) replaces that one item in its menu's section. Replacing the bar's model
+//   destroys its items, and GTK's menu bar keeps a pointer to the item of the last menu
+//   opened, which it then uses after it is freed.
 
 import Airframe
 import AirframeBinding
@@ -29,6 +33,10 @@ final class DesktopCommands {
   private let session: NotesSession
   private unowned let owner: DesktopWindow
   private var actions: [DesktopCommand: OpaquePointer] = [:]
+  /// Each command's menu section (owned by the menu bar's model) and place in it.
+  private var menuItems: [DesktopCommand: (section: OpaquePointer, index: Int32)] = [:]
+  /// The label each menu item shows.
+  private var menuLabels: [DesktopCommand: String] = [:]
   /// The reason each disabled session command cannot run, as last rendered.
   private var reasons: [String: String] = [:]
   /// The palette, while it is open.
@@ -44,10 +52,19 @@ final class DesktopCommands {
   init(owner: DesktopWindow, session: NotesSession) {
     self.owner = owner
     self.session = session
-    let empty = g_menu_new()
-    menuBar = required(
-      gtk_popover_menu_bar_new_from_model(empty.map { cast(GPointer($0)) }), "menu bar")
-    g_object_unref(GPointer(empty))
+    let model = required(g_menu_new(), "menu")
+    for (title, commands) in DesktopCommand.menus {
+      let section = required(g_menu_new(), "menu")
+      for (index, command) in commands.enumerated() {
+        g_menu_append(section, command.name, "win." + command.actionName)
+        menuItems[command] = (section, Int32(index))
+        menuLabels[command] = command.name
+      }
+      g_menu_append_submenu(model, title, cast(GPointer(section)))
+      g_object_unref(GPointer(section))  // The model keeps it.
+    }
+    menuBar = required(gtk_popover_menu_bar_new_from_model(cast(GPointer(model))), "menu bar")
+    g_object_unref(GPointer(model))  // The menu bar keeps it.
     airframe_accessible_label(menuBar, "Menu bar")
     for command in DesktopCommand.all {
       guard let action = g_simple_action_new(command.actionName, nil) else { continue }
@@ -106,19 +123,16 @@ final class DesktopCommands {
     reasons[command.name].map { "\(command.name) — \($0)" } ?? command.name
   }
 
-  /// Builds the menu model: each command's item, with the reason beside a disabled one.
+  /// Shows each command's label, with the reason beside a disabled one: an item whose label
+  /// changed is replaced where it stands; the menus and the other items stay.
   private func showMenu() {
-    guard let model = g_menu_new() else { return }
-    for (title, commands) in DesktopCommand.menus {
-      guard let section = g_menu_new() else { continue }
-      for command in commands {
-        g_menu_append(section, label(command), "win." + command.actionName)
-      }
-      g_menu_append_submenu(model, title, cast(GPointer(section)))
-      g_object_unref(GPointer(section))
+    for (command, place) in menuItems {
+      let text = label(command)
+      guard menuLabels[command] != text else { continue }
+      menuLabels[command] = text
+      g_menu_remove(place.section, place.index)
+      g_menu_insert(place.section, place.index, text, "win." + command.actionName)
     }
-    gtk_popover_menu_bar_set_menu_model(cast(raw(menuBar)), cast(GPointer(model)))
-    g_object_unref(GPointer(model))
   }
 
   // MARK: - Running a command
