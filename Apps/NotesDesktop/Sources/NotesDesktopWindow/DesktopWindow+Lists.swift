@@ -67,7 +67,9 @@ extension DesktopWindow {
   }
 
   func showNotebooks(_ rows: [SidebarRow]) {
-    let sameRows = rows.map(\.id) == notebookRows.map(\.id)
+    // The store holds "All notes" and the notebooks once the first rows are shown; until
+    // then it is empty, even when the library has no notebook to show.
+    let sameRows = sidebar.count == rows.count + 1 && rows.map(\.id) == notebookRows.map(\.id)
     let previous = notebookRows
     notebookRows = rows
     guard sameRows else {
