@@ -8,6 +8,9 @@
 //   run.
 // - A command the user runs (menu, shortcut, palette) reaches the session through one input
 //   slot; the palette refuses a disabled command with the session's reason and stays open.
+// - Each command is one session gesture, which reports its own outcome to the status bar
+//   (a deletion, an undo or a redo saying what it did); the window reports nothing again,
+//   which would replace that message with the bare outcome.
 // - Commands that need a title ask for it in a dialog; a title the session refuses keeps
 //   the dialog open with the reason. Move Note asks for the notebook in a list.
 // - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
@@ -167,11 +170,11 @@ final class DesktopCommands {
         session.notebookRenamed(to: $0)
       }
     case .session(.moveNote): pickNotebook()
-    case .session(.togglePin): session.report(session.pinToggled())
-    case .session(.deleteNote): session.report(session.noteDeleted())
-    case .session(.deleteNotebook): session.report(session.notebookDeletionRequested())
-    case .session(.undo): session.report(session.undoRequested())
-    case .session(.redo): session.report(session.redoRequested())
+    case .session(.togglePin): session.pinToggled()
+    case .session(.deleteNote): session.noteDeleted()
+    case .session(.deleteNotebook): session.notebookDeletionRequested()
+    case .session(.undo): session.undoRequested()
+    case .session(.redo): session.redoRequested()
     case .session(.toggleSort): session.sortToggled()
     case .session(.syncNow): session.syncRequested()
     }
@@ -225,9 +228,7 @@ final class DesktopCommands {
         choices: targets.map { .init(id: String($0.id.rawValue), label: $0.title) }
       ) { id in
         guard let raw = Int64(id) else { return nil }
-        let outcome = session.noteMoved(to: NotebookID(rawValue: raw))
-        session.report(outcome)
-        return Self.refusal(outcome)
+        return Self.refusal(session.noteMoved(to: NotebookID(rawValue: raw)))
       })
   }
 
@@ -236,14 +237,11 @@ final class DesktopCommands {
     _ title: String, _ message: String, text: String, accept: String,
     _ submit: @escaping (String) -> ActionOutcome
   ) {
-    let session = session
     keep(
       Dialog(parent: owner.window, title: title, message: message, text: text, accept: accept) {
         answer in
         guard answer.accepted else { return nil }
-        let outcome = submit(answer.text)
-        session.report(outcome)
-        return Self.refusal(outcome)
+        return Self.refusal(submit(answer.text))
       })
   }
 

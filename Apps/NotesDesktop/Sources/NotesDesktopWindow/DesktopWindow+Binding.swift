@@ -84,7 +84,7 @@ extension DesktopWindow {
       }
       connect.forward(bodyEdits) { [unowned self] edit in
         self.forwarded.bodyEdits += 1
-        session.report(session.bodyTyped(edit.body, cursor: edit.cursor))
+        session.bodyTyped(edit.body, cursor: edit.cursor)
       }
       connect.forward(cursorMoves) { [unowned self] offset in
         self.forwarded.cursorMoves += 1
@@ -96,7 +96,7 @@ extension DesktopWindow {
       }
       connect.forward(titleCommits) { [unowned self] title in
         self.forwarded.titleCommits += 1
-        session.report(session.noteRenamed(to: title, from: session.editorState.value.title))
+        session.noteRenamed(to: title, from: session.editorState.value.title)
       }
       // A dialog for each confirmation as it is posted (or pending when the window opens),
       // closed when it is answered, here or in another window.
@@ -134,7 +134,7 @@ extension DesktopWindow {
       parent: window, title: "Delete Notebook", message: confirmation.message, text: nil,
       accept: "Delete", modal: false
     ) { answer in
-      session.report(session.deletionAnswered(confirmation.id, confirmed: answer.accepted))
+      session.deletionAnswered(confirmation.id, confirmed: answer.accepted)
       return nil
     }
     dialog.closed = { [unowned self] in self.confirmationDialogs[confirmation.id] = nil }

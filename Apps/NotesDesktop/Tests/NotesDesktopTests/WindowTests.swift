@@ -120,6 +120,14 @@ struct CommandTests {
     tree.first("list", named: list)?.rowLabels ?? []
   }
 
+  /// The status bar's text: the label that starts with the library's counts.
+  func status(_ tree: AccessibleNode) -> String {
+    tree.all.first { node in
+      node.role == "label"
+        && node.name.range(of: #"^[0-9]+ notebooks? · "#, options: .regularExpression) != nil
+    }?.name ?? ""
+  }
+
   @Test func theKeyboardRunsEveryCommandThroughTheSession() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
@@ -169,13 +177,19 @@ struct CommandTests {
     try desktop.press("ctrl+p")
     _ = try #require(
       await desktop.waitForTree("the pin") { self.labels($0, "Notes") == ["★ Packing list"] })
+    // The status bar says what each did.
     try desktop.press("ctrl+z")
     _ = try #require(
-      await desktop.waitForTree("the pin undone") { self.labels($0, "Notes") == ["Packing list"] })
+      await desktop.waitForTree("the pin undone") {
+        self.labels($0, "Notes") == ["Packing list"]
+          && self.status($0).hasSuffix(" · Undid “Pin Note” — U redoes it")
+      })
     try desktop.press("ctrl+shift+z")
     _ = try #require(
-      await desktop.waitForTree("the pin redone") { self.labels($0, "Notes") == ["★ Packing list"] }
-    )
+      await desktop.waitForTree("the pin redone") {
+        self.labels($0, "Notes") == ["★ Packing list"]
+          && self.status($0).hasSuffix(" · Redid “Pin Note” — u undoes it")
+      })
 
     // Deleting a notebook with notes asks first: No keeps it, Yes deletes it and its note.
     try desktop.press("ctrl+shift+Delete")
@@ -190,6 +204,8 @@ struct CommandTests {
     _ = try #require(
       await desktop.waitForTree("the notebook deleted") {
         !self.labels($0, "Notebooks").contains { $0.hasPrefix("Travel") }
+          && self.status($0).hasSuffix(
+            " · Deleted the notebook “Travel” and its notes — u to undo")
       })
     #expect(try !desktop.notes().contains { $0.title == "Packing list" })
 
