@@ -101,6 +101,9 @@ package final class DesktopWindow {
     gtk_window_set_default_size(cast(raw(window)), 1_000, 640)
 
     heading = required(gtk_label_new(""), "label")
+    // Titles are up to 200 characters: the label's width must never be the text's, or the
+    // window grows past its screen (header, close button and editor off it).
+    gtk_label_set_ellipsize(cast(raw(heading)), PANGO_ELLIPSIZE_END)
     let header = required(gtk_header_bar_new(), "header bar")
     gtk_header_bar_set_title_widget(OpaquePointer(header), heading)
     gtk_window_set_titlebar(cast(raw(window)), header)
@@ -123,6 +126,9 @@ package final class DesktopWindow {
     gtk_editable_set_enable_undo(OpaquePointer(titleEntry), 0)
     statusLabel = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(statusLabel)), 0)
+    // A message may quote a whole title; cut in the middle, so the counts at its start and
+    // the hint at its end ("u to undo") stay.
+    gtk_label_set_ellipsize(cast(raw(statusLabel)), PANGO_ELLIPSIZE_MIDDLE)
     searchEntry = required(gtk_search_entry_new(), "search entry")
     airframe_accessible_label(searchEntry, "Search")
     commands = DesktopCommands(owner: self, session: session)

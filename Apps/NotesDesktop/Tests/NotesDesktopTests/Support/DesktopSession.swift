@@ -258,6 +258,20 @@ final class DesktopSession {
     guard status == 0 else { throw DesktopError("import failed (\(status)): \(output)") }
   }
 
+  /// The size of a window (the main window by default) on the screen, as the X server has
+  /// it.
+  func windowSize(of window: String? = nil) throws -> (width: Int, height: Int) {
+    let fields = try xdotool(["getwindowgeometry", "--shell", try window ?? windowID()])
+      .split(separator: "\n").reduce(into: [String: Int]()) { fields, line in
+        let parts = line.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { fields[String(parts[0])] = Int(parts[1]) }
+      }
+    guard let width = fields["WIDTH"], let height = fields["HEIGHT"] else {
+      throw DesktopError("xdotool gave no window size")
+    }
+    return (width, height)
+  }
+
   /// The X id of the main window: the oldest visible one.
   func windowID() throws -> String {
     guard
