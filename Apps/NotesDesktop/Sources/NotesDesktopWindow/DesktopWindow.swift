@@ -123,6 +123,15 @@ package final class DesktopWindow {
     // One undo history, the session's: GTK's own undo in the text and the title would
     // take Ctrl-Z from the session's Undo and change the text behind its back.
     gtk_text_buffer_set_enable_undo(buffer, 0)
+    // GTK 4.8's text view measures the lines changed since its last layout while it draws,
+    // and the new height then reaches the scrollbar after the scrolled window laid it out:
+    // GTK warns that it draws the scrollbar without an allocation (typing into a note taller
+    // than the view does it, in a plain GtkTextView too). Asking for a new layout of the view
+    // after every change measures those lines in the layout phase, before the scrollbar is
+    // placed. A resize, not only an allocation: an allocation alone left the editor's box
+    // unallocated when it was drawn.
+    let textView = textView
+    Signal.connect(GPointer(buffer), "changed") { gtk_widget_queue_resize(textView) }
     gtk_editable_set_enable_undo(OpaquePointer(titleEntry), 0)
     statusLabel = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(statusLabel)), 0)
