@@ -224,7 +224,8 @@ final class DesktopCommands {
     keep(
       ChoiceDialog(
         parent: owner.window, title: "Move Note",
-        message: "Move “\(session.title(of: note) ?? "")” to:", accept: "Move",
+        message: "Move “\(BidiIsolation.isolate(session.title(of: note) ?? ""))” to:",
+        accept: "Move",
         choices: targets.map { .init(id: String($0.id.rawValue), label: $0.title) }
       ) { id in
         guard let raw = Int64(id) else { return nil }
@@ -254,7 +255,7 @@ final class DesktopCommands {
   /// Why an outcome refused the change, or `nil` if it did not.
   private static func refusal(_ outcome: ActionOutcome) -> String? {
     switch outcome {
-    case .invalid(let result): result.issues.map(\.message).joined(separator: " ")
+    case .invalid(let result): result.issues.map(\.displayMessage).joined(separator: " ")
     case .rejected(let reason), .failed(let reason): reason
     default: nil
     }

@@ -54,7 +54,9 @@ extension DesktopWindow {
   package func bind() {
     let session = session
     binder.bind { connect in
-      connect.render(session.title) { [unowned self] title in
+      connect.render(session.title) { [unowned self] composed in
+        // The titles in it are isolated; it reads left to right whatever they are.
+        let title = leftToRight(composed)
         gtk_label_set_text(cast(raw(self.heading)), title)
         gtk_window_set_title(cast(raw(self.window)), title)
       }

@@ -48,7 +48,9 @@ struct EmptyLibraryTests {
     try desktop.press("Return")
     _ = try #require(
       await desktop.waitForAgreement(after: "the first notebook") {
-        $0.first("list", named: "Notebooks")?.rowLabels == ["All notes  0", "Travel  0"]
+        $0.first("list", named: "Notebooks")?.rowLabels == [
+          "All notes  0", sidebarRow("Travel", 0),
+        ]
       })
     #expect(
       desktop.toolkitWarnings.isEmpty,

@@ -48,7 +48,7 @@ struct LongTextTests {
     // The pinned note is open: its title is in the header.
     let opened = try #require(
       await desktop.waitForTree("the long title in the header") {
-        $0.first("frame")?.name.hasSuffix(" last") == true
+        $0.first("frame")?.name.hasSuffix(" last\u{2069}") == true
       })
     try expectWithinTheScreen(desktop, "with the long title open")
 
@@ -58,7 +58,7 @@ struct LongTextTests {
     try desktop.click(row)
     _ = try #require(
       await desktop.waitForTree("the unbroken title and line") {
-        $0.first("frame")?.name.hasSuffix("Wz") == true
+        $0.first("frame")?.name.hasSuffix("Wz\u{2069}") == true
           && $0.first("text", named: "Note text")?.text == Self.unbrokenBody
       })
     try expectWithinTheScreen(desktop, "with the unbroken title and line open")
@@ -68,7 +68,7 @@ struct LongTextTests {
     _ = try #require(
       await desktop.waitForTree("the notebook picker") {
         $0.first("frame", named: "Move Note")?.all.contains {
-          $0.role == "label" && $0.name.hasSuffix("Wz” to:")
+          $0.role == "label" && $0.name.hasSuffix("Wz\u{2069}” to:")
         } == true
       })
     _ = try desktop.tree()

@@ -13,7 +13,7 @@ struct MenuTests {
     try desktop.launch()
     let opened = try #require(
       await desktop.waitForTree("the sample library") {
-        $0.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes"
+        $0.first("list", named: "Notes")?.selectedRow == noteRow("Welcome to Notes", pinned: true)
       })
     try desktop.focusMainWindow()
     // Two menus opened and closed, as a user looking for a command does.
@@ -31,8 +31,9 @@ struct MenuTests {
     }
     // Each of these changes what Undo and Redo say in the Edit menu.
     for (keys, row) in [
-      ("ctrl+p", "Welcome to Notes"), ("ctrl+z", "★ Welcome to Notes"),
-      ("ctrl+shift+z", "Welcome to Notes"),
+      ("ctrl+p", noteRow("Welcome to Notes")),
+      ("ctrl+z", noteRow("Welcome to Notes", pinned: true)),
+      ("ctrl+shift+z", noteRow("Welcome to Notes")),
     ] {
       try desktop.press(keys)
       _ = try #require(

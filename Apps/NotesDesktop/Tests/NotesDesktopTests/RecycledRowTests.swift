@@ -66,7 +66,9 @@ struct RecycledRowTests {
       })
     let texts = try #require(settled.first("list", named: "Notes")?.rowTexts)
     // (GTK keeps the selected row's widget, the first note, even when it is scrolled away.)
-    #expect(texts.contains { $0.hasPrefix("Note 18") }, "the list did not scroll: \(texts)")
+    #expect(
+      texts.contains { $0.hasPrefix(leftToRightMark + "\u{2068}Note 18") },
+      "the list did not scroll: \(texts)")
     try await expectOwnPreviews(settled, "once computed", previews: true)
     let report = try await desktop.quit()
     #expect(report.droppedPreviews > 0, "no row was recycled while its preview was computed")
@@ -79,7 +81,9 @@ struct RecycledRowTests {
     let texts = try #require(tree.first("list", named: "Notes")?.rowTexts)
     for text in texts {
       let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
-      let number = try #require(Int(lines[0].dropFirst("Note ".count)), "row \(text)")
+      // The title and the preview's first line are each isolated from the text around them.
+      let title = lines[0].dropFirst((leftToRightMark + "\u{2068}Note ").count).dropLast()
+      let number = try #require(Int(title), "row \(text)")
       let expected = await summary(of: Self.body(number))
       if lines.count == 1 {
         #expect(!previews, "\(when): row \(lines[0]) has no preview")
@@ -96,7 +100,8 @@ struct RecycledRowTests {
     let words = body.split(whereSeparator: { $0.isWhitespace }).count
     let first = lines.first.map(String.init) ?? ""
     let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
-    return "\(shown) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
+    return
+      "\(leftToRightMark)\(isolated(shown)) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
       + "\(words) \(words == 1 ? "word" : "words")"
   }
 }
