@@ -145,7 +145,7 @@ extension NotesSession {
   public func noteDeleted() -> ActionOutcome {
     let title = noteList.lens.selection.value.flatMap { model.state.notes[$0]?.title } ?? ""
     let outcome = commands.deleteNote.trigger()
-    report(outcome, done: "Deleted “\(title)” — u to undo")
+    report(outcome, done: "Deleted “\(BidiIsolation.isolate(title))” — u to undo")
     return outcome
   }
 
@@ -163,7 +163,7 @@ extension NotesSession {
     }
     let title = model.state.notebooks[id]?.title ?? ""
     let outcome = notebookDeletion.deleteRequested(id)
-    report(outcome, done: "Deleted the notebook “\(title)” — u to undo")
+    report(outcome, done: "Deleted the notebook “\(BidiIsolation.isolate(title))” — u to undo")
     return outcome
   }
 
@@ -179,7 +179,9 @@ extension NotesSession {
     let notebook = confirmations.pending.first { $0.id == id }?.notebookID
     let title = notebook.flatMap { model.state.notebooks[$0]?.title } ?? ""
     let outcome = notebookDeletion.answer(id, confirmed: confirmed)
-    report(outcome, done: "Deleted the notebook “\(title)” and its notes — u to undo")
+    report(
+      outcome,
+      done: "Deleted the notebook “\(BidiIsolation.isolate(title))” and its notes — u to undo")
     return outcome
   }
 
@@ -304,7 +306,7 @@ extension NotesSession {
     if !issues.isEmpty {
       let result = ValidationResult(issues)
       report(.invalid(result))
-      titleLengthWarning = result.summary
+      titleLengthWarning = result.displaySummary
     } else if let warning = titleLengthWarning {
       // Back within the limit: the warning goes, unless another message replaced it.
       if statusBar.status.value.message == warning { statusBar.clearMessage() }

@@ -44,7 +44,8 @@ struct NotebookDeletionTests {
 
     // The view that asked is gone; a new one attaches and still sees the question.
     let view = ValueRecorder(deletion.confirmations)
-    #expect(view.values.map(\.message) == ["Delete \"Work\" and its note?"])
+    // The title isolated (U+2068 … U+2069) from the question around it.
+    #expect(view.values.map(\.message) == ["Delete \"\u{2068}Work\u{2069}\" and its note?"])
     let confirmation = view.values[0]
     #expect(deletion.answer(confirmation.id, confirmed: true).isCommitted)
     #expect(!dispatcher.model.state.notebooks.contains(work))

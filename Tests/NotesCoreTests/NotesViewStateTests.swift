@@ -138,10 +138,14 @@ struct NotesViewStateTests {
     try? app.model.write(origin: .background("test")) {
       $0.set(\.sync, to: .failed(message: "offline", lastSynced: nil))
     }
+    // Each title isolated (U+2068 … U+2069) from the other and the app's words.
+    let (work, office, plan) = (
+      "\u{2068}Work\u{2069}", "\u{2068}Office\u{2069}", "\u{2068}Plan\u{2069}"
+    )
     #expect(
       titles.values == [
-        "Notes", "Work — Plan", "• Work — Plan", "• Office — Plan", "• Office — Plan — Syncing 40%",
-        "• Office — Plan — Sync failed",
+        "Notes", "\(work) — \(plan)", "• \(work) — \(plan)", "• \(office) — \(plan)",
+        "• \(office) — \(plan) — Syncing 40%", "• \(office) — \(plan) — Sync failed",
       ])
     app.cancel()
   }
@@ -150,9 +154,13 @@ struct NotesViewStateTests {
     let app = NotesPresentations(state: sampleState())
     let outcome = app.dispatcher.dispatch(CreateNotebook(title: "work", now: t1))
     app.status.report(outcome)
+    // The title the refusal quotes is isolated (U+2068 … U+2069) for display; the issue's
+    // plain message, which logs and files keep, is not.
     #expect(
       app.status.status.value.text
-        == "2 notebooks · 1 note · Not synced · A notebook title \"Work\" already exists.")
+        == "2 notebooks · 1 note · Not synced · A notebook title \"\u{2068}Work\u{2069}\" already exists."
+    )
+    #expect(outcome.description == "A notebook title \"Work\" already exists.")
     app.status.report(app.dispatcher.dispatch(CreateNotebook(title: "Travel", now: t1)))
     #expect(app.status.status.value.text == "3 notebooks · 1 note · Not synced")
     app.cancel()

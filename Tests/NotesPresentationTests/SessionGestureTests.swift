@@ -28,7 +28,7 @@ struct SessionGestureTests {
     let session = makeSession()
     session.notebookSelected(home)
     #expect(Set(session.list.rows.map(\.notebookID)) == [home])
-    #expect(session.title.value.hasPrefix("Home"))
+    #expect(session.title.value.hasPrefix("\u{2068}Home\u{2069}"))
     session.expectProjectionsAgree(after: "selecting Home")
     session.notebookSelected(nil)
     #expect(session.list.count == 6)
@@ -87,7 +87,7 @@ struct SessionGestureTests {
     let second = session.list.row(at: 1).id
     let first = session.list.row(at: 0)
     #expect(session.noteDeleted().isCommitted)
-    #expect(session.status.value.message == "Deleted “\(first.title)” — u to undo")
+    #expect(session.status.value.message == "Deleted “\u{2068}\(first.title)\u{2069}” — u to undo")
     #expect(session.selectedNote.value == second)
     session.expectProjectionsAgree(after: "deleting a note")
     #expect(session.undoRequested().isCommitted)

@@ -32,4 +32,11 @@ public enum ActionOutcome: Equatable, Sendable, CustomStringConvertible {
     case .superseded: "Replaced by a newer request."
     }
   }
+
+  /// ``description`` for display: what a refusal quotes from the user is isolated
+  /// (``ValidationIssue/displayMessage``).
+  public var displayDescription: String {
+    if case .invalid(let result) = self { return result.displaySummary ?? "Not allowed." }
+    return description
+  }
 }

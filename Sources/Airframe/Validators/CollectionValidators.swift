@@ -38,7 +38,9 @@ public struct UniqueWithin<Value, Key: Hashable & Sendable>: Validator {
   /// - Returns: One issue, or none.
   public func issues(in value: Value) -> [ValidationIssue] {
     guard let taken = existing[key(value)] else { return [] }
-    return [ValidationIssue(field: field, message: "A \(field) \"\(taken)\" already exists.")]
+    return [
+      ValidationIssue(field: field) { user in "A \(field) \"\(user(taken))\" already exists." }
+    ]
   }
 }
 

@@ -23,13 +23,18 @@ extension Terminal {
     let rows = min(buffer.height, size.height)
     let columns = min(buffer.width, size.width)
     for y in 0..<rows {
+      // Each cell's glyph with the isolation marks that pair up in the columns shown.
+      let texts = buffer.terminalTexts(row: y, columns: columns)
       for x in 0..<columns where !buffer[y, x].glyph.isEmpty {
         let cell = buffer[y, x]
-        // A wide character cut by the screen's right edge would wrap; draw a blank.
+        // A wide character cut by the screen's right edge would wrap; draw a blank (with
+        // the cell's marks, which pair with others in the row).
         let isCutWide =
           x == columns - 1 && x + 1 < buffer.width && buffer[y, x + 1].glyph.isEmpty
+        let text =
+          isCutWide ? texts[x].replacing(cell.glyph, with: " ", maxReplacements: 1) : texts[x]
         wattr_set(window, Self.attributes(cell.style), 0, nil)
-        _ = mvwaddstr(window, Int32(y), Int32(x), isCutWide ? " " : cell.glyph)
+        _ = mvwaddstr(window, Int32(y), Int32(x), text)
       }
     }
     wattr_set(window, 0, 0, nil)

@@ -194,9 +194,9 @@ public struct MoveNote: Action {
       note.notebookID != notebookID
     {
       issues.append(
-        ValidationIssue(
-          field: NotesRules.changedElsewhere,
-          message: "\"\(note.title)\" was moved elsewhere meanwhile."))
+        ValidationIssue(field: NotesRules.changedElsewhere) { user in
+          "\"\(user(note.title))\" was moved elsewhere meanwhile."
+        })
     }
     return ValidationResult(issues)
   }

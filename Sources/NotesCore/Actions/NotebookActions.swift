@@ -112,9 +112,9 @@ public struct DeleteNotebook: Action {
       let title = state.notebooks[id]?.title ?? ""
       let notes = count == 1 ? "1 note" : "\(count) notes"
       return ValidationResult([
-        ValidationIssue(
-          field: "confirmation",
-          message: "Deleting \"\(title)\" also deletes its \(notes); confirm to continue.")
+        ValidationIssue(field: "confirmation") { user in
+          "Deleting \"\(user(title))\" also deletes its \(notes); confirm to continue."
+        }
       ])
     }
     return ValidationResult()

@@ -163,8 +163,9 @@ public enum NotesRules {
       note[keyPath: field] != target
     else { return [] }
     return [
-      ValidationIssue(
-        field: changedElsewhere, message: "\"\(note.title)\" was changed elsewhere meanwhile.")
+      ValidationIssue(field: changedElsewhere) { user in
+        "\"\(user(note.title))\" was changed elsewhere meanwhile."
+      }
     ]
   }
 

@@ -7,7 +7,8 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
   public let id: Int
   /// The notebook to delete.
   public let notebookID: NotebookID
-  /// The question to show, such as `Delete "Work" and its 3 notes?`.
+  /// The question to show, such as `Delete "Work" and its 3 notes?`, the notebook's title
+  /// isolated (``BidiIsolation``) so a right-to-left title cannot reorder the question.
   public let message: String
 }
 
@@ -74,7 +75,8 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
     let notes = count == 1 ? "its note" : "its \(count) notes"
     outcomes.post(
       DeletionConfirmation(
-        id: nextID, notebookID: id, message: "Delete \"\(notebook.title)\" and \(notes)?"))
+        id: nextID, notebookID: id,
+        message: "Delete \"\(BidiIsolation.isolate(notebook.title))\" and \(notes)?"))
     return .unchanged
   }
 

@@ -59,7 +59,7 @@ public struct StatusBar: Equatable, Sendable {
     switch outcome {
     case .committed, .unchanged: message = nil
     case .cancelled, .superseded: return
-    case .invalid, .failed, .rejected: message = outcome.description
+    case .invalid, .failed, .rejected: message = outcome.displayDescription
     }
     statusSource.update { $0.message = message }
   }

@@ -11,7 +11,9 @@ import Foundation
 ///   delivered again. Each recomputation is O(1).
 /// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
 ///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
-///   " — Sync failed" while syncing or after a failure.
+///   " — Sync failed" while syncing or after a failure. Each title is isolated
+///   (``BidiIsolation``): a title in a right-to-left script cannot reorder the other title,
+///   the dashes or the sync state.
 @MainActor
 @_spi(Instrumentation) public final class WindowTitleController: ViewStateController {
   private let model: Model<NotesState>
@@ -97,7 +99,8 @@ import Foundation
   ) -> String {
     let shownNote = note.flatMap { state.notes[$0] }
     let notebookTitle = (shownNote?.notebookID ?? notebook).flatMap { state.notebooks[$0]?.title }
-    var title = [notebookTitle, shownNote?.title].compactMap { $0 }.joined(separator: " — ")
+    var title = [notebookTitle, shownNote?.title].compactMap { $0 }
+      .map { BidiIsolation.isolate($0) }.joined(separator: " — ")
     if title.isEmpty { title = "Notes" }
     if hasUnsavedEdits { title = "• " + title }
     switch state.sync {

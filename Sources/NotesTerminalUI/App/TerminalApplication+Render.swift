@@ -81,7 +81,9 @@ extension TerminalApplication {
       // The cursor is at the end of the text: a long text shows its end.
       let label = "\(prompt.label): "
       let room = frame.width - 3 - label.displayWidth
-      let text = room > 1 ? label + ending(of: prompt.text, fitting: room) : prompt.text
+      let text =
+        room > 1
+        ? label + BidiIsolation.isolate(ending(of: prompt.text, fitting: room)) : prompt.text
       let written = screen.write(text, row: frame.row, column: 1, limit: frame.width - 2)
       screen.cursor = (frame.row, min(frame.width - 1, 1 + written))
       return

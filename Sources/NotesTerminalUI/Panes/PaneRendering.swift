@@ -5,7 +5,12 @@
 //   its frame (and, for the editor, the cursor position).
 // - The focused pane's header is reversed; the selected row is reversed when its pane has
 //   focus and bold otherwise.
+// - Text a user wrote (a title, the search, a title being typed) is isolated
+//   (`BidiIsolation`) wherever it shares a row with the app's own text, a count or another
+//   title, so a right-to-left title cannot reorder the row on a terminal that lays out
+//   right-to-left text.
 
+import Airframe
 import Foundation
 import NotesCore
 
@@ -157,11 +162,13 @@ func drawSidebar(
     let selected = id == content.selection
     if let renaming = content.renaming, let id, renaming.id == id {
       drawRow(
-        ending(of: renaming.text, fitting: frame.width - 3) + "▏", row: frame.row + 1 + line,
-        frame: frame, style: [.underline], into: &screen)
+        BidiIsolation.isolate(ending(of: renaming.text, fitting: frame.width - 3)) + "▏",
+        row: frame.row + 1 + line, frame: frame, style: [.underline], into: &screen)
     } else {
+      // "All notes" is the app's own; a notebook's title is the user's.
       drawRow(
-        title, trailing: String(count), row: frame.row + 1 + line, frame: frame,
+        id == nil ? title : BidiIsolation.isolate(title), trailing: String(count),
+        row: frame.row + 1 + line, frame: frame,
         style: rowStyle(selected: selected, focused: content.focused), into: &screen)
     }
   }
@@ -186,7 +193,7 @@ func drawNoteList(
 ) {
   var header = "NOTES \(content.count)"
   header += content.sort == .title ? " · by title" : " · by date"
-  if !content.search.isEmpty { header += " · “\(content.search)”" }
+  if !content.search.isEmpty { header += " · “\(BidiIsolation.isolate(content.search))”" }
   drawHeader(header, focused: content.focused, frame: frame, into: &screen)
   let visible = (frame.height - 1) / 2
   NotesTerminalUI.scroll(
@@ -204,12 +211,12 @@ func drawNoteList(
     let style = rowStyle(selected: note.id == content.selection, focused: content.focused)
     if let renaming = content.renaming, renaming.id == note.id {
       drawRow(
-        ending(of: renaming.text, fitting: frame.width - 3) + "▏", row: row, frame: frame,
-        style: [.underline], into: &screen)
+        BidiIsolation.isolate(ending(of: renaming.text, fitting: frame.width - 3)) + "▏",
+        row: row, frame: frame, style: [.underline], into: &screen)
     } else {
       drawRow(
-        (note.isPinned ? "★ " : "") + note.title, row: row, frame: frame, style: style,
-        into: &screen)
+        (note.isPinned ? "★ " : "") + BidiIsolation.isolate(note.title), row: row, frame: frame,
+        style: style, into: &screen)
     }
     drawRow(
       firstLine(of: note.body), row: row + 1, frame: frame, style: style.union(.dim),
@@ -237,7 +244,7 @@ func drawEditor(
       limit: textFrame.width, style: .dim)
     return
   }
-  var header = state.title
+  var header = BidiIsolation.isolate(state.title)
   if state.isDeleted {
     header += " — deleted elsewhere"
   } else if state.conflict != nil {

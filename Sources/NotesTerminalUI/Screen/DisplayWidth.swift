@@ -17,13 +17,27 @@
 //   U+200B, U+202E or U+FEFF), a lone combining mark, a noncharacter (such as U+FFFF) or
 //   a lone regional indicator — takes 1 column and is drawn as U+FFFD, so it is visible and
 //   cannot reorder or hide the text around it.
+// - The two marks that isolate user text inside the app's own (U+2068 and U+2069, see
+//   `BidiIsolation`) take no column: the screen buffer keeps them beside the characters
+//   they enclose and sends them only in pairs (`ScreenBuffer`), so column arithmetic is the
+//   same with them as without.
+
+import Airframe
 
 extension Character {
-  /// The number of terminal columns the character takes: 1 or 2 (0 only for the empty
-  /// cluster, which a `String` never holds).
+  /// The number of terminal columns the character takes: 1 or 2, or 0 for an isolation
+  /// mark (0 also for the empty cluster, which a `String` never holds).
   public var displayWidth: Int {
     if asciiValue != nil { return 1 }
+    if isIsolationMark { return 0 }
     return Self.width(of: unicodeScalars)
+  }
+
+  /// Whether the character is U+2068 or U+2069, which isolate user text inside the app's
+  /// own text (`BidiIsolation`); each is a character of its own.
+  public var isIsolationMark: Bool {
+    let scalars = unicodeScalars
+    return scalars.count == 1 && BidiIsolation.isIsolationMark(scalars.first!)
   }
 
   /// What a terminal is sent to draw the character in `displayWidth` columns.

@@ -9,7 +9,17 @@
 //   draw nothing on their own (control and format characters, noncharacters) are drawn as
 //   U+FFFD, so an escape byte, a bidi override or an invisible character can never reach
 //   the terminal through a note's text.
-// - `lines` is the text a terminal would show, one string per row, trailing spaces kept.
+// - Isolation marks (U+2068 … U+2069, `BidiIsolation`: the app's way of keeping user text
+//   apart from its own words) take no column. A write keeps each on the cell of the
+//   character after (an opening mark) or before it (a closing one), leaves out a closing
+//   mark that closes nothing it opened, and closes what it opened on the last cell it
+//   drew. The terminal is sent only the marks that pair up within their row
+//   (`terminalTexts(row:columns:)`): an isolation can never reach past its row, nor past
+//   text drawn over part of it, so it cannot reorder anything but the text it encloses.
+// - `lines` is the text a terminal would show, one string per row, trailing spaces kept;
+//   `terminalLine(_:)` is a row with the isolation marks it is sent.
+
+import Airframe
 
 /// How a cell is drawn.
 public struct CellStyle: OptionSet, Hashable, Sendable {
@@ -37,6 +47,20 @@ public struct ScreenCell: Equatable, Sendable {
   public var glyph: String
   /// How it is drawn.
   public var style: CellStyle
+  /// How many isolations (U+2068) open just before the glyph.
+  public var isolationsOpened = 0
+  /// How many isolations (U+2069) close just after the glyph.
+  public var isolationsClosed = 0
+
+  /// Creates a cell with no isolation mark.
+  ///
+  /// - Parameters:
+  ///   - glyph: The character drawn.
+  ///   - style: How it is drawn.
+  public init(glyph: String, style: CellStyle) {
+    self.glyph = glyph
+    self.style = style
+  }
 
   /// A blank cell.
   public static let blank = ScreenCell(glyph: " ", style: [])
@@ -96,7 +120,8 @@ public struct ScreenBuffer: Equatable, Sendable {
   /// Writes `text` at a position, clipped to `limit` columns and the buffer's edge.
   ///
   /// Newlines and tabs are drawn as spaces; each other character as its
-  /// `Character.terminalGlyph`, in `Character.displayWidth` columns.
+  /// `Character.terminalGlyph`, in `Character.displayWidth` columns. Isolation marks take
+  /// no column (see the file's guarantees).
   ///
   /// - Parameters:
   ///   - text: The text.
@@ -134,8 +159,24 @@ public struct ScreenBuffer: Equatable, Sendable {
       position = lastASCII
       x -= 1
     }
+    // Isolations opened by marks not followed by a drawn character yet, and those opened
+    // on a drawn cell and not closed yet.
+    var opening = 0
+    var open = 0
+    var lastDrawn: Int?
     for character in text[position...] {
       guard x < end else { break }
+      if character.isIsolationMark {
+        if character.unicodeScalars.first == BidiIsolation.firstStrongIsolate {
+          opening += 1
+        } else if opening > 0 {
+          opening -= 1  // It enclosed nothing drawn.
+        } else if open > 0, let lastDrawn {
+          cells[lastDrawn].isolationsClosed += 1
+          open -= 1
+        }
+        continue
+      }
       let isSpace = character == "\n" || character == "\t" || character == "\r\n"
       let glyph = isSpace ? " " : character.terminalGlyph
       let glyphWidth = character.displayWidth
@@ -145,9 +186,15 @@ public struct ScreenBuffer: Equatable, Sendable {
         break
       }
       cells[base + x] = ScreenCell(glyph: glyph, style: style)
+      cells[base + x].isolationsOpened = opening
+      open += opening
+      opening = 0
+      lastDrawn = base + x
       if glyphWidth == 2 { cells[base + x + 1] = ScreenCell(glyph: "", style: style) }
       x += glyphWidth
     }
+    // Clipped, or the text left some open: what this write opened ends with it.
+    if open > 0, let lastDrawn { cells[lastDrawn].isolationsClosed += open }
     return x - column
   }
 
@@ -169,12 +216,62 @@ public struct ScreenBuffer: Equatable, Sendable {
   /// The text of one row, as a terminal shows it.
   ///
   /// - Parameter row: The row.
-  /// - Returns: The row's characters; wide characters once.
+  /// - Returns: The row's characters; wide characters once. The invisible isolation marks
+  ///   are not in it (``terminalLine(_:)`` has them).
   public func line(_ row: Int) -> String {
     guard row >= 0, row < height else { return "" }
     var text = ""
     for cell in cells[(row * width)..<((row + 1) * width)] { text += cell.glyph }
     return text
+  }
+
+  /// The text of one row as a terminal is sent it: ``line(_:)`` with the isolation marks
+  /// that pair up in the row (see ``terminalTexts(row:columns:)``).
+  ///
+  /// - Parameter row: The row.
+  /// - Returns: The row's characters and marks.
+  public func terminalLine(_ row: Int) -> String {
+    terminalTexts(row: row, columns: width).joined()
+  }
+
+  /// What a terminal is sent for each cell of a row's first `columns` columns: the cell's
+  /// glyph (empty for the second cell of a wide character), with the isolation marks
+  /// around it that pair up within those columns.
+  ///
+  /// A mark whose partner is not in those columns — drawn over by a later write, or past
+  /// the terminal's edge — is left out, so no isolation reaches past the text it encloses.
+  ///
+  /// - Parameters:
+  ///   - row: The row.
+  ///   - columns: How many columns the terminal shows (at most the buffer's width).
+  /// - Returns: One text per column.
+  public func terminalTexts(row: Int, columns: Int) -> [String] {
+    guard row >= 0, row < height else { return [] }
+    let count = min(max(0, columns), width)
+    let rowCells = cells[(row * width)..<(row * width + count)]
+    var texts = rowCells.map(\.glyph)
+    guard rowCells.contains(where: { $0.isolationsOpened > 0 }) else { return texts }
+    // Pair each closing mark with the latest opening one still open, as the Unicode
+    // Bidirectional Algorithm does.
+    var opened = Array(repeating: 0, count: count)
+    var closed = Array(repeating: 0, count: count)
+    var stack: [Int] = []
+    for (column, cell) in rowCells.enumerated() {
+      stack += Array(repeating: column, count: cell.isolationsOpened)
+      for _ in 0..<cell.isolationsClosed {
+        guard let start = stack.popLast() else { break }
+        opened[start] += 1
+        closed[column] += 1
+      }
+    }
+    let first = String(BidiIsolation.firstStrongIsolate)
+    let pop = String(BidiIsolation.popDirectionalIsolate)
+    for column in 0..<count where opened[column] > 0 || closed[column] > 0 {
+      texts[column] =
+        String(repeating: first, count: opened[column]) + texts[column]
+        + String(repeating: pop, count: closed[column])
+    }
+    return texts
   }
 
   /// Every row's text, top to bottom.

@@ -243,7 +243,8 @@ final class ModelBasedRun {
         detail: "\(step): app \(actual.map(\.result)), reference \(expected)")
     }
     for (result, outcome) in actual {
-      if let outcome { reference.report(result, description: outcome.description) }
+      // The status bar shows a refusal as displayed (what it quotes isolated).
+      if let outcome { reference.report(result, description: outcome.displayDescription) }
     }
     let state = reference.state
     let rows = expectedRows(state)

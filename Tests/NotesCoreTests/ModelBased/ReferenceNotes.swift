@@ -558,7 +558,9 @@ struct ReferenceNotes {
     let notes = count == 1 ? "its note" : "its \(count) notes"
     confirmations.append(
       Confirmation(
-        id: confirmationCount, notebook: id, message: "Delete \"\(notebook.title)\" and \(notes)?"))
+        id: confirmationCount, notebook: id,
+        // The title between U+2068 and U+2069: isolated from the question around it.
+        message: "Delete \"\u{2068}\(notebook.title)\u{2069}\" and \(notes)?"))
     return .unchanged
   }
 

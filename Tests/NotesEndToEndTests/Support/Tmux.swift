@@ -140,7 +140,14 @@ final class TmuxSession {
   /// - Returns: The rows.
   /// - Throws: `TmuxError` when tmux fails.
   func styledScreen() throws -> [StyledText] {
-    StyledText.rows(fromCapture: try run(["capture-pane", "-p", "-e", "-t", session]))
+    StyledText.rows(
+      fromCapture: Self.visible(try run(["capture-pane", "-p", "-e", "-t", session])))
+  }
+
+  /// A capture without the invisible marks that isolate user text (U+2068, U+2069), which
+  /// tmux keeps with the characters they enclose: the tests read what the pane shows.
+  private static func visible(_ capture: String) -> String {
+    String(capture.unicodeScalars.filter { $0 != "\u{2068}" && $0 != "\u{2069}" })
   }
 
   /// The pane's text, one string per row, trailing spaces removed.
@@ -148,7 +155,8 @@ final class TmuxSession {
   /// - Returns: The rows.
   /// - Throws: `TmuxError` when tmux fails.
   func screen() throws -> [String] {
-    var lines = try run(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+    var lines = Self.visible(try run(["capture-pane", "-p", "-t", session]))
+      .components(separatedBy: "\n")
     if lines.last == "" { lines.removeLast() }
     return lines
   }

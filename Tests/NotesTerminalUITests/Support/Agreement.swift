@@ -11,13 +11,15 @@ extension TerminalApplication {
   func expectPanesAgree(
     width: Int = 100, height: Int = 24, sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let lines = screen(width: width, height: height)
+    let rendered = render(width: width, height: height)
+    let lines = rendered.lines
     let state = session.model.state
     let title = WindowTitleController.title(
       for: state, note: session.noteList.lens.selection.value,
       notebook: session.sidebar.selection.value,
       hasUnsavedEdits: false)
-    #expect(lines[0].hasPrefix(" " + title), sourceLocation: sourceLocation)
+    // The title as the terminal is sent it: each title isolated, as the controller made it.
+    #expect(rendered.terminalLine(0).hasPrefix(" " + title), sourceLocation: sourceLocation)
     let status = StatusBarController.status(for: state, message: nil)
     #expect(lines[height - 1].contains(status.counts), sourceLocation: sourceLocation)
     #expect(lines[height - 1].contains(status.sync), sourceLocation: sourceLocation)

@@ -78,12 +78,10 @@ if let path = firstWindowLibrary {
   printError("notes-desktop-bench: a debug build; the figures are for -c release builds")
 #endif
 let display = try VirtualDisplay.ensure()
-defer { display?.stop() }
 let reporter = Reporter(json: json)
 let folder = FileManager.default.temporaryDirectory
   .appendingPathComponent("notes-desktop-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: folder) }
 let libraryPath = givenLibrary ?? folder + "/library.notes"
 if !FileManager.default.fileExists(atPath: libraryPath) {
   reporter.note("Making a library of \(noteCount) notes…")
@@ -137,4 +135,7 @@ let status = MainActor.assumeIsolated {
   }
   return application.run()
 }
+// `exit` skips a top-level `defer`: the X server and the folder go first.
+display?.stop()
+try? FileManager.default.removeItem(atPath: folder)
 exit(status)

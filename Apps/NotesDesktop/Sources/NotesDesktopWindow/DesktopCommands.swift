@@ -8,9 +8,16 @@
 //   run.
 // - A command the user runs (menu, shortcut, palette) reaches the session through one input
 //   slot; the palette refuses a disabled command with the session's reason and stays open.
+// - Each command is one session gesture, which reports its own outcome to the status bar
+//   (a deletion, an undo or a redo saying what it did); the window reports nothing again,
+//   which would replace that message with the bare outcome.
 // - Commands that need a title ask for it in a dialog; a title the session refuses keeps
 //   the dialog open with the reason. Move Note asks for the notebook in a list.
 // - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
+// - The menu bar's model is built once and never replaced: a changed label (a reason that
+//   came or went) replaces that one item in its menu's section. Replacing the bar's model
+//   destroys its items, and GTK's menu bar keeps a pointer to the item of the last menu
+//   opened, which it then uses after it is freed.
 
 import Airframe
 import AirframeBinding
@@ -29,6 +36,10 @@ final class DesktopCommands {
   private let session: NotesSession
   private unowned let owner: DesktopWindow
   private var actions: [DesktopCommand: OpaquePointer] = [:]
+  /// Each command's menu section (owned by the menu bar's model) and place in it.
+  private var menuItems: [DesktopCommand: (section: OpaquePointer, index: Int32)] = [:]
+  /// The label each menu item shows.
+  private var menuLabels: [DesktopCommand: String] = [:]
   /// The reason each disabled session command cannot run, as last rendered.
   private var reasons: [String: String] = [:]
   /// The palette, while it is open.
@@ -44,10 +55,19 @@ final class DesktopCommands {
   init(owner: DesktopWindow, session: NotesSession) {
     self.owner = owner
     self.session = session
-    let empty = g_menu_new()
-    menuBar = required(
-      gtk_popover_menu_bar_new_from_model(empty.map { cast(GPointer($0)) }), "menu bar")
-    g_object_unref(GPointer(empty))
+    let model = required(g_menu_new(), "menu")
+    for (title, commands) in DesktopCommand.menus {
+      let section = required(g_menu_new(), "menu")
+      for (index, command) in commands.enumerated() {
+        g_menu_append(section, command.name, "win." + command.actionName)
+        menuItems[command] = (section, Int32(index))
+        menuLabels[command] = command.name
+      }
+      g_menu_append_submenu(model, title, cast(GPointer(section)))
+      g_object_unref(GPointer(section))  // The model keeps it.
+    }
+    menuBar = required(gtk_popover_menu_bar_new_from_model(cast(GPointer(model))), "menu bar")
+    g_object_unref(GPointer(model))  // The menu bar keeps it.
     airframe_accessible_label(menuBar, "Menu bar")
     for command in DesktopCommand.all {
       guard let action = g_simple_action_new(command.actionName, nil) else { continue }
@@ -106,19 +126,16 @@ final class DesktopCommands {
     reasons[command.name].map { "\(command.name) — \($0)" } ?? command.name
   }
 
-  /// Builds the menu model: each command's item, with the reason beside a disabled one.
+  /// Shows each command's label, with the reason beside a disabled one: an item whose label
+  /// changed is replaced where it stands; the menus and the other items stay.
   private func showMenu() {
-    guard let model = g_menu_new() else { return }
-    for (title, commands) in DesktopCommand.menus {
-      guard let section = g_menu_new() else { continue }
-      for command in commands {
-        g_menu_append(section, label(command), "win." + command.actionName)
-      }
-      g_menu_append_submenu(model, title, cast(GPointer(section)))
-      g_object_unref(GPointer(section))
+    for (command, place) in menuItems {
+      let text = label(command)
+      guard menuLabels[command] != text else { continue }
+      menuLabels[command] = text
+      g_menu_remove(place.section, place.index)
+      g_menu_insert(place.section, place.index, text, "win." + command.actionName)
     }
-    gtk_popover_menu_bar_set_menu_model(cast(raw(menuBar)), cast(GPointer(model)))
-    g_object_unref(GPointer(model))
   }
 
   // MARK: - Running a command
@@ -153,11 +170,11 @@ final class DesktopCommands {
         session.notebookRenamed(to: $0)
       }
     case .session(.moveNote): pickNotebook()
-    case .session(.togglePin): session.report(session.pinToggled())
-    case .session(.deleteNote): session.report(session.noteDeleted())
-    case .session(.deleteNotebook): session.report(session.notebookDeletionRequested())
-    case .session(.undo): session.report(session.undoRequested())
-    case .session(.redo): session.report(session.redoRequested())
+    case .session(.togglePin): session.pinToggled()
+    case .session(.deleteNote): session.noteDeleted()
+    case .session(.deleteNotebook): session.notebookDeletionRequested()
+    case .session(.undo): session.undoRequested()
+    case .session(.redo): session.redoRequested()
     case .session(.toggleSort): session.sortToggled()
     case .session(.syncNow): session.syncRequested()
     }
@@ -207,13 +224,12 @@ final class DesktopCommands {
     keep(
       ChoiceDialog(
         parent: owner.window, title: "Move Note",
-        message: "Move “\(session.title(of: note) ?? "")” to:", accept: "Move",
+        message: "Move “\(BidiIsolation.isolate(session.title(of: note) ?? ""))” to:",
+        accept: "Move",
         choices: targets.map { .init(id: String($0.id.rawValue), label: $0.title) }
       ) { id in
         guard let raw = Int64(id) else { return nil }
-        let outcome = session.noteMoved(to: NotebookID(rawValue: raw))
-        session.report(outcome)
-        return Self.refusal(outcome)
+        return Self.refusal(session.noteMoved(to: NotebookID(rawValue: raw)))
       })
   }
 
@@ -222,14 +238,11 @@ final class DesktopCommands {
     _ title: String, _ message: String, text: String, accept: String,
     _ submit: @escaping (String) -> ActionOutcome
   ) {
-    let session = session
     keep(
       Dialog(parent: owner.window, title: title, message: message, text: text, accept: accept) {
         answer in
         guard answer.accepted else { return nil }
-        let outcome = submit(answer.text)
-        session.report(outcome)
-        return Self.refusal(outcome)
+        return Self.refusal(submit(answer.text))
       })
   }
 
@@ -242,7 +255,7 @@ final class DesktopCommands {
   /// Why an outcome refused the change, or `nil` if it did not.
   private static func refusal(_ outcome: ActionOutcome) -> String? {
     switch outcome {
-    case .invalid(let result): result.issues.map(\.message).joined(separator: " ")
+    case .invalid(let result): result.issues.map(\.displayMessage).joined(separator: " ")
     case .rejected(let reason), .failed(let reason): reason
     default: nil
     }

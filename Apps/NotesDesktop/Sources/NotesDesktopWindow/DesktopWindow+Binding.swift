@@ -54,7 +54,9 @@ extension DesktopWindow {
   package func bind() {
     let session = session
     binder.bind { connect in
-      connect.render(session.title) { [unowned self] title in
+      connect.render(session.title) { [unowned self] composed in
+        // The titles in it are isolated; it reads left to right whatever they are.
+        let title = leftToRight(composed)
         gtk_label_set_text(cast(raw(self.heading)), title)
         gtk_window_set_title(cast(raw(self.window)), title)
       }
@@ -84,7 +86,7 @@ extension DesktopWindow {
       }
       connect.forward(bodyEdits) { [unowned self] edit in
         self.forwarded.bodyEdits += 1
-        session.report(session.bodyTyped(edit.body, cursor: edit.cursor))
+        session.bodyTyped(edit.body, cursor: edit.cursor)
       }
       connect.forward(cursorMoves) { [unowned self] offset in
         self.forwarded.cursorMoves += 1
@@ -96,7 +98,7 @@ extension DesktopWindow {
       }
       connect.forward(titleCommits) { [unowned self] title in
         self.forwarded.titleCommits += 1
-        session.report(session.noteRenamed(to: title, from: session.editorState.value.title))
+        session.noteRenamed(to: title, from: session.editorState.value.title)
       }
       // A dialog for each confirmation as it is posted (or pending when the window opens),
       // closed when it is answered, here or in another window.
@@ -134,7 +136,7 @@ extension DesktopWindow {
       parent: window, title: "Delete Notebook", message: confirmation.message, text: nil,
       accept: "Delete", modal: false
     ) { answer in
-      session.report(session.deletionAnswered(confirmation.id, confirmed: answer.accepted))
+      session.deletionAnswered(confirmation.id, confirmed: answer.accepted)
       return nil
     }
     dialog.closed = { [unowned self] in self.confirmationDialogs[confirmation.id] = nil }

@@ -52,7 +52,21 @@ extension DesktopWindow {
     if position == 0 { return "All notes  \(session.noteCount)" }
     guard position - 1 < notebookRows.count else { return "" }
     let row = notebookRows[position - 1]
-    return "\(row.title)  \(row.noteCount)"
+    return Self.sidebarText(title: row.title, count: row.noteCount)
+  }
+
+  /// A notebook's row in the sidebar: its title, then its count.
+  ///
+  /// The title is isolated from the count (`BidiIsolation`): a title in Arabic or Hebrew
+  /// would otherwise take the count into its right-to-left run; the row reads left to right
+  /// (`leftToRight`).
+  ///
+  /// - Parameters:
+  ///   - title: The notebook's title.
+  ///   - count: How many notes it holds.
+  /// - Returns: The row's text.
+  nonisolated static func sidebarText(title: String, count: Int) -> String {
+    leftToRight("\(BidiIsolation.isolate(title))  \(count)")
   }
 
   func selectNotebook(_ notebook: NotebookID?) {
@@ -67,7 +81,9 @@ extension DesktopWindow {
   }
 
   func showNotebooks(_ rows: [SidebarRow]) {
-    let sameRows = rows.map(\.id) == notebookRows.map(\.id)
+    // The store holds "All notes" and the notebooks once the first rows are shown; until
+    // then it is empty, even when the library has no notebook to show.
+    let sameRows = sidebar.count == rows.count + 1 && rows.map(\.id) == notebookRows.map(\.id)
     let previous = notebookRows
     notebookRows = rows
     guard sameRows else {

@@ -101,6 +101,9 @@ package final class DesktopWindow {
     gtk_window_set_default_size(cast(raw(window)), 1_000, 640)
 
     heading = required(gtk_label_new(""), "label")
+    // Titles are up to 200 characters: the label's width must never be the text's, or the
+    // window grows past its screen (header, close button and editor off it).
+    gtk_label_set_ellipsize(cast(raw(heading)), PANGO_ELLIPSIZE_END)
     let header = required(gtk_header_bar_new(), "header bar")
     gtk_header_bar_set_title_widget(OpaquePointer(header), heading)
     gtk_window_set_titlebar(cast(raw(window)), header)
@@ -120,9 +123,21 @@ package final class DesktopWindow {
     // One undo history, the session's: GTK's own undo in the text and the title would
     // take Ctrl-Z from the session's Undo and change the text behind its back.
     gtk_text_buffer_set_enable_undo(buffer, 0)
+    // GTK 4.8's text view measures the lines changed since its last layout while it draws,
+    // and the new height then reaches the scrollbar after the scrolled window laid it out:
+    // GTK warns that it draws the scrollbar without an allocation (typing into a note taller
+    // than the view does it, in a plain GtkTextView too). Asking for a new layout of the view
+    // after every change measures those lines in the layout phase, before the scrollbar is
+    // placed. A resize, not only an allocation: an allocation alone left the editor's box
+    // unallocated when it was drawn.
+    let textView = textView
+    Signal.connect(GPointer(buffer), "changed") { gtk_widget_queue_resize(textView) }
     gtk_editable_set_enable_undo(OpaquePointer(titleEntry), 0)
     statusLabel = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(statusLabel)), 0)
+    // A message may quote a whole title; cut in the middle, so the counts at its start and
+    // the hint at its end ("u to undo") stay.
+    gtk_label_set_ellipsize(cast(raw(statusLabel)), PANGO_ELLIPSIZE_MIDDLE)
     searchEntry = required(gtk_search_entry_new(), "search entry")
     airframe_accessible_label(searchEntry, "Search")
     commands = DesktopCommands(owner: self, session: session)

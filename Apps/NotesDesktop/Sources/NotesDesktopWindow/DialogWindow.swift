@@ -43,13 +43,17 @@ struct DialogWindow {
     gtk_widget_set_margin_bottom(column, 12)
     gtk_widget_set_margin_start(column, 12)
     gtk_widget_set_margin_end(column, 12)
+    // The message and the reason may quote a title of 200 characters without a space:
+    // they wrap inside a word when they must, or the dialog grows past its screen.
     let label = required(gtk_label_new(message), "label")
     gtk_label_set_xalign(cast(raw(label)), 0)
     gtk_label_set_wrap(cast(raw(label)), 1)
+    gtk_label_set_wrap_mode(cast(raw(label)), PANGO_WRAP_WORD_CHAR)
     gtk_box_append(cast(raw(column)), label)
     reason = required(gtk_label_new(""), "label")
     gtk_label_set_xalign(cast(raw(reason)), 0)
     gtk_label_set_wrap(cast(raw(reason)), 1)
+    gtk_label_set_wrap_mode(cast(raw(reason)), PANGO_WRAP_WORD_CHAR)
     buttons = required(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8), "box")
     gtk_widget_set_halign(buttons, GTK_ALIGN_END)
     cancel = required(gtk_button_new_with_label("Cancel"), "button")

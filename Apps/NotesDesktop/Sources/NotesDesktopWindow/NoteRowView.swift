@@ -9,7 +9,11 @@
 // - While a preview loads, the row shows the title alone, never the preview of the note it
 //   showed before (`loading(previous:)` may belong to that note); while the same note's
 //   new preview loads (it was edited), its last preview stays.
+// - The user's text is isolated from the row's own (`BidiIsolation`): the title from the
+//   pin's star, the first line from the counts after it, and each line reads left to right
+//   (`leftToRight`), so right-to-left text cannot reorder them.
 
+import Airframe
 import AirframeBinding
 import CGtk
 import Foundation
@@ -48,7 +52,8 @@ final class NoteRowView {
   func show(_ row: NoteRow) {
     let id = row.id
     note = id
-    let title = (row.isPinned ? "★ " : "") + row.title
+    let title = row.title
+    let isPinned = row.isPinned
     let body = row.body
     // The request first: the binding's replay is then this request's loading phase, never
     // a finished preview of the note the row showed before.
@@ -58,14 +63,27 @@ final class NoteRowView {
         switch phase {
         case .loaded(let summary):
           self.previewNote = id
-          self.setText(title + "\n" + summary)
+          self.setText(Self.text(title: title, isPinned: isPinned, summary: summary))
         case .loading(let previous?) where self.previewNote == id:
-          self.setText(title + "\n" + previous)
+          self.setText(Self.text(title: title, isPinned: isPinned, summary: previous))
         default:
-          self.setText(title)
+          self.setText(Self.text(title: title, isPinned: isPinned, summary: nil))
         }
       }
     }
+  }
+
+  /// A row's text: the title (isolated, after a star if pinned), then the preview, each line
+  /// reading left to right (`leftToRight`).
+  ///
+  /// - Parameters:
+  ///   - title: The note's title.
+  ///   - isPinned: Whether the note is pinned.
+  ///   - summary: Its preview (see ``summaryText(of:isCancelled:)``), if computed.
+  /// - Returns: The label's text.
+  nonisolated static func text(title: String, isPinned: Bool, summary: String?) -> String {
+    let first = (isPinned ? "★ " : "") + BidiIsolation.isolate(title)
+    return leftToRight(summary.map { first + "\n" + $0 } ?? first)
   }
 
   /// Sets the label's text unless it shows it already: a new text makes GTK measure the
@@ -89,7 +107,8 @@ final class NoteRowView {
   /// note, or by the next version of this note as it is typed into).
   ///
   /// - Parameter body: The note's text.
-  /// - Returns: Such as `Milk · 4 lines, 5 words`, or `Empty`; `""` when cancelled.
+  /// - Returns: Such as `Milk · 4 lines, 5 words` (the first line isolated), or `Empty`;
+  ///   `""` when cancelled.
   nonisolated static func summary(of body: String) async -> String {
     let work = Task.detached(priority: .userInitiated) { () -> String in
       // A delay the tests set (NOTES_DESKTOP_PREVIEW_DELAY, in milliseconds) so that rows
@@ -134,7 +153,7 @@ final class NoteRowView {
     let scalars = body.unicodeScalars
     let first = String(scalars[..<(scalars.firstIndex(of: "\n") ?? scalars.endIndex)])
     let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
-    return "\(shown) · \(lines) \(lines == 1 ? "line" : "lines"), "
+    return "\(BidiIsolation.isolate(shown)) · \(lines) \(lines == 1 ? "line" : "lines"), "
       + "\(words) \(words == 1 ? "word" : "words")"
   }
 }

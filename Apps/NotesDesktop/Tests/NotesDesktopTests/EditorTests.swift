@@ -1,6 +1,7 @@
 // The editor rendered without disturbing the user: another writer changes the open note
 // while the user has a word selected far down in it; the text view takes the change in
-// place — the selection, the caret and the scroll position stay on the user's text.
+// place — the selection, the caret and the scroll position stay on the user's text. And
+// typing into a note taller than the view draws it without a GTK warning.
 
 import Airframe
 import Foundation
@@ -66,6 +67,40 @@ struct EditorTests {
     let report = try await desktop.quit()
     #expect(report.forwarded.bodyEdits == 0, "a render reached the session as typing")
     #expect(report.droppedEchoes > 0)
+    #expect(report.liveBindings == 0, "bindings outlived the window")
+  }
+
+  @Test func typingIntoANoteTallerThanTheViewLogsNoWarning() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    let body = (1...2_000).map { "Paragraph \($0) of the long note, with some words." }
+      .joined(separator: "\n")
+    let library = try NotesLibrary.open(path: desktop.database, samples: .never)
+    #expect(library.session.notebookCreated(titled: "Long").isCommitted)
+    #expect(library.session.noteCreated(titled: "Essay").isCommitted)
+    #expect(library.session.bodyTyped(body).isCommitted)
+    library.close()
+
+    try desktop.launch()
+    let opened = try #require(
+      await desktop.waitForTree("the essay") { $0.first("text", named: "Note text")?.text == body })
+    // Keys typed quickly at the end: each one lengthens the last line and the view follows.
+    try desktop.click(try #require(opened.first("text", named: "Note text")))
+    try desktop.press("ctrl+End")
+    _ = try #require(
+      await desktop.waitForTree("the caret at the end") {
+        $0.first("text", named: "Note text")?.caret == body.unicodeScalars.count
+      })
+    let typed = "The quick brown fox jumps over the lazy dog 0123456789."
+    try desktop.xdotool(["type", "--delay", "1", typed])
+    _ = try #require(
+      await desktop.waitForTree("every key typed") {
+        $0.first("text", named: "Note text")?.text == body + typed
+      })
+    #expect(
+      desktop.toolkitWarnings.isEmpty,
+      "GTK warned:\n\(desktop.toolkitWarnings.joined(separator: "\n"))")
+    let report = try await desktop.quit()
     #expect(report.liveBindings == 0, "bindings outlived the window")
   }
 }

@@ -41,11 +41,12 @@ struct LargeLibraryTests {
     let opened = try #require(
       await desktop.waitForTree("the library", timeout: .seconds(60)) {
         $0.first("list", named: "Notebooks")?.rowLabels.first == "All notes  \(Self.count + 1)"
-          && $0.first("list", named: "Notes")?.selectedRow == "★ Long note"
+          && $0.first("list", named: "Notes")?.selectedRow == noteRow("Long note", pinned: true)
       })
     #expect(
       opened.first("list", named: "Notes")?.rowLabels.prefix(3) == [
-        "★ Long note", "Note \(Self.count - 1)", "Note \(Self.count - 2)",
+        noteRow("Long note", pinned: true), noteRow("Note \(Self.count - 1)"),
+        noteRow("Note \(Self.count - 2)"),
       ])
 
     // To the end of the list and back, with the keyboard: the selection follows, and the
@@ -55,14 +56,14 @@ struct LargeLibraryTests {
     try desktop.press("End")
     let end = try #require(
       await desktop.waitForTree("the end of the list", timeout: .seconds(30)) {
-        $0.first("list", named: "Notes")?.selectedRow == "Note 0"
+        $0.first("list", named: "Notes")?.selectedRow == noteRow("Note 0")
       })
     #expect(end.first("text", named: "Note text")?.text == "Body of note 0.")
-    #expect(end.first("list", named: "Notes")?.rowLabels.last == "Note 0")
+    #expect(end.first("list", named: "Notes")?.rowLabels.last == noteRow("Note 0"))
     try desktop.press("Home")
     let top = try #require(
       await desktop.waitForTree("the top of the list", timeout: .seconds(30)) {
-        $0.first("list", named: "Notes")?.selectedRow == "★ Long note"
+        $0.first("list", named: "Notes")?.selectedRow == noteRow("Long note", pinned: true)
       })
 
     // A burst of typing at the end of the long note, one key a millisecond.

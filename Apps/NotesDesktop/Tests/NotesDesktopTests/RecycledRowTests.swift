@@ -51,7 +51,10 @@ struct RecycledRowTests {
     let frame = try #require(list.frame)
     // Fast scrolling: GTK rebinds the same few row widgets to other notes again and again.
     try desktop.xdotool(
-      ["mousemove", "\(frame[0] + frame[2] / 2)", "\(frame[1] + frame[3] / 2)"]
+      [
+        "mousemove", "--window", try desktop.windowID(), "\(frame[0] + frame[2] / 2)",
+        "\(frame[1] + frame[3] / 2)",
+      ]
         + Array(repeating: ["click", "5"], count: 40).flatMap { $0 })
     // At once, while the new previews are computed: a row shows its note's title alone,
     // never the preview of the note it showed before.
@@ -63,7 +66,9 @@ struct RecycledRowTests {
       })
     let texts = try #require(settled.first("list", named: "Notes")?.rowTexts)
     // (GTK keeps the selected row's widget, the first note, even when it is scrolled away.)
-    #expect(texts.contains { $0.hasPrefix("Note 18") }, "the list did not scroll: \(texts)")
+    #expect(
+      texts.contains { $0.hasPrefix(leftToRightMark + "\u{2068}Note 18") },
+      "the list did not scroll: \(texts)")
     try await expectOwnPreviews(settled, "once computed", previews: true)
     let report = try await desktop.quit()
     #expect(report.droppedPreviews > 0, "no row was recycled while its preview was computed")
@@ -76,7 +81,9 @@ struct RecycledRowTests {
     let texts = try #require(tree.first("list", named: "Notes")?.rowTexts)
     for text in texts {
       let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
-      let number = try #require(Int(lines[0].dropFirst("Note ".count)), "row \(text)")
+      // The title and the preview's first line are each isolated from the text around them.
+      let title = lines[0].dropFirst((leftToRightMark + "\u{2068}Note ").count).dropLast()
+      let number = try #require(Int(title), "row \(text)")
       let expected = await summary(of: Self.body(number))
       if lines.count == 1 {
         #expect(!previews, "\(when): row \(lines[0]) has no preview")
@@ -93,7 +100,8 @@ struct RecycledRowTests {
     let words = body.split(whereSeparator: { $0.isWhitespace }).count
     let first = lines.first.map(String.init) ?? ""
     let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
-    return "\(shown) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
+    return
+      "\(leftToRightMark)\(isolated(shown)) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
       + "\(words) \(words == 1 ? "word" : "words")"
   }
 }

@@ -25,7 +25,7 @@ struct ScenarioTests {
     try desktop.type("Travel")
     try desktop.press("Return")
     try await desktop.waitForAgreement(after: "a new notebook") {
-      $0.first("frame")?.name == "Travel"
+      $0.first("frame")?.name == windowTitle("Travel")
     }
     try desktop.focusMainWindow()
     try desktop.press("ctrl+n")
@@ -34,7 +34,7 @@ struct ScenarioTests {
     try desktop.press("Return")
     let created = try #require(
       await desktop.waitForAgreement(after: "a new note") {
-        $0.first("frame")?.name == "Travel — Packing list"
+        $0.first("frame")?.name == windowTitle("Travel", "Packing list")
       })
 
     // Its text, typed (the new note's editor has the keyboard); every key saved.
@@ -61,12 +61,12 @@ struct ScenarioTests {
     try desktop.type("Packing")
     try desktop.press("Return")
     try await desktop.waitForAgreement(after: "renaming") {
-      $0.first("frame")?.name == "Travel — Packing"
+      $0.first("frame")?.name == windowTitle("Travel", "Packing")
     }
     try desktop.focusMainWindow()
     try desktop.press("ctrl+p")
     try await desktop.waitForAgreement(after: "pinning") {
-      $0.first("list", named: "Notes")?.rowLabels == ["★ Packing"]
+      $0.first("list", named: "Notes")?.rowLabels == [noteRow("Packing", pinned: true)]
     }
 
     // A second note, moved to Home with the picker (typing filters it).
@@ -75,7 +75,7 @@ struct ScenarioTests {
     try desktop.type("Zeppelin tickets")
     try desktop.press("Return")
     try await desktop.waitForAgreement(after: "a second note") {
-      $0.first("frame")?.name == "Travel — Zeppelin tickets"
+      $0.first("frame")?.name == windowTitle("Travel", "Zeppelin tickets")
     }
     try desktop.focusMainWindow()
     try desktop.press("ctrl+m")
@@ -90,7 +90,7 @@ struct ScenarioTests {
     try desktop.press("Return")
     try await desktop.waitForAgreement(after: "moving") {
       $0.first("frame", named: "Move Note") == nil
-        && $0.first("list", named: "Notes")?.rowLabels == ["★ Packing"]
+        && $0.first("list", named: "Notes")?.rowLabels == [noteRow("Packing", pinned: true)]
     }
     #expect(
       try desktop.state().notes.elements.first { $0.title == "Zeppelin tickets" }
@@ -110,7 +110,9 @@ struct ScenarioTests {
     try desktop.focus(windowTitled: "Delete Notebook")
     try desktop.press("Return")
     try await desktop.waitForAgreement(after: "confirming the deletion") {
-      !($0.first("list", named: "Notebooks")?.rowLabels.contains { $0.hasPrefix("Travel") } ?? true)
+      !($0.first("list", named: "Notebooks")?.rowLabels.contains {
+        $0.contains(isolated("Travel"))
+      } ?? true)
     }
     #expect(try !desktop.notes().contains { $0.title == "Packing" })
 
@@ -118,18 +120,20 @@ struct ScenarioTests {
     try desktop.focusMainWindow()
     try desktop.press("ctrl+z")
     try await desktop.waitForAgreement(after: "undoing the deletion") {
-      $0.first("list", named: "Notebooks")?.rowLabels.contains("Travel  1") == true
+      $0.first("list", named: "Notebooks")?.rowLabels.contains(sidebarRow("Travel", 1)) == true
     }
     try desktop.press("ctrl+shift+z")
     try await desktop.waitForAgreement(after: "redoing the deletion") {
-      !($0.first("list", named: "Notebooks")?.rowLabels.contains { $0.hasPrefix("Travel") } ?? true)
+      !($0.first("list", named: "Notebooks")?.rowLabels.contains {
+        $0.contains(isolated("Travel"))
+      } ?? true)
     }
 
     // Search (Ctrl-F): the list shows what matches, in every notebook.
     try desktop.press("ctrl+f")
     try desktop.type("zepp")
     try await desktop.waitForAgreement(after: "searching", search: "zepp") {
-      $0.first("list", named: "Notes")?.rowLabels == ["Zeppelin tickets"]
+      $0.first("list", named: "Notes")?.rowLabels == [noteRow("Zeppelin tickets")]
     }
 
     // The palette lists every command; one that cannot run says why and stays open.

@@ -29,7 +29,7 @@ struct TwoPresentationsTests {
     try terminal.type("From the terminal")
     try terminal.press("Enter")
     try await desktop.waitForAgreement(after: "a note made in the terminal app") {
-      $0.first("list", named: "Notes")?.rowLabels.contains("From the terminal") == true
+      $0.first("list", named: "Notes")?.rowLabels.contains(noteRow("From the terminal")) == true
     }
     // …and one made in the window shows in the terminal app.
     try desktop.focusMainWindow()
@@ -104,9 +104,9 @@ struct TwoPresentationsTests {
     // its quiet period shows in the title until then: the title is waited for too.
     let synced = try #require(
       await desktop.waitForTree("the other device's note", timeout: .seconds(20)) {
-        $0.first("list", named: "Notebooks")?.rowLabels.contains("Shared  1") == true
+        $0.first("list", named: "Notebooks")?.rowLabels.contains(sidebarRow("Shared", 1)) == true
           && $0.first("text", named: "Note text")?.text == "Tickets"
-          && $0.first("frame")?.name == "Shared — Trip"
+          && $0.first("frame")?.name == windowTitle("Shared", "Trip")
       })
 
     // Typed in the window: the terminal app's open editor follows.

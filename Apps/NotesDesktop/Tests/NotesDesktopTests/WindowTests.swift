@@ -22,11 +22,16 @@ struct WindowTests {
       await desktop.waitForTree("the sample library") {
         $0.first("list", named: "Notes")?.rowLabels.count == 6
       })
-    #expect(opened.first("frame")?.name == "Work — Welcome to Notes")
+    #expect(opened.first("frame")?.name == windowTitle("Work", "Welcome to Notes"))
     #expect(
       opened.first("list", named: "Notebooks")?.rowLabels
-        == ["All notes  6", "Home  2", "Ideas  2", "Work  2"])
-    #expect(opened.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes")
+        == [
+          "All notes  6", sidebarRow("Home", 2), sidebarRow("Ideas", 2),
+          sidebarRow("Work", 2),
+        ])
+    #expect(
+      opened.first("list", named: "Notes")?.selectedRow == noteRow("Welcome to Notes", pinned: true)
+    )
     let welcome = try #require(
       try desktop.notes().first { $0.title == "Welcome to Notes" })
     #expect(opened.first("text", named: "Note text")?.text == welcome.body)
@@ -40,11 +45,11 @@ struct WindowTests {
     other.close()
     let followed = try #require(
       await desktop.waitForTree("the other writer's note") {
-        $0.first("list", named: "Notes")?.rowLabels.contains("From elsewhere") == true
+        $0.first("list", named: "Notes")?.rowLabels.contains(noteRow("From elsewhere")) == true
       })
     #expect(
       followed.first("list", named: "Notebooks")?.rowLabels.prefix(2) == [
-        "All notes  7", "Home  3",
+        "All notes  7", sidebarRow("Home", 3),
       ])
     #expect(followed.first("label", named: "3 notebooks · 7 notes · Not synced") != nil)
     // The README's picture (docs/desktop.png) is this window, saved when asked for.
@@ -52,7 +57,9 @@ struct WindowTests {
       try desktop.screenshot(to: picture)
     }
     // The selection and the editor stayed where the user was.
-    #expect(followed.first("list", named: "Notes")?.selectedRow == "★ Welcome to Notes")
+    #expect(
+      followed.first("list", named: "Notes")?.selectedRow
+        == noteRow("Welcome to Notes", pinned: true))
     #expect(followed.first("text", named: "Note text")?.text == welcome.body)
 
     let report = try await desktop.quit()
@@ -72,20 +79,23 @@ struct WindowTests {
         $0.first("list", named: "Notes")?.rowLabels.count == 6
       })
     let sidebar = try #require(opened.first("list", named: "Notebooks"))
-    let homeRow = try #require(sidebar.children?.first { $0.first("label")?.name == "Home  2" })
+    let homeRow = try #require(
+      sidebar.children?.first { $0.first("label")?.name == sidebarRow("Home", 2) })
     try desktop.click(homeRow)
     let home = try #require(
       await desktop.waitForTree("Home's notes") {
         $0.first("list", named: "Notes")?.rowLabels.count == 2
       })
-    #expect(home.first("list", named: "Notebooks")?.selectedRow == "Home  2")
+    #expect(home.first("list", named: "Notebooks")?.selectedRow == sidebarRow("Home", 2))
     let list = try #require(home.first("list", named: "Notes"))
     let groceriesRow = try #require(
-      list.children?.first { $0.first("label")?.name.hasPrefix("Groceries\n") == true })
+      list.children?.first {
+        $0.first("label")?.name.hasPrefix(noteRow("Groceries") + "\n") == true
+      })
     try desktop.click(groceriesRow)
     let groceries = try #require(
       await desktop.waitForTree("Groceries in the editor") {
-        $0.first("frame")?.name == "Home — Groceries"
+        $0.first("frame")?.name == windowTitle("Home", "Groceries")
       })
     let before = try #require(try desktop.notes().first { $0.title == "Groceries" })
     #expect(groceries.first("text", named: "Note text")?.text == before.body)
@@ -120,6 +130,14 @@ struct CommandTests {
     tree.first("list", named: list)?.rowLabels ?? []
   }
 
+  /// The status bar's text: the label that starts with the library's counts.
+  func status(_ tree: AccessibleNode) -> String {
+    tree.all.first { node in
+      node.role == "label"
+        && node.name.range(of: #"^[0-9]+ notebooks? · "#, options: .regularExpression) != nil
+    }?.name ?? ""
+  }
+
   @Test func theKeyboardRunsEveryCommandThroughTheSession() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
@@ -135,7 +153,7 @@ struct CommandTests {
     try desktop.press("Return")
     _ = try #require(
       await desktop.waitForTree("the new notebook") {
-        self.labels($0, "Notebooks").contains("Travel  0")
+        self.labels($0, "Notebooks").contains(sidebarRow("Travel", 0))
       })
     try desktop.focusMainWindow()
     try desktop.press("ctrl+shift+n")
@@ -145,10 +163,13 @@ struct CommandTests {
     let refused = try #require(
       await desktop.waitForTree("the refusal in the dialog") { tree in
         tree.first("frame", named: "New Notebook")?.all.contains {
-          $0.role == "label" && $0.name == "A notebook title \"Travel\" already exists."
+          $0.role == "label"
+            && $0.name == "A notebook title \"\(isolated("Travel"))\" already exists."
         } == true
       })
-    #expect(labels(refused, "Notebooks").filter { $0.lowercased().hasPrefix("travel") }.count == 1)
+    #expect(
+      labels(refused, "Notebooks").filter { $0.lowercased().contains(isolated("travel")) }.count
+        == 1)
     try desktop.press("Escape")
     _ = try #require(
       await desktop.waitForTree("the dialog closed") {
@@ -163,19 +184,27 @@ struct CommandTests {
     try desktop.press("Return")
     _ = try #require(
       await desktop.waitForTree("the new note") {
-        $0.first("frame")?.name == "Travel — Packing list"
+        $0.first("frame")?.name == windowTitle("Travel", "Packing list")
       })
     try desktop.focusMainWindow()
     try desktop.press("ctrl+p")
     _ = try #require(
-      await desktop.waitForTree("the pin") { self.labels($0, "Notes") == ["★ Packing list"] })
+      await desktop.waitForTree("the pin") {
+        self.labels($0, "Notes") == [noteRow("Packing list", pinned: true)]
+      })
+    // The status bar says what each did.
     try desktop.press("ctrl+z")
     _ = try #require(
-      await desktop.waitForTree("the pin undone") { self.labels($0, "Notes") == ["Packing list"] })
+      await desktop.waitForTree("the pin undone") {
+        self.labels($0, "Notes") == [noteRow("Packing list")]
+          && self.status($0).hasSuffix(" · Undid “Pin Note” — U redoes it")
+      })
     try desktop.press("ctrl+shift+z")
     _ = try #require(
-      await desktop.waitForTree("the pin redone") { self.labels($0, "Notes") == ["★ Packing list"] }
-    )
+      await desktop.waitForTree("the pin redone") {
+        self.labels($0, "Notes") == [noteRow("Packing list", pinned: true)]
+          && self.status($0).hasSuffix(" · Redid “Pin Note” — u undoes it")
+      })
 
     // Deleting a notebook with notes asks first: No keeps it, Yes deletes it and its note.
     try desktop.press("ctrl+shift+Delete")
@@ -189,7 +218,9 @@ struct CommandTests {
     try desktop.press("Return")
     _ = try #require(
       await desktop.waitForTree("the notebook deleted") {
-        !self.labels($0, "Notebooks").contains { $0.hasPrefix("Travel") }
+        !self.labels($0, "Notebooks").contains { $0.contains(isolated("Travel")) }
+          && self.status($0).hasSuffix(
+            " · Deleted the notebook “\(isolated("Travel"))” and its notes — u to undo")
       })
     #expect(try !desktop.notes().contains { $0.title == "Packing list" })
 

@@ -28,12 +28,12 @@ struct WindowsTests {
     try desktop.focus(windowTitled: "New Notebook")
     try desktop.type("Trip")
     try desktop.press("Return")
-    try desktop.focus(windowTitled: "Trip")
+    try desktop.focus(windowTitled: windowTitle("Trip"))
     try desktop.press("ctrl+n")
     try desktop.focus(windowTitled: "New Note")
     try desktop.type("Tickets")
     try desktop.press("Return")
-    let title = "Trip — Tickets"
+    let title = windowTitle("Trip", "Tickets")
     _ = try #require(
       await desktop.waitForTree("the note") { self.count($0, framesNamed: title) == 1 })
 
@@ -72,13 +72,15 @@ struct WindowsTests {
     _ = try #require(
       await desktop.waitForTree("the question gone from every window") {
         self.count($0, framesNamed: "Delete Notebook") == 0
-          && !($0.first("list", named: "Notebooks")?.rowLabels.contains { $0.hasPrefix("Trip") }
+          && !($0.first("list", named: "Notebooks")?.rowLabels.contains {
+            $0.contains(isolated("Trip"))
+          }
             ?? true)
       })
     #expect(try !desktop.notes().contains { $0.title == "Tickets" })
     // And never again: a new window asks nothing.
     let remaining = try #require(
-      try desktop.windowIDs(titled: "Home — Groceries").first
+      try desktop.windowIDs(titled: windowTitle("Home", "Groceries")).first
         ?? desktop.tree().first("frame").flatMap { try? desktop.windowIDs(titled: $0.name).first })
     try desktop.press(inWindow: remaining, "ctrl+alt+n")
     let three = try #require(

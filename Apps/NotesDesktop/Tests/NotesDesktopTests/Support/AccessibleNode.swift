@@ -13,7 +13,7 @@ struct AccessibleNode: Decodable {
   var selection: [Int]?
   /// Where the caret's character is in the window: x, y, width, height.
   var caretFrame: [Int]?
-  /// x, y, width, height on the screen.
+  /// x, y, width, height in its window.
   var frame: [Int]?
   var children: [AccessibleNode]?
 
@@ -44,7 +44,7 @@ struct AccessibleNode: Decodable {
       .first("label")?.name.split(separator: "\n").first.map(String.init)
   }
 
-  /// The centre of the node on the screen.
+  /// The centre of the node in its window.
   var centre: (x: Int, y: Int)? {
     guard let frame, frame.count == 4 else { return nil }
     return (frame[0] + frame[2] / 2, frame[1] + frame[3] / 2)

@@ -6,6 +6,29 @@ import Airframe
 import Foundation
 import NotesCore
 
+/// `text` between the marks that isolate a user's text from the app's own (U+2068 …
+/// U+2069), as the window shows every title inside its own text.
+func isolated(_ text: String) -> String { "\u{2068}" + text + "\u{2069}" }
+
+/// The left-to-right mark (U+200E) that starts a label line of the window's that does not
+/// start with one of its words: the line reads left to right whatever the title in it.
+let leftToRightMark = "\u{200E}"
+
+/// A notebook's row in the sidebar: its title isolated, then its count.
+func sidebarRow(_ title: String, _ count: Int) -> String {
+  leftToRightMark + isolated(title) + "  \(count)"
+}
+
+/// The first line of a note's row: its title isolated, after a star if it is pinned.
+func noteRow(_ title: String, pinned: Bool = false) -> String {
+  leftToRightMark + (pinned ? "★ " : "") + isolated(title)
+}
+
+/// The window's title for its notebook and note titles: each isolated, "Notes" for none.
+func windowTitle(_ titles: String...) -> String {
+  titles.isEmpty ? "Notes" : leftToRightMark + titles.map(isolated).joined(separator: " — ")
+}
+
 /// The differences between what the window shows and what the library holds.
 ///
 /// - Parameters:
@@ -22,14 +45,17 @@ func disagreements(_ tree: AccessibleNode, _ state: NotesState, search: String =
   func count(_ notebook: NotebookID) -> Int {
     state.notes.elements.filter { $0.notebookID == notebook }.count
   }
-  // The sidebar: "All notes" and every notebook with its count, in title order.
+  // The sidebar: "All notes" and every notebook (isolated) with its count, in title order.
   let sidebar = tree.first("list", named: "Notebooks")
   let expectedSidebar =
-    ["All notes  \(state.notes.count)"] + notebooks.map { "\($0.title)  \(count($0.id))" }
+    ["All notes  \(state.notes.count)"]
+    + notebooks.map { sidebarRow($0.title, count($0.id)) }
   if sidebar?.rowLabels != expectedSidebar {
     problems.append("sidebar \(sidebar?.rowLabels ?? []) ≠ \(expectedSidebar)")
   }
-  let selectedNotebook = notebooks.first { sidebar?.selectedRow == "\($0.title)  \(count($0.id))" }
+  let selectedNotebook = notebooks.first {
+    sidebar?.selectedRow == sidebarRow($0.title, count($0.id))
+  }
   // The note list: the selected notebook's notes (all of them under "All notes").
   let list = tree.first("list", named: "Notes")
   let listed = state.notes.elements.filter { note in
@@ -37,16 +63,17 @@ func disagreements(_ tree: AccessibleNode, _ state: NotesState, search: String =
       && (search.isEmpty
         || (note.title + "\n" + note.body).lowercased().contains(search.lowercased()))
   }
-  let expectedRows = Set(listed.map { ($0.isPinned ? "★ " : "") + $0.title })
+  let expectedRows = Set(listed.map { noteRow($0.title, pinned: $0.isPinned) })
   let rows = list?.rowLabels ?? []
   if Set(rows) != expectedRows || rows.count != listed.count {
     problems.append("note list \(rows) ≠ \(expectedRows.sorted())")
   }
-  let pinnedFirst = rows.drop { $0.hasPrefix("★ ") }.allSatisfy { !$0.hasPrefix("★ ") }
+  let pinned = leftToRightMark + "★ "
+  let pinnedFirst = rows.drop { $0.hasPrefix(pinned) }.allSatisfy { !$0.hasPrefix(pinned) }
   if !pinnedFirst { problems.append("pinned notes are not first: \(rows)") }
   // The editor: the selected note's title and text, as stored.
-  let selectedTitle = list?.selectedRow.map { $0.hasPrefix("★ ") ? String($0.dropFirst(2)) : $0 }
-  let note = listed.first { $0.title == selectedTitle }
+  let selectedRow = list?.selectedRow
+  let note = listed.first { noteRow($0.title, pinned: $0.isPinned) == selectedRow }
   let titleEntry = tree.all.first { $0.role == "text" && $0.name == "Note title" }?.text
   let body = tree.first("text", named: "Note text")?.text
   if let note {
@@ -57,11 +84,13 @@ func disagreements(_ tree: AccessibleNode, _ state: NotesState, search: String =
   } else if !listed.isEmpty {
     problems.append("no note is selected, though the list has \(listed.count)")
   }
-  // The window title: the notebook (the selected one, else the note's) and the note.
+  // The window title: the notebook (the selected one, else the note's) and the note, each
+  // isolated.
   let notebookTitle =
     selectedNotebook?.title ?? note.flatMap { state.notebooks[$0.notebookID]?.title }
+  let titles = [notebookTitle, note?.title].compactMap { $0 }
   let expectedTitle =
-    [notebookTitle, note?.title].compactMap { $0 }.joined(separator: " — ")
+    titles.isEmpty ? "" : leftToRightMark + titles.map(isolated).joined(separator: " — ")
   let frame = tree.first("frame")?.name
   if frame != (expectedTitle.isEmpty ? "Notes" : expectedTitle) {
     problems.append("window title \(frame ?? "-") ≠ \(expectedTitle)")

@@ -6,6 +6,10 @@
 //   temporary folder; `close()` stops every program it started and removes the folder.
 // - Reads never race the window: `waitForTree` polls the accessible tree until a
 //   condition holds (or records the last tree on a timeout).
+// - A warning is a failure: `close()` records an issue naming every warning or critical
+//   GTK, GLib or GIO wrote to the window's standard error while the test ran (a critical is
+//   a programming error GTK survived, such as a freed widget used), so no test passes with
+//   one in its log.
 
 import Airframe
 import Foundation
@@ -187,13 +191,17 @@ final class DesktopSession {
     return output
   }
 
-  /// Clicks the middle of `node`, or `offset` from its top left corner.
+  /// Clicks the middle of `node`, a node of the main window, or `offset` from its top left
+  /// corner.
   func click(_ node: AccessibleNode, at offset: (x: Int, y: Int)? = nil) throws {
     guard let frame = node.frame, let centre = node.centre else {
       throw DesktopError("\(node.role) \"\(node.name)\" has no place on the screen")
     }
     let point = offset.map { (frame[0] + $0.x, frame[1] + $0.y) } ?? centre
-    try xdotool(["mousemove", "--sync", "\(point.0)", "\(point.1)", "click", "1"])
+    // The node's place is in its window's coordinates (see accessible-tree.py).
+    try xdotool([
+      "mousemove", "--sync", "--window", try windowID(), "\(point.0)", "\(point.1)", "click", "1",
+    ])
   }
 
   /// Gives the keyboard focus to the window titled exactly `title` (Xvfb has no window
@@ -250,11 +258,25 @@ final class DesktopSession {
     guard status == 0 else { throw DesktopError("import failed (\(status)): \(output)") }
   }
 
-  /// The X id of the window.
-  private func windowID() throws -> String {
+  /// The size of a window (the main window by default) on the screen, as the X server has
+  /// it.
+  func windowSize(of window: String? = nil) throws -> (width: Int, height: Int) {
+    let fields = try xdotool(["getwindowgeometry", "--shell", try window ?? windowID()])
+      .split(separator: "\n").reduce(into: [String: Int]()) { fields, line in
+        let parts = line.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { fields[String(parts[0])] = Int(parts[1]) }
+      }
+    guard let width = fields["WIDTH"], let height = fields["HEIGHT"] else {
+      throw DesktopError("xdotool gave no window size")
+    }
+    return (width, height)
+  }
+
+  /// The X id of the main window: the oldest visible one.
+  func windowID() throws -> String {
     guard
       let id = try xdotool(["search", "--onlyvisible", "--name", "."]).split(separator: "\n")
-        .first
+        .min(by: { (Int($0) ?? 0) < (Int($1) ?? 0) })
     else { throw DesktopError("no window is visible") }
     return String(id)
   }
@@ -272,9 +294,23 @@ final class DesktopSession {
     return try JSONDecoder().decode(WindowReport.self, from: report)
   }
 
-  /// Stops every program it started and removes the folder.
-  func close() {
+  /// The warnings and criticals GLib logged in the window's output so far (GTK's, GLib's,
+  /// GIO's: `Gtk-CRITICAL **`, `GLib-GIO-WARNING **`, `** (notes-desktop:…): WARNING **`).
+  var toolkitWarnings: [String] {
+    guard let app else { return [] }
+    return app.output.split(separator: "\n").map(String.init).filter(isToolkitWarning)
+  }
+
+  /// Stops every program it started, records an issue for each warning the window logged
+  /// (see ``toolkitWarnings``), and removes the folder.
+  func close(sourceLocation: SourceLocation = #_sourceLocation) {
     app?.stop()
+    let warnings = toolkitWarnings
+    if !warnings.isEmpty {
+      Issue.record(
+        "the window logged \(warnings.count) GTK warning(s):\n\(warnings.joined(separator: "\n"))",
+        sourceLocation: sourceLocation)
+    }
     bus.stop()
     xvfb.stop()
     try? FileManager.default.removeItem(atPath: folder)
@@ -311,6 +347,16 @@ final class DesktopSession {
     }
     return nil
   }
+}
+
+/// Whether a line of a program's output is a warning, critical or error that GLib logged:
+/// `(program:pid): Domain-LEVEL **: …` for a log domain (Gtk, GLib, GLib-GObject, GLib-GIO),
+/// `** (program:pid): LEVEL **: …` without one.
+///
+/// - Parameter line: One line of output.
+/// - Returns: `true` for a warning, a critical or an error.
+func isToolkitWarning(_ line: String) -> Bool {
+  ["WARNING **", "CRITICAL **", "ERROR **"].contains { line.contains($0) }
 }
 
 /// Why a desktop test could not go on.

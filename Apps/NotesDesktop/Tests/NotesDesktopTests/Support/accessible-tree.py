@@ -62,7 +62,9 @@ def describe(node, depth=0):
         if node.getRoleName() == "text":
             entry.update(caret_of(node) or {})
     try:
-        extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        # Relative to the node's window: GTK 4 cannot tell where a window is on the screen,
+        # and warns for every position asked in screen coordinates.
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
         entry["frame"] = [extents.x, extents.y, extents.width, extents.height]
     except NotImplementedError:
         pass
