@@ -137,8 +137,12 @@ struct GestureCommandTests {
     #expect(none.errors.contains("--body -"))
   }
 
-  /// An editor script that records its file's path, the file's and its folder's modes in
+  /// An editor command that records its file's path, the file's and its folder's modes in
   /// `seen`, then runs `action` (shell), then appends a line to the file.
+  ///
+  /// The script is read by `/bin/sh`, not executed itself: another test's child process,
+  /// forked while the script was being written, may still hold it open for writing, and
+  /// executing a file open for writing fails ("Text file busy").
   private func editor(in library: TestLibrary, _ action: String = "") throws -> String {
     let script = library.file("editor.sh")
     let text = """
@@ -151,8 +155,7 @@ struct GestureCommandTests {
 
       """
     try Data(text.utf8).write(to: URL(fileURLWithPath: script))
-    chmod(script, 0o755)
-    return script
+    return "/bin/sh \(script)"
   }
 
   @Test func editWritesTheBodyToAPrivateUnguessableFileRemovedWhateverHappens() throws {

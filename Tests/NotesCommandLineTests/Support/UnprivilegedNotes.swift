@@ -90,11 +90,34 @@ struct UnprivilegedNotes {
     if try run(built).status == 0 { return built }
     let copy = folder + "/notes-program"
     try? FileManager.default.removeItem(atPath: copy)
-    try FileManager.default.copyItem(atPath: built, toPath: copy)
-    guard chmod(copy, 0o755) == 0, try run(copy).status == 0 else {
+    guard writeClosedOnExec(try Data(contentsOf: URL(fileURLWithPath: built)), to: copy),
+      try run(copy).status == 0
+    else {
       throw Unavailable(description: "the user cannot run the notes program, even copied")
     }
     return copy
+  }
+
+  /// Writes `data` to a new file at `path`, mode 0755, through a descriptor closed on exec.
+  ///
+  /// A program is copied this way, not with `FileManager`: a child process another test
+  /// starts while the copy is written would otherwise inherit the descriptor open for
+  /// writing and keep it for its whole life, and executing a file someone holds open for
+  /// writing fails ("Text file busy").
+  private static func writeClosedOnExec(_ data: Data, to path: String) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return false }
+        offset += written
+      }
+      return fchmod(descriptor, 0o755) == 0
+    }
   }
 
   /// Throws unless the user is refused writing a file of its own made read-only.
