@@ -4,13 +4,49 @@ import PackageDescription
 /// Settings every target shares.
 ///
 /// Swift 6 language mode (complete concurrency checking is part of it) plus the upcoming
-/// features that make imports and existentials explicit. They are applied to every Swift target in one loop at the end of this file, so a new
-/// target cannot forget them.
+/// features that make imports and existentials explicit. They are applied to every Swift
+/// target in one loop at the end of this file, so a new target cannot forget them.
+/// `Apps/NotesDesktop/Package.swift` repeats this list; `.ci/check-manifests` fails when
+/// the two differ.
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("MemberImportVisibility"),
   .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// The three shelves of the tree, and which targets stand on each.
+///
+/// The framework is what an app adopts; the Notes app is the reference app built only on
+/// it; the tools measure and test both. A target's sources are in
+/// `Sources/<shelf>/<target>` and a test target's in `Tests/<shelf>/<target>`; the loop at
+/// the end of this file sets each target's path from this table, so a target missing
+/// from it stops the manifest.
+let shelves: [(folder: String, targets: [String])] = [
+  (
+    "Framework",
+    [
+      "AirframeBinding", "Airframe", "AirframeTesting",
+      "AirframeBindingTests", "AirframeTests", "AirframeTestingTests",
+    ]
+  ),
+  (
+    "NotesApp",
+    [
+      "NotesCore", "NotesStorage", "NotesServer", "NotesSync", "NotesPresentation", "NotesHost",
+      "NotesTerminalUI", "NotesCommandLine", "Notes", "CSQLite", "CPostgres", "CNcurses",
+      "NotesCoreTests", "NotesStorageTests", "NotesServerTests", "NotesSyncTests",
+      "NotesPresentationTests", "NotesHostTests", "NotesTerminalUITests",
+      "NotesCommandLineTests", "NotesEndToEndTests",
+    ]
+  ),
+  (
+    "Tools",
+    [
+      "AirframeBench", "NotesFixtures", "NotesCrashWriter", "NotesLoadDevice", "CFaultVFS",
+      "NotesTestSupport",
+    ]
+  ),
 ]
 
 let package = Package(
@@ -19,19 +55,22 @@ let package = Package(
   // API newer than these without an `@available` or `#if` guard (`.ci/check-availability`).
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
+    // The framework: what an app that adopts Airframe depends on.
     .library(name: "AirframeBinding", targets: ["AirframeBinding"]),
     .library(name: "Airframe", targets: ["Airframe"]),
     .library(name: "AirframeTesting", targets: ["AirframeTesting"]),
-    .library(name: "NotesCore", targets: ["NotesCore"]),
-    .library(name: "NotesStorage", targets: ["NotesStorage"]),
-    .library(name: "NotesPresentation", targets: ["NotesPresentation"]),
-    .library(name: "NotesHost", targets: ["NotesHost"]),
-    .library(name: "NotesTerminalUI", targets: ["NotesTerminalUI"]),
-    .executable(name: "notes", targets: ["Notes"]),
-    // What the reference apps' own tests share (a throwaway PostgreSQL server per suite,
-    // with NotesFixtures: folders, programs run with posix_spawn): the desktop window's
-    // package uses it too. Not part of the framework.
+    // The reference app's modules, declared as products only because the desktop window
+    // (Apps/NotesDesktop, a package of its own so that this one never needs GTK) is built
+    // on them; no app that adopts Airframe has a use for them.
+    .library(
+      name: "NotesReferenceApp",
+      targets: ["NotesCore", "NotesStorage", "NotesPresentation", "NotesHost"]
+    ),
+    // What the reference app's tests share (a throwaway PostgreSQL server per suite, folders,
+    // programs run with posix_spawn); the desktop window's tests use it too.
     .library(name: "NotesTestSupport", targets: ["NotesTestSupport"]),
+    // The programs: the app itself, the benchmark and the two the tests run.
+    .executable(name: "notes", targets: ["Notes"]),
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
     .executable(name: "notes-load-device", targets: ["NotesLoadDevice"]),
@@ -128,10 +167,14 @@ let package = Package(
     .testTarget(
       name: "NotesStorageTests",
       dependencies: [
-        "Airframe", "NotesStorage", "NotesCore", "NotesTerminalUI", "NotesPresentation",
-        "NotesHost",
-        "AirframeTesting", "CFaultVFS",
-        "NotesTestSupport",
+        "Airframe", "NotesStorage", "NotesCore", "AirframeTesting", "CFaultVFS", "NotesTestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "NotesHostTests",
+      dependencies: [
+        "Airframe", "NotesHost", "NotesPresentation", "NotesStorage", "NotesCore",
+        "AirframeTesting", "NotesTestSupport",
       ]
     ),
     .testTarget(
@@ -154,8 +197,8 @@ let package = Package(
     .testTarget(
       name: "NotesTerminalUITests",
       dependencies: [
-        "Airframe", "NotesTerminalUI", "NotesPresentation", "NotesCore", "AirframeTesting",
-        "NotesTestSupport",
+        "Airframe", "NotesTerminalUI", "NotesPresentation", "NotesCore", "NotesStorage",
+        "AirframeTesting", "CFaultVFS", "NotesTestSupport",
       ]
     ),
     .testTarget(
@@ -178,8 +221,7 @@ let package = Package(
     // What only the Notes test targets share: a PostgreSQL server per suite (a Swift
     // Testing trait), with NotesFixtures re-exported.
     .target(
-      name: "NotesTestSupport", dependencies: ["NotesFixtures"],
-      path: "Tests/NotesTestSupport"),
+      name: "NotesTestSupport", dependencies: ["NotesFixtures"]),
     .testTarget(
       name: "AirframeTestingTests",
       dependencies: ["AirframeBinding", "Airframe", "AirframeTesting"]
@@ -187,6 +229,14 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system {
-  target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+for target in package.targets {
+  guard let shelf = shelves.first(where: { $0.targets.contains(target.name) }) else {
+    fatalError("\(target.name) stands on no shelf: add it to `shelves`")
+  }
+  // The tests' shared support is a library target, but it lives beside the tests it serves.
+  let root = target.isTest || target.name == "NotesTestSupport" ? "Tests" : "Sources"
+  target.path = "\(root)/\(shelf.folder)/\(target.name)"
+  if target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+  }
 }

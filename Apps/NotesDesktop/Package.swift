@@ -5,6 +5,9 @@ import PackageDescription
 // the root package never need GTK: the root package builds and tests on a machine without
 // it, and an app that depends on Airframe never sees it.
 /// The root package's settings: Swift 6 mode and explicit imports and existentials.
+///
+/// A manifest cannot read another, so the list is repeated; `.ci/check-manifests` fails
+/// when it differs from the root's.
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
@@ -35,19 +38,16 @@ let package = Package(
         "CGtk",
         .product(name: "AirframeBinding", package: "Airframe"),
         .product(name: "Airframe", package: "Airframe"),
-        .product(name: "NotesCore", package: "Airframe"),
-        .product(name: "NotesStorage", package: "Airframe"),
-        .product(name: "NotesPresentation", package: "Airframe"),
-        .product(name: "NotesHost", package: "Airframe"),
+        .product(name: "NotesReferenceApp", package: "Airframe"),
       ],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "NotesDesktop",
       dependencies: [
-        "CGtk", "NotesDesktopWindow",
+        "NotesDesktopWindow",
         .product(name: "AirframeBinding", package: "Airframe"),
-        .product(name: "NotesHost", package: "Airframe"),
+        .product(name: "NotesReferenceApp", package: "Airframe"),
       ],
       swiftSettings: strictSettings
     ),
@@ -59,9 +59,7 @@ let package = Package(
         "CGtk", "NotesDesktopWindow",
         .product(name: "AirframeBinding", package: "Airframe"),
         .product(name: "Airframe", package: "Airframe"),
-        .product(name: "NotesCore", package: "Airframe"),
-        .product(name: "NotesPresentation", package: "Airframe"),
-        .product(name: "NotesHost", package: "Airframe"),
+        .product(name: "NotesReferenceApp", package: "Airframe"),
       ],
       swiftSettings: strictSettings
     ),
@@ -71,17 +69,13 @@ let package = Package(
     .testTarget(
       name: "NotesDesktopTests",
       dependencies: [
-        "NotesDesktopWindow",
+        "CGtk", "NotesDesktopWindow",
         // The terminal app, which the tests run in tmux beside the window.
         .product(name: "notes", package: "Airframe"),
-        .product(name: "NotesTestSupport", package: "Airframe"),
-        .product(name: "AirframeTesting", package: "Airframe"),
-        "CGtk",
         .product(name: "Airframe", package: "Airframe"),
-        .product(name: "NotesCore", package: "Airframe"),
-        .product(name: "NotesStorage", package: "Airframe"),
-        .product(name: "NotesPresentation", package: "Airframe"),
-        .product(name: "NotesHost", package: "Airframe"),
+        .product(name: "AirframeTesting", package: "Airframe"),
+        .product(name: "NotesReferenceApp", package: "Airframe"),
+        .product(name: "NotesTestSupport", package: "Airframe"),
       ],
       exclude: ["Support/accessible-tree.py"],
       swiftSettings: strictSettings

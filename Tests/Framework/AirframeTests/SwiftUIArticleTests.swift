@@ -5,7 +5,7 @@ import Observation
 import Testing
 
 // The code of the DocC article "Using Airframe from SwiftUI"
-// (Sources/Airframe/Airframe.docc/SwiftUI.md), run here through
+// (Sources/Framework/Airframe/Airframe.docc/SwiftUI.md), run here through
 // `withObservationTracking`, which is how SwiftUI tracks what a body reads. The article
 // cannot drift from this code: `theArticleShowsTheCodeThatRuns` reads the article and
 // fails unless its `LibraryScreen` block is the one between the markers below, line for
@@ -109,10 +109,12 @@ struct SwiftUIArticleTests {
 
   @Test func theArticleShowsTheCodeThatRuns() throws {
     let here = URL(fileURLWithPath: #filePath)
-    let root = here.deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
+    // Tests/Framework/AirframeTests/ThisFile.swift → Sources/Framework/Airframe/…
+    let shelf = here.deletingLastPathComponent().deletingLastPathComponent()
+    let sources = shelf.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/Framework")
     let article = try String(
-      contentsOf: root.appendingPathComponent("Sources/Airframe/Airframe.docc/SwiftUI.md"),
+      contentsOf: sources.appendingPathComponent("Airframe/Airframe.docc/SwiftUI.md"),
       encoding: .utf8)
     let test = try String(contentsOf: here, encoding: .utf8)
     let blocks = ArticleCode.swiftBlocks(in: article)
