@@ -240,3 +240,13 @@ for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
   }
 }
+
+// The framework alone, for a machine that has none of the app's system libraries (the
+// Apple-platform workflow, .github/workflows/apple.yml): AIRFRAME_FRAMEWORK_ONLY=1 keeps the
+// framework shelf's targets and products and drops the rest. `.ci/run` builds it so on
+// every run, which also proves the framework depends on nothing of the app's.
+if Context.environment["AIRFRAME_FRAMEWORK_ONLY"] != nil {
+  let framework = Set(shelves.first { $0.folder == "Framework" }?.targets ?? [])
+  package.targets.removeAll { !framework.contains($0.name) }
+  package.products.removeAll { !framework.contains($0.name) }
+}
