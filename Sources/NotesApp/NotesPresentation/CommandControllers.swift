@@ -1,58 +1,19 @@
-// SessionCommand and CommandControllers: every command a presentation offers, each with one
-// availability that a palette, a menu, a help screen and the key that runs it all read.
-//
-// Guarantees
-// - Commands that change the library are `ActionController`s: a gesture becomes exactly
-//   one dispatched action, refused with the reason while the command is unavailable.
-// - Availability depends on the model and on the selection (the sidebar's and the note
-//   list's); it is recomputed after every commit and every selection change, so no
-//   presentation recomputes it by hand.
-// - The command menu lists every command, in the order of `SessionCommand.allCases`.
-
 import Airframe
 import Foundation
 @_spi(Instrumentation) import NotesCore
 
-/// A command of the Notes app, whatever presents it.
-///
-/// The raw value is the name a menu shows; the order of `allCases` is the menu's order.
-public enum SessionCommand: String, CaseIterable, Sendable {
-  /// A new note in the selected notebook (needs a notebook).
-  case newNote = "New Note"
-  /// A new notebook.
-  case newNotebook = "New Notebook"
-  /// A new title for the selected note.
-  case renameNote = "Rename Note"
-  /// A new title for the selected notebook.
-  case renameNotebook = "Rename Notebook"
-  /// The selected note into another notebook.
-  case moveNote = "Move Note"
-  /// Pin the selected note, or unpin it.
-  case togglePin = "Pin or Unpin Note"
-  /// Delete the selected note.
-  case deleteNote = "Delete Note"
-  /// Delete the selected notebook (asking first when it has notes).
-  case deleteNotebook = "Delete Notebook"
-  /// Search the notes as the user types.
-  case search = "Search"
-  /// Switch the list between date and title order.
-  case toggleSort = "Sort by Title or Date"
-  /// Take back the last step.
-  case undo = "Undo"
-  /// Do the last undone step again.
-  case redo = "Redo"
-  /// Sync with the server now.
-  case syncNow = "Sync Now"
-  /// Show every key.
-  case help = "Help"
-  /// Leave the app.
-  case quit = "Quit"
-
-  /// The name a menu shows.
-  public var name: String { rawValue }
-}
-
 /// The session's command controllers and the availability of every command.
+///
+/// A palette, a menu, a help screen and the key that runs a command all read the one
+/// availability kept here for it.
+///
+/// ## Guarantees
+/// - Commands that change the library are `ActionController`s: a gesture becomes exactly
+///   one dispatched action, refused with the reason while the command is unavailable.
+/// - Availability depends on the model and on the selection (the sidebar's and the note
+///   list's); it is recomputed after every commit and every selection change, so no
+///   presentation recomputes it by hand.
+/// - The command menu lists every command, in the order of `SessionCommand.allCases`.
 @MainActor
 final class CommandControllers {
   let newNote: ActionController<NotesState, String>

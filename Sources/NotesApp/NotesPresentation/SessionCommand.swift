@@ -1,0 +1,40 @@
+/// A command of the Notes app, whatever presents it.
+///
+/// Every command a presentation offers has one availability, which a palette, a menu, a
+/// help screen and the key that runs it all read (see `CommandControllers`). The raw value
+/// is the name a menu shows; the order of `allCases` is the menu's order.
+public enum SessionCommand: String, CaseIterable, Sendable {
+  /// A new note in the selected notebook (needs a notebook).
+  case newNote = "New Note"
+  /// A new notebook.
+  case newNotebook = "New Notebook"
+  /// A new title for the selected note.
+  case renameNote = "Rename Note"
+  /// A new title for the selected notebook.
+  case renameNotebook = "Rename Notebook"
+  /// The selected note into another notebook.
+  case moveNote = "Move Note"
+  /// Pin the selected note, or unpin it.
+  case togglePin = "Pin or Unpin Note"
+  /// Delete the selected note.
+  case deleteNote = "Delete Note"
+  /// Delete the selected notebook (asking first when it has notes).
+  case deleteNotebook = "Delete Notebook"
+  /// Search the notes as the user types.
+  case search = "Search"
+  /// Switch the list between date and title order.
+  case toggleSort = "Sort by Title or Date"
+  /// Take back the last step.
+  case undo = "Undo"
+  /// Do the last undone step again.
+  case redo = "Redo"
+  /// Sync with the server now.
+  case syncNow = "Sync Now"
+  /// Show every key.
+  case help = "Help"
+  /// Leave the app.
+  case quit = "Quit"
+
+  /// The name a menu shows.
+  public var name: String { rawValue }
+}
