@@ -9,7 +9,7 @@
 
 extension LineMerge {
   /// A run of ancestor lines that one side replaced by a run of its own lines.
-  struct Hunk: Equatable {
+  struct Hunk: Equatable, RegionChange {
     /// The first ancestor line replaced.
     var ancestorStart: Int
     /// The ancestor line after the last one replaced; equal to `ancestorStart` for an
@@ -23,6 +23,10 @@ extension LineMerge {
 
     /// How many lines the side has more than the ancestor because of this hunk.
     var growth: Int { (sideEnd - sideStart) - (ancestorEnd - ancestorStart) }
+    /// The first ancestor line replaced, where the region sweep places the hunk.
+    var regionStart: Int { ancestorStart }
+    /// The ancestor line after the last one replaced.
+    var regionEnd: Int { ancestorEnd }
   }
 
   /// The hunks of a shortest edit script that turns `a` into `b`, in order.

@@ -63,57 +63,28 @@ extension LineMerge {
     let otherHunks = editScript(from: baseIDs, to: otherIDs)
 
     var output = Output(cursor: cursor.map { mine.position(ofOffset: $0) })
-    var nextMine = 0
-    var nextOther = 0
-    // How many lines each side has more than the ancestor before the current point.
-    var mineGrowth = 0
-    var otherGrowth = 0
-    // The ancestor lines before this index are merged.
-    var done = 0
-    while nextMine < mineHunks.count || nextOther < otherHunks.count {
-      let start = min(
-        nextMine < mineHunks.count ? mineHunks[nextMine].ancestorStart : Int.max,
-        nextOther < otherHunks.count ? otherHunks[nextOther].ancestorStart : Int.max)
-      var end = start
-      let firstMine = nextMine
-      let firstOther = nextOther
-      var mineRegionGrowth = 0
-      var otherRegionGrowth = 0
-      // `<=`: a hunk that starts where the region ends touches it and joins it.
-      while true {
-        if nextMine < mineHunks.count, mineHunks[nextMine].ancestorStart <= end {
-          end = max(end, mineHunks[nextMine].ancestorEnd)
-          mineRegionGrowth += mineHunks[nextMine].growth
-          nextMine += 1
-        } else if nextOther < otherHunks.count, otherHunks[nextOther].ancestorStart <= end {
-          end = max(end, otherHunks[nextOther].ancestorEnd)
-          otherRegionGrowth += otherHunks[nextOther].growth
-          nextOther += 1
-        } else {
-          break
-        }
-      }
+    // Our lines before this index are written.
+    var mineDone = 0
+    for region in Regions(mine: mineHunks, other: otherHunks) {
       // Unchanged lines before the region: the same bytes on every side; take ours.
-      output.appendOurs(mine, (done + mineGrowth)..<(start + mineGrowth))
-      let mineRange = (start + mineGrowth)..<(end + mineGrowth + mineRegionGrowth)
-      let otherRange = (start + otherGrowth)..<(end + otherGrowth + otherRegionGrowth)
-      mineGrowth += mineRegionGrowth
-      otherGrowth += otherRegionGrowth
-      if nextOther == firstOther {
-        output.appendOurs(mine, mineRange)
-      } else if nextMine == firstMine {
-        output.appendTheirs(other, otherRange, over: mineRange)
-      } else if mineIDs[mineRange] == otherIDs[otherRange] {
-        output.appendOurs(mine, mineRange)
+      output.appendOurs(mine, mineDone..<region.mine.lowerBound)
+      mineDone = region.mine.upperBound
+      if region.otherChanges.isEmpty {
+        output.appendOurs(mine, region.mine)
+      } else if region.mineChanges.isEmpty {
+        output.appendTheirs(other, region.other, over: region.mine)
+      } else if mineIDs[region.mine] == otherIDs[region.other] {
+        output.appendOurs(mine, region.mine)
       } else if refining {
         // The cursor's offset in our lines of the region, if it is in them.
         let regionCursor = output.cursor.flatMap { cursor in
-          mineRange.contains(cursor.line)
-            ? mine.bounds[cursor.line] - mine.bounds[mineRange.lowerBound] + cursor.column : nil
+          region.mine.contains(cursor.line)
+            ? mine.bounds[cursor.line] - mine.bounds[region.mine.lowerBound] + cursor.column
+            : nil
         }
         let outcome = mergeTokens(
-          base: Tokens(base, start..<end), mine: Tokens(mine, mineRange),
-          other: Tokens(other, otherRange), cursor: regionCursor)
+          base: Tokens(base, region.ancestor), mine: Tokens(mine, region.mine),
+          other: Tokens(other, region.other), cursor: regionCursor)
         switch outcome {
         case .merged(let bytes, let mapped):
           output.appendRegion(bytes, cursor: mapped)
@@ -124,9 +95,8 @@ extension LineMerge {
       } else {
         return nil
       }
-      done = end
     }
-    output.appendOurs(mine, (done + mineGrowth)..<mine.count)
+    output.appendOurs(mine, mineDone..<mine.count)
     return (String(decoding: output.bytes, as: UTF8.self), output.finalCursor)
   }
 }

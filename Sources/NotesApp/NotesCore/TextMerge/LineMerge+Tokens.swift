@@ -54,13 +54,20 @@ extension LineMerge {
   }
 
   /// One side's change of tokens, placed leftmost, and the span it could slide over.
-  struct TokenChange: Equatable {
+  struct TokenChange: Equatable, RegionChange {
     /// The change, placed leftmost among equal tokens.
     var hunk: Hunk
     /// The first ancestor token of the span, at the leftmost placement.
     var low: Int
     /// The ancestor token after the span, at the rightmost placement.
     var high: Int
+
+    /// The span's start: the sweep groups changes by the span they could slide over.
+    var regionStart: Int { low }
+    /// The span's end.
+    var regionEnd: Int { high }
+    /// How many tokens the side has more than the ancestor because of this change.
+    var growth: Int { hunk.growth }
   }
 
   /// The changes of a shortest edit script from `a` to `b`, each placed leftmost, with the
@@ -151,66 +158,38 @@ extension LineMerge {
     // The changes the result, diffed against theirs, must show (ours'), and the other way.
     var mineExpected: [Placed] = []
     var otherExpected: [Placed] = []
-    var nextMine = 0
-    var nextOther = 0
-    var mineGrowth = 0
-    var otherGrowth = 0
-    var done = 0
-    while nextMine < mineChanges.count || nextOther < otherChanges.count {
-      let start = min(
-        nextMine < mineChanges.count ? mineChanges[nextMine].low : Int.max,
-        nextOther < otherChanges.count ? otherChanges[nextOther].low : Int.max)
-      var end = start
-      let firstMine = nextMine
-      let firstOther = nextOther
-      var mineGroupGrowth = 0
-      var otherGroupGrowth = 0
-      while true {
-        if nextMine < mineChanges.count, mineChanges[nextMine].low <= end {
-          end = max(end, mineChanges[nextMine].high)
-          mineGroupGrowth += mineChanges[nextMine].hunk.growth
-          nextMine += 1
-        } else if nextOther < otherChanges.count, otherChanges[nextOther].low <= end {
-          end = max(end, otherChanges[nextOther].high)
-          otherGroupGrowth += otherChanges[nextOther].hunk.growth
-          nextOther += 1
-        } else {
-          break
+    // Our tokens before this index are written.
+    var mineDone = 0
+    for region in Regions(mine: mineChanges, other: otherChanges) {
+      output.appendMine(mineDone..<region.mine.lowerBound)
+      mineDone = region.mine.upperBound
+      if region.otherChanges.isEmpty {
+        output.appendMine(region.mine)
+        mineExpected += mineChanges[region.mineChanges].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + region.otherGrowth, inserting: mineIDs)
         }
-      }
-      output.appendMine((done + mineGrowth)..<(start + mineGrowth))
-      let mineRange = (start + mineGrowth)..<(end + mineGrowth + mineGroupGrowth)
-      let otherRange = (start + otherGrowth)..<(end + otherGrowth + otherGroupGrowth)
-      if nextOther == firstOther {
-        output.appendMine(mineRange)
-        mineExpected += mineChanges[firstMine..<nextMine].map {
-          Placed($0.hunk, at: $0.hunk.ancestorStart + otherGrowth, inserting: mineIDs)
+      } else if region.mineChanges.isEmpty {
+        output.appendOther(region.other, over: region.mine)
+        otherExpected += otherChanges[region.otherChanges].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + region.mineGrowth, inserting: otherIDs)
         }
-      } else if nextMine == firstMine {
-        output.appendOther(otherRange, over: mineRange)
-        otherExpected += otherChanges[firstOther..<nextOther].map {
-          Placed($0.hunk, at: $0.hunk.ancestorStart + mineGrowth, inserting: otherIDs)
-        }
-      } else if mineIDs[mineRange] == otherIDs[otherRange] {
-        output.appendMine(mineRange)
+      } else if mineIDs[region.mine] == otherIDs[region.other] {
+        output.appendMine(region.mine)
       } else {
         // Overlapping: some pair touches wherever each of the two is placed.
         func rightmostStart(_ change: TokenChange) -> Int {
           change.high - (change.hunk.ancestorEnd - change.hunk.ancestorStart)
         }
-        let overlapping = mineChanges[firstMine..<nextMine].contains { mine in
-          otherChanges[firstOther..<nextOther].contains { other in
+        let overlapping = mineChanges[region.mineChanges].contains { mine in
+          otherChanges[region.otherChanges].contains { other in
             mine.hunk.ancestorEnd >= rightmostStart(other)
               && other.hunk.ancestorEnd >= rightmostStart(mine)
           }
         }
         return .fallback(overlapping ? .overlapping : .ambiguous)
       }
-      mineGrowth += mineGroupGrowth
-      otherGrowth += otherGroupGrowth
-      done = end
     }
-    output.appendMine((done + mineGrowth)..<mine.count)
+    output.appendMine(mineDone..<mine.count)
 
     guard
       isClean(
