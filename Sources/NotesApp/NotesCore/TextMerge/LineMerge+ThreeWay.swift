@@ -8,7 +8,7 @@
 //   separated by at least one line that neither side changed are separate regions.
 // - A region only one side changed takes that side's lines. A region both sides changed
 //   takes their lines if both sides' lines for the whole region are identical; otherwise
-//   it is merged again token by token (words and separators, LineMerge+Tokens.swift), with
+//   it is merged again token by token (words and separators, LineMerge+TokenMerge.swift), with
 //   the same rule at that grain and a check of the result. If that fails too, the merge is
 //   a conflict: no partial result and no conflict markers. Hence deleting a line on one
 //   side and editing it on the other conflicts, and so do different insertions at the same
@@ -24,7 +24,7 @@ extension LineMerge {
   ///   - theirs: The other side's version.
   ///   - cursor: A UTF-8 offset into `ours` (at most `ours.utf8.count`), or `nil`.
   ///   - refining: Whether a region in conflict is merged again token by token
-  ///     (LineMerge+Tokens.swift); `false` gives the line merge alone.
+  ///     (LineMerge+TokenMerge.swift); `false` gives the line merge alone.
   /// - Returns: The merged text and the mapped cursor (0 if `cursor` is `nil`), or `nil` on
   ///   conflict.
   static func threeWay(

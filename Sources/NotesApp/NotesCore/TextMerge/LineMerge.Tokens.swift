@@ -1,5 +1,5 @@
 // LineMerge.Tokens: a conflicting region's lines cut into tokens (words and separators), so
-// the region can be merged again at that grain (LineMerge+Tokens.swift).
+// the region can be merged again at that grain (LineMerge+TokenMerge.swift).
 //
 // Guarantees
 // - The tokens of a region are its bytes, cut and never changed: joined, they give the

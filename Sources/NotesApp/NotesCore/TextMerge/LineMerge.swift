@@ -14,7 +14,7 @@
 //   that overlap or touch form one region, and a region both sides changed differently is
 //   merged again token by token (words and separators, LineMerge.Tokens.swift) with the
 //   same rule, accepted only if a check after the fact proves each side's changes are in it
-//   exactly once and nothing else changed (LineMerge+Tokens.swift). Otherwise, and for a
+//   exactly once and nothing else changed (LineMerge+TokenMerge.swift). Otherwise, and for a
 //   region over `maximumRegionTokens` tokens or whose changes could be placed elsewhere
 //   among equal tokens, the merge is a conflict, never a partial result
 //   (LineMerge+ThreeWay.swift).

@@ -1,4 +1,4 @@
-// LineMerge+Tokens: a region the line merge found in conflict, merged again token by token
+// LineMerge+TokenMerge: a region the line merge found in conflict, merged again token by token
 // (words and separators, LineMerge.Tokens.swift) against the same ancestor region, and
 // accepted only when it is provably clean.
 //
