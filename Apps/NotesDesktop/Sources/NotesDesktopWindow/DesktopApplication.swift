@@ -44,7 +44,7 @@ package final class DesktopApplication {
         "dev.airframe.NotesDesktop", G_APPLICATION_NON_UNIQUE)
     else { fatalError("GTK could not start") }
     self.application = application
-    DesktopCommands.installShortcuts(in: application)
+    CommandActions.installShortcuts(in: application)
     Signal.connect(GPointer(application), "activate") { [unowned self] in
       guard self.windows.isEmpty, !self.isClosed else { return }
       self.openWindow()

@@ -64,7 +64,7 @@ package final class DesktopWindow {
   let searchEdits = InputSlot<String>()
 
   /// The menu bar, shortcuts and palette.
-  private(set) var commands: DesktopCommands!
+  private(set) var commands: CommandActions!
 
   let heading: UnsafeMutablePointer<GtkWidget>
   let sidebar = ListStore()
@@ -140,7 +140,7 @@ package final class DesktopWindow {
     gtk_label_set_ellipsize(cast(raw(statusLabel)), PANGO_ELLIPSIZE_MIDDLE)
     searchEntry = required(gtk_search_entry_new(), "search entry")
     airframe_accessible_label(searchEntry, "Search")
-    commands = DesktopCommands(owner: self, session: session)
+    commands = CommandActions(owner: self, session: session)
 
     layOut()
     connectSignals()

@@ -1,4 +1,4 @@
-// DesktopCommands: a window's commands as its menu bar, keyboard shortcuts and command
+// CommandActions: a window's commands as its menu bar, keyboard shortcuts and command
 // palette — one GAction per command, enabled exactly when the session says it can run,
 // with the reason it cannot shown beside its menu item and in the palette.
 //
@@ -27,7 +27,7 @@ import NotesPresentation
 
 /// One window's commands.
 @MainActor
-final class DesktopCommands {
+final class CommandActions {
   /// The menu bar.
   let menuBar: UnsafeMutablePointer<GtkWidget>
   /// Commands the user ran; renders never emit them.
