@@ -1,14 +1,13 @@
-// LineMerge+EditScript: one side's changes against the ancestor, as hunks.
-//
-// Guarantees
-// - Matching: each side is diffed against the ancestor with Myers' shortest edit script
-//   (linear-space variant, after trimming the common prefix and suffix). The diff is a list
-//   of hunks: a run of ancestor lines (empty for an insertion) that the side replaced by a
-//   run of its own lines (empty for a deletion). One side's hunks are always separated by at
-//   least one line it kept.
-
 extension LineMerge {
-  /// A run of ancestor lines that one side replaced by a run of its own lines.
+  /// A run of ancestor lines that one side replaced by a run of its own lines: one side's
+  /// changes against the ancestor are a list of hunks.
+  ///
+  /// ## Guarantees
+  /// - Matching: each side is diffed against the ancestor with Myers' shortest edit script
+  ///   (`MyersDiff`, linear space, after trimming the common prefix and suffix). The diff is
+  ///   a list of hunks: a run of ancestor lines (empty for an insertion) that the side
+  ///   replaced by a run of its own lines (empty for a deletion). One side's hunks are
+  ///   always separated by at least one line it kept.
   struct Hunk: Equatable, RegionChange {
     /// The first ancestor line replaced.
     var ancestorStart: Int

@@ -1,20 +1,5 @@
-// LineMerge+ThreeWay: the merge itself — the two sides' hunks grouped into regions, and
-// each region taken from one side, merged token by token, or found in conflict.
-//
-// Guarantees
-// - Regions: hunks of the two sides that overlap or touch form one region. Touching counts,
-//   as in git and GNU diff3: edits of adjacent lines, an insertion right before or after a
-//   line the other side changed, and two insertions at the same place are one region. Edits
-//   separated by at least one line that neither side changed are separate regions.
-// - A region only one side changed takes that side's lines. A region both sides changed
-//   takes their lines if both sides' lines for the whole region are identical; otherwise
-//   it is merged again token by token (words and separators, LineMerge+TokenMerge.swift), with
-//   the same rule at that grain and a check of the result. If that fails too, the merge is
-//   a conflict: no partial result and no conflict markers. Hence deleting a line on one
-//   side and editing it on the other conflicts, and so do different insertions at the same
-//   place; edits of different words of one line, or of adjacent lines, merge. Lines outside
-//   every region are unchanged on both sides and are kept.
-
+/// The merge itself: the two sides' hunks grouped into regions, and each region taken from
+/// one side, merged token by token, or found in conflict (the rules are ``LineMerge``'s).
 extension LineMerge {
   /// The merge itself, without the shortcuts for unchanged or equal sides.
   ///
@@ -24,7 +9,7 @@ extension LineMerge {
   ///   - theirs: The other side's version.
   ///   - cursor: A UTF-8 offset into `ours` (at most `ours.utf8.count`), or `nil`.
   ///   - refining: Whether a region in conflict is merged again token by token
-  ///     (LineMerge+TokenMerge.swift); `false` gives the line merge alone.
+  ///     (`mergeTokens`); `false` gives the line merge alone.
   /// - Returns: The merged text and the mapped cursor (0 if `cursor` is `nil`), or `nil` on
   ///   conflict.
   static func threeWay(

@@ -1,34 +1,6 @@
-// LineMerge+TokenMerge: a region the line merge found in conflict, merged again token by token
-// (words and separators, LineMerge.Tokens.swift) against the same ancestor region, and
-// accepted only when it is provably clean.
-//
-// Guarantees
-// - The rule is git's, at the grain of tokens: each side's token changes against the
-//   ancestor region (Myers, as for lines) that overlap or touch form one group, and a group
-//   both sides changed differently fails the region. Two insertions at the same point
-//   touch; so do edits of adjacent words (the separator between them is a token, so edits
-//   of words one space apart do not touch).
-// - Placement: a pure insertion or deletion among equal tokens ("a a" → "a a a") could be
-//   placed at any point of that run. Each such change is placed leftmost, and the span it
-//   could slide over (its envelope) is what must not touch the other side's changes. Then
-//   every placement gives the same result: inside an envelope the other side kept the
-//   ancestor's tokens, so the result there is this side's text. A change whose envelope
-//   touches the other side's changes only because of the slide fails as `.ambiguous`.
-// - Bounds: a region with more than `maximumRegionTokens` tokens in any of its versions is
-//   not merged by token (`.tooLong`).
-// - Checked after the fact: the result is diffed again against each side; that diff must be
-//   exactly the other side's changes (the same tokens removed and inserted, at the same
-//   place), less the changes both sides made identically. So each side's changes appear
-//   exactly once, nothing else changed, and the unchanged text between them is the
-//   ancestor's. If not, the region fails (`.unverified`). A failed region leaves the whole
-//   merge a conflict, as before this step existed.
-// - The cursor of `ours`, if in the region, stays on its character when its token came from
-//   `ours` or is unchanged; in a token `theirs` replaced it moves to the start of the
-//   replacement.
-// - Cost: O(T) to cut the region (T: its bytes), then O((N + M)·D) per diff (N, M: tokens,
-//   D: tokens that differ), four diffs per region, each region at most
-//   `maximumRegionTokens` tokens per version.
-
+/// A region the line merge found in conflict, merged again token by token (words and
+/// separators, see `Tokens`) against the same ancestor region, and accepted only when it is
+/// provably clean (the rules are ``LineMerge``'s).
 extension LineMerge {
   /// The most tokens a conflicting region may have, in any of its three versions, to be
   /// merged token by token.
