@@ -13,7 +13,6 @@
 // - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather than
 //   from a signal handler.
 
-import AirframeBinding
 package import CGtk
 import Foundation
 package import NotesHost
@@ -27,10 +26,8 @@ package final class DesktopApplication {
   package let library: NotesLibrary
   /// The open windows, oldest first.
   package private(set) var windows: [DesktopWindow] = []
-  /// What closed windows forwarded and dropped, added up.
-  private var closedTotals = WindowCounts()
-  /// Called after a window is shown (the benchmark times the first one).
-  package var windowShown: ((DesktopWindow) -> Void)?
+  /// Told what the windows do, for a benchmark or a test report; set it before ``run()``.
+  package var observer: (any DesktopObserver)?
   private var isClosed = false
 
   /// Makes the application for `library`; nothing shows until ``run()``.
@@ -82,7 +79,7 @@ package final class DesktopApplication {
     Signal.connect(GPointer(window.window), "destroy") { withExtendedLifetime(window) {} }
     windows.append(window)
     gtk_window_present(cast(raw(window.window)))
-    windowShown?(window)
+    observer?.windowShown(window)
     return window
   }
 
@@ -91,14 +88,9 @@ package final class DesktopApplication {
     for window in windows { gtk_window_close(cast(raw(window.window))) }
   }
 
-  /// What every window, open or closed, forwarded and dropped.
-  package var counts: WindowCounts {
-    windows.reduce(closedTotals) { $0 + $1.counts }
-  }
-
   private func windowClosing(_ window: DesktopWindow) {
     window.unbind()
-    closedTotals = closedTotals + window.counts
+    observer?.windowClosed(window)
     windows.removeAll { $0 === window }
     if windows.isEmpty { closeLibrary() }
   }
@@ -107,28 +99,7 @@ package final class DesktopApplication {
     guard !isClosed else { return }
     isClosed = true
     library.close()
-    writeReport()
-  }
-
-  /// Writes what the windows forwarded and dropped to `NOTES_DESKTOP_REPORT`, if set (for
-  /// the tests: a render's echo must never reach the session).
-  private func writeReport() {
-    guard let path = ProcessInfo.processInfo.environment["NOTES_DESKTOP_REPORT"] else { return }
-    struct Report: Codable {
-      var forwarded: ForwardedInputs
-      var droppedEchoes: Int
-      var droppedPreviews: Int
-      var liveBindings: Int
-      var windowsOpened: Int
-    }
-    let counts = counts
-    let report = Report(
-      forwarded: counts.forwarded, droppedEchoes: counts.droppedEchoes,
-      droppedPreviews: counts.droppedPreviews, liveBindings: BindingLedger.shared.liveCount,
-      windowsOpened: counts.windows)
-    if let data = try? JSONEncoder().encode(report) {
-      _ = FileManager.default.createFile(atPath: path, contents: data)
-    }
+    observer?.libraryClosed(self)
   }
 
   // MARK: - Signals
@@ -162,24 +133,4 @@ package func bridgeMainQueue() {
   guard !Bridge.isInstalled else { return }
   Bridge.isInstalled = true
   _ = airframe_bridge_main_queue()
-}
-
-/// What a window forwarded to its session and dropped, and how many windows that is.
-package struct WindowCounts: Sendable {
-  /// Inputs that reached the session, by kind.
-  package var forwarded = ForwardedInputs()
-  /// Renders that made GTK emit a user's signal, dropped by the slots.
-  package var droppedEchoes = 0
-  /// Previews computed for a note a recycled row no longer showed, and dropped.
-  package var droppedPreviews = 0
-  /// How many windows these counts cover.
-  package var windows = 0
-
-  package static func + (left: Self, right: Self) -> Self {
-    Self(
-      forwarded: left.forwarded + right.forwarded,
-      droppedEchoes: left.droppedEchoes + right.droppedEchoes,
-      droppedPreviews: left.droppedPreviews + right.droppedPreviews,
-      windows: left.windows + right.windows)
-  }
 }

@@ -24,26 +24,6 @@ package import CGtk
 import NotesCore
 package import NotesPresentation
 
-/// How many inputs of each kind a window forwarded to its session.
-package struct ForwardedInputs: Codable, Equatable, Sendable {
-  package var notebookChoices = 0
-  package var noteChoices = 0
-  package var bodyEdits = 0
-  package var cursorMoves = 0
-  package var titleCommits = 0
-  package var searchEdits = 0
-
-  package static func + (left: Self, right: Self) -> Self {
-    Self(
-      notebookChoices: left.notebookChoices + right.notebookChoices,
-      noteChoices: left.noteChoices + right.noteChoices,
-      bodyEdits: left.bodyEdits + right.bodyEdits,
-      cursorMoves: left.cursorMoves + right.cursorMoves,
-      titleCommits: left.titleCommits + right.titleCommits,
-      searchEdits: left.searchEdits + right.searchEdits)
-  }
-}
-
 /// One desktop window of a session.
 @MainActor
 package final class DesktopWindow {
@@ -78,10 +58,6 @@ package final class DesktopWindow {
   let searchEntry: UnsafeMutablePointer<GtkWidget>
   /// The row widgets GTK made for the note list, by list item.
   var noteRows: [GPointer: NoteRowView] = [:]
-  /// Previews dropped by rows GTK has released.
-  var droppedPreviewsOfReleasedRows = 0
-  /// How many inputs of each kind reached the session (echoes never do).
-  var forwarded = ForwardedInputs()
   /// The notebooks the sidebar shows, after "All notes".
   var notebookRows: [SidebarRow] = []
   /// The revision of the list update the note list shows.
@@ -144,25 +120,6 @@ package final class DesktopWindow {
 
     layOut()
     connectSignals()
-  }
-
-  /// What this window forwarded and dropped.
-  package var counts: WindowCounts {
-    WindowCounts(
-      forwarded: forwarded, droppedEchoes: droppedEchoes, droppedPreviews: droppedPreviews,
-      windows: 1)
-  }
-
-  /// The echoes each slot dropped: renders that made GTK emit a user's signal.
-  var droppedEchoes: Int {
-    notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
-      + cursorMoves.echoCount + titleCommits.echoCount + searchEdits.echoCount
-      + commands.runs.echoCount
-  }
-
-  /// Previews computed for a note a recycled row no longer showed, and dropped.
-  var droppedPreviews: Int {
-    noteRows.values.reduce(droppedPreviewsOfReleasedRows) { $0 + $1.droppedPreviews }
   }
 
   /// Gives the note's text the keyboard, with the cursor where the session has it.
