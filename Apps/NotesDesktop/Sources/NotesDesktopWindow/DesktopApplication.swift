@@ -1,23 +1,24 @@
-// DesktopApplication: the GTK application of one open library — its windows, all on the one
-// session, the main-queue bridge, and shutdown in the order that loses nothing.
-//
-// Guarantees
-// - One session, any number of windows: every window is another presentation of the same
-//   session (its selection, its editor, its pending confirmations), opened with New Window
-//   and closed with Close Window; each window's bindings end when it closes.
-// - The main queue, and with it every `@MainActor` task (the library's watcher, live sync),
-//   runs inside GTK's loop through a file-descriptor source on libdispatch's wake-up
-//   eventfd (see `bridgeMainQueue()`), never by polling.
-// - The library closes once, after the last window's bindings have ended: the draft saved,
-//   then the watcher and sync stopped, then the database closed.
-// - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather than
-//   from a signal handler.
-
 package import CGtk
 import Foundation
 package import NotesHost
 
 /// The desktop application: windows over one library's session.
+///
+/// The GTK application of one open library: its windows, all on the one session, the
+/// main-queue bridge, and shutdown in the order that loses nothing.
+///
+/// ## Guarantees
+/// - One session, any number of windows: every window is another presentation of the same
+///   session (its selection, its editor, its pending confirmations), opened with New Window
+///   and closed with Close Window; each window's bindings end when it closes.
+/// - The main queue, and with it every `@MainActor` task (the library's watcher, live
+///   sync), runs inside GTK's loop through a file-descriptor source on libdispatch's
+///   wake-up eventfd (see `bridgeMainQueue()`), never by polling.
+/// - The library closes once, after the last window's bindings have ended: the draft saved,
+///   then the watcher and sync stopped, then the database closed.
+/// - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather
+///   than from a signal handler.
+/// - It keeps no counts: what a benchmark or a test measures, an ``observer`` keeps.
 @MainActor
 package final class DesktopApplication {
   /// The GTK application.
