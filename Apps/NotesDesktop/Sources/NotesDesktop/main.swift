@@ -55,5 +55,10 @@ do {
   exit(74)
 }
 
+let application = DesktopApplication(library: library)
+// The desktop tests ask for a report of what the windows forwarded and dropped.
+if let path = ProcessInfo.processInfo.environment["NOTES_DESKTOP_REPORT"] {
+  application.observer = WindowReportWriter(path: path)
+}
 // GTK gets no arguments: the options above are the program's own.
-exit(DesktopApplication(library: library).run())
+exit(application.run())

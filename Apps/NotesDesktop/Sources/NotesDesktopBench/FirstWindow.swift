@@ -55,7 +55,7 @@ enum FirstWindow {
         return 74
       }
       let application = DesktopApplication(library: library)
-      application.windowShown = { window in
+      application.observer = WindowShown { window in
         guard let clock = gtk_widget_get_frame_clock(window.window) else { return }
         var reported = false
         Signal.connect(GPointer(clock), "after-paint") {

@@ -108,7 +108,7 @@ let status = MainActor.assumeIsolated {
     exit(74)
   }
   let application = DesktopApplication(library: library)
-  application.windowShown = { window in
+  application.observer = WindowShown { window in
     // The frame clock exists once the window is realized; measure after its first frame.
     Task { @MainActor in
       await Task.yield()

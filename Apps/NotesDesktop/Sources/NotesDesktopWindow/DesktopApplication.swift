@@ -1,24 +1,24 @@
-// DesktopApplication: the GTK application of one open library — its windows, all on the one
-// session, the main-queue bridge, and shutdown in the order that loses nothing.
-//
-// Guarantees
-// - One session, any number of windows: every window is another presentation of the same
-//   session (its selection, its editor, its pending confirmations), opened with New Window
-//   and closed with Close Window; each window's bindings end when it closes.
-// - The main queue, and with it every `@MainActor` task (the library's watcher, live sync),
-//   runs inside GTK's loop through a file-descriptor source on libdispatch's wake-up
-//   eventfd (see `bridgeMainQueue()`), never by polling.
-// - The library closes once, after the last window's bindings have ended: the draft saved,
-//   then the watcher and sync stopped, then the database closed.
-// - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather than
-//   from a signal handler.
-
-import AirframeBinding
 package import CGtk
 import Foundation
 package import NotesHost
 
 /// The desktop application: windows over one library's session.
+///
+/// The GTK application of one open library: its windows, all on the one session, the
+/// main-queue bridge, and shutdown in the order that loses nothing.
+///
+/// ## Guarantees
+/// - One session, any number of windows: every window is another presentation of the same
+///   session (its selection, its editor, its pending confirmations), opened with New Window
+///   and closed with Close Window; each window's bindings end when it closes.
+/// - The main queue, and with it every `@MainActor` task (the library's watcher, live
+///   sync), runs inside GTK's loop through a file-descriptor source on libdispatch's
+///   wake-up eventfd (see `bridgeMainQueue()`), never by polling.
+/// - The library closes once, after the last window's bindings have ended: the draft saved,
+///   then the watcher and sync stopped, then the database closed.
+/// - SIGTERM, SIGINT and SIGHUP close every window as Quit does, from GTK's loop rather
+///   than from a signal handler.
+/// - It keeps no counts: what a benchmark or a test measures, an ``observer`` keeps.
 @MainActor
 package final class DesktopApplication {
   /// The GTK application.
@@ -27,10 +27,8 @@ package final class DesktopApplication {
   package let library: NotesLibrary
   /// The open windows, oldest first.
   package private(set) var windows: [DesktopWindow] = []
-  /// What closed windows forwarded and dropped, added up.
-  private var closedTotals = WindowCounts()
-  /// Called after a window is shown (the benchmark times the first one).
-  package var windowShown: ((DesktopWindow) -> Void)?
+  /// Told what the windows do, for a benchmark or a test report; set it before ``run()``.
+  package var observer: (any DesktopObserver)?
   private var isClosed = false
 
   /// Makes the application for `library`; nothing shows until ``run()``.
@@ -44,7 +42,7 @@ package final class DesktopApplication {
         "dev.airframe.NotesDesktop", G_APPLICATION_NON_UNIQUE)
     else { fatalError("GTK could not start") }
     self.application = application
-    DesktopCommands.installShortcuts(in: application)
+    CommandActions.installShortcuts(in: application)
     Signal.connect(GPointer(application), "activate") { [unowned self] in
       guard self.windows.isEmpty, !self.isClosed else { return }
       self.openWindow()
@@ -82,7 +80,7 @@ package final class DesktopApplication {
     Signal.connect(GPointer(window.window), "destroy") { withExtendedLifetime(window) {} }
     windows.append(window)
     gtk_window_present(cast(raw(window.window)))
-    windowShown?(window)
+    observer?.windowShown(window)
     return window
   }
 
@@ -91,14 +89,9 @@ package final class DesktopApplication {
     for window in windows { gtk_window_close(cast(raw(window.window))) }
   }
 
-  /// What every window, open or closed, forwarded and dropped.
-  package var counts: WindowCounts {
-    windows.reduce(closedTotals) { $0 + $1.counts }
-  }
-
   private func windowClosing(_ window: DesktopWindow) {
     window.unbind()
-    closedTotals = closedTotals + window.counts
+    observer?.windowClosed(window)
     windows.removeAll { $0 === window }
     if windows.isEmpty { closeLibrary() }
   }
@@ -107,28 +100,7 @@ package final class DesktopApplication {
     guard !isClosed else { return }
     isClosed = true
     library.close()
-    writeReport()
-  }
-
-  /// Writes what the windows forwarded and dropped to `NOTES_DESKTOP_REPORT`, if set (for
-  /// the tests: a render's echo must never reach the session).
-  private func writeReport() {
-    guard let path = ProcessInfo.processInfo.environment["NOTES_DESKTOP_REPORT"] else { return }
-    struct Report: Codable {
-      var forwarded: ForwardedInputs
-      var droppedEchoes: Int
-      var droppedPreviews: Int
-      var liveBindings: Int
-      var windowsOpened: Int
-    }
-    let counts = counts
-    let report = Report(
-      forwarded: counts.forwarded, droppedEchoes: counts.droppedEchoes,
-      droppedPreviews: counts.droppedPreviews, liveBindings: BindingLedger.shared.liveCount,
-      windowsOpened: counts.windows)
-    if let data = try? JSONEncoder().encode(report) {
-      _ = FileManager.default.createFile(atPath: path, contents: data)
-    }
+    observer?.libraryClosed(self)
   }
 
   // MARK: - Signals
@@ -162,24 +134,4 @@ package func bridgeMainQueue() {
   guard !Bridge.isInstalled else { return }
   Bridge.isInstalled = true
   _ = airframe_bridge_main_queue()
-}
-
-/// What a window forwarded to its session and dropped, and how many windows that is.
-package struct WindowCounts: Sendable {
-  /// Inputs that reached the session, by kind.
-  package var forwarded = ForwardedInputs()
-  /// Renders that made GTK emit a user's signal, dropped by the slots.
-  package var droppedEchoes = 0
-  /// Previews computed for a note a recycled row no longer showed, and dropped.
-  package var droppedPreviews = 0
-  /// How many windows these counts cover.
-  package var windows = 0
-
-  package static func + (left: Self, right: Self) -> Self {
-    Self(
-      forwarded: left.forwarded + right.forwarded,
-      droppedEchoes: left.droppedEchoes + right.droppedEchoes,
-      droppedPreviews: left.droppedPreviews + right.droppedPreviews,
-      windows: left.windows + right.windows)
-  }
 }

@@ -1,11 +1,11 @@
-// DesktopCommand: every command a desktop window offers — the session's commands, and the
-// few that belong to the window (New Window, Close Window, the command palette) — with its
-// menu, its action name and its shortcut.
-
 import CGtk
 import NotesPresentation
 
-/// A command of the desktop window.
+/// A command of the desktop window, with its menu, its action name and its shortcut.
+///
+/// Every command a desktop window offers: the session's commands, and the few that belong
+/// to the window (New Window, Close Window, the command palette). `CommandActions` makes
+/// them the window's actions, menu bar and palette.
 enum DesktopCommand: Hashable, Sendable {
   /// One of the session's commands.
   case session(SessionCommand)

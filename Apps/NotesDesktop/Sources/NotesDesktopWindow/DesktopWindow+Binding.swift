@@ -77,27 +77,27 @@ extension DesktopWindow {
       connect.render(session.selectedNote) { [unowned self] in self.selectNote($0) }
       connect.render(session.editorState) { [unowned self] editor in self.showEditor(editor) }
       connect.forward(notebookChoices) { [unowned self] notebook in
-        self.forwarded.notebookChoices += 1
+        self.observer?.inputForwarded(.notebookChoice, by: self)
         session.notebookSelected(notebook)
       }
       connect.forward(noteChoices) { [unowned self] note in
-        self.forwarded.noteChoices += 1
+        self.observer?.inputForwarded(.noteChoice, by: self)
         _ = session.noteSelected(note)
       }
       connect.forward(bodyEdits) { [unowned self] edit in
-        self.forwarded.bodyEdits += 1
+        self.observer?.inputForwarded(.bodyEdit, by: self)
         session.bodyTyped(edit.body, cursor: edit.cursor)
       }
       connect.forward(cursorMoves) { [unowned self] offset in
-        self.forwarded.cursorMoves += 1
+        self.observer?.inputForwarded(.cursorMove, by: self)
         session.cursorMoved(to: offset)
       }
       connect.forward(searchEdits) { [unowned self] text in
-        self.forwarded.searchEdits += 1
+        self.observer?.inputForwarded(.searchEdit, by: self)
         session.searchTyped(text)
       }
       connect.forward(titleCommits) { [unowned self] title in
-        self.forwarded.titleCommits += 1
+        self.observer?.inputForwarded(.titleCommit, by: self)
         session.noteRenamed(to: title, from: session.editorState.value.title)
       }
       // A dialog for each confirmation as it is posted (or pending when the window opens),

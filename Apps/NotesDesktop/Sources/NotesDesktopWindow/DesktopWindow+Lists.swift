@@ -38,7 +38,7 @@ extension DesktopWindow {
       GPointer(factory), "teardown",
       withArgument: { [unowned self] item in
         guard let item, let view = self.noteRows.removeValue(forKey: item) else { return }
-        self.droppedPreviewsOfReleasedRows += view.droppedPreviews
+        self.observer?.noteRowReleased(droppedPreviews: view.droppedPreviews, by: self)
         view.clear()
       })
     let view = required(gtk_list_view_new(noteSelection, factory), "list view")

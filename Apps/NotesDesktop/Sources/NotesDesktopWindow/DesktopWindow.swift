@@ -1,50 +1,30 @@
-// DesktopWindow: one Notes window on GTK 4 — a header bar with the window title, a menu
-// bar, the sidebar and the note list as `GtkListView`s, the note's title and text, and a
-// status bar — every widget connected to the one `NotesSession` through a `Binder`.
-//
-// Guarantees
-// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
-//   from a session projection through the binder's renders, and every user gesture goes
-//   to a session intent through an `InputSlot` (DesktopWindow+Binding.swift).
-// - No echoes: setting a widget from state makes GTK emit the same signals a user causes
-//   (`changed`, `selection-changed`, `notify::cursor-position`). Those arrive while the
-//   binder renders, so the slots drop them and count them; none reaches the session, and
-//   no handler is blocked by hand.
-// - The editor is updated in place (DesktopWindow+Editor.swift): a change from elsewhere
-//   replaces only the text that changed, and the cursor goes where the session's editor
-//   state maps it, so the view stays where the user was.
-// - The lists change by the positions each lens update names (DesktopWindow+Lists.swift,
-//   `ListStore`); recycled note rows rebind (`NoteRowView`).
-// - Several windows may show one session; each has its own binder, and closing one ends
-//   its bindings and its dialogs only.
-
 import Airframe
 import AirframeBinding
 package import CGtk
 import NotesCore
 package import NotesPresentation
 
-/// How many inputs of each kind a window forwarded to its session.
-package struct ForwardedInputs: Codable, Equatable, Sendable {
-  package var notebookChoices = 0
-  package var noteChoices = 0
-  package var bodyEdits = 0
-  package var cursorMoves = 0
-  package var titleCommits = 0
-  package var searchEdits = 0
-
-  package static func + (left: Self, right: Self) -> Self {
-    Self(
-      notebookChoices: left.notebookChoices + right.notebookChoices,
-      noteChoices: left.noteChoices + right.noteChoices,
-      bodyEdits: left.bodyEdits + right.bodyEdits,
-      cursorMoves: left.cursorMoves + right.cursorMoves,
-      titleCommits: left.titleCommits + right.titleCommits,
-      searchEdits: left.searchEdits + right.searchEdits)
-  }
-}
-
 /// One desktop window of a session.
+///
+/// A Notes window on GTK 4: a header bar with the window title, a menu bar, the sidebar and
+/// the note list as `GtkListView`s, the note's title and text, and a status bar, every
+/// widget connected to the one `NotesSession` through a `Binder`.
+///
+/// ## Guarantees
+/// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
+///   from a session projection through the binder's renders, and every user gesture goes
+///   to a session intent through an `InputSlot` (see ``bind()``).
+/// - No echoes: setting a widget from state makes GTK emit the same signals a user causes
+///   (`changed`, `selection-changed`, `notify::cursor-position`). Those arrive while the
+///   binder renders, so the slots drop them and count them; none reaches the session, and
+///   no handler is blocked by hand.
+/// - The editor is updated in place: a change from elsewhere replaces only the text that
+///   changed, and the cursor goes where the session's editor state maps it, so the view
+///   stays where the user was.
+/// - The lists change by the positions each lens update names (`ListStore`); recycled note
+///   rows rebind (`NoteRowView`).
+/// - Several windows may show one session; each has its own binder, and closing one ends
+///   its bindings and its dialogs only.
 @MainActor
 package final class DesktopWindow {
   /// The GTK window.
@@ -64,7 +44,7 @@ package final class DesktopWindow {
   let searchEdits = InputSlot<String>()
 
   /// The menu bar, shortcuts and palette.
-  private(set) var commands: DesktopCommands!
+  private(set) var commands: CommandActions!
 
   let heading: UnsafeMutablePointer<GtkWidget>
   let sidebar = ListStore()
@@ -78,10 +58,6 @@ package final class DesktopWindow {
   let searchEntry: UnsafeMutablePointer<GtkWidget>
   /// The row widgets GTK made for the note list, by list item.
   var noteRows: [GPointer: NoteRowView] = [:]
-  /// Previews dropped by rows GTK has released.
-  var droppedPreviewsOfReleasedRows = 0
-  /// How many inputs of each kind reached the session (echoes never do).
-  var forwarded = ForwardedInputs()
   /// The notebooks the sidebar shows, after "All notes".
   var notebookRows: [SidebarRow] = []
   /// The revision of the list update the note list shows.
@@ -140,29 +116,10 @@ package final class DesktopWindow {
     gtk_label_set_ellipsize(cast(raw(statusLabel)), PANGO_ELLIPSIZE_MIDDLE)
     searchEntry = required(gtk_search_entry_new(), "search entry")
     airframe_accessible_label(searchEntry, "Search")
-    commands = DesktopCommands(owner: self, session: session)
+    commands = CommandActions(owner: self, session: session)
 
     layOut()
     connectSignals()
-  }
-
-  /// What this window forwarded and dropped.
-  package var counts: WindowCounts {
-    WindowCounts(
-      forwarded: forwarded, droppedEchoes: droppedEchoes, droppedPreviews: droppedPreviews,
-      windows: 1)
-  }
-
-  /// The echoes each slot dropped: renders that made GTK emit a user's signal.
-  var droppedEchoes: Int {
-    notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
-      + cursorMoves.echoCount + titleCommits.echoCount + searchEdits.echoCount
-      + commands.runs.echoCount
-  }
-
-  /// Previews computed for a note a recycled row no longer showed, and dropped.
-  var droppedPreviews: Int {
-    noteRows.values.reduce(droppedPreviewsOfReleasedRows) { $0 + $1.droppedPreviews }
   }
 
   /// Gives the note's text the keyboard, with the cursor where the session has it.

@@ -1,18 +1,3 @@
-// NoteRowView: one recycled row of the note list — its label, its own Binder, and a preview
-// computed off the main actor through an AsyncProjection.
-//
-// Guarantees
-// - GTK recycles row widgets for other notes (`bind`/`unbind` of GtkSignalListItemFactory).
-//   Showing another note rebinds the row's binder, which ends the old note's connection
-//   before the new one starts, and starts a new preview request, which supersedes the old
-//   one: a preview computed for the note the row showed before never reaches it.
-// - While a preview loads, the row shows the title alone, never the preview of the note it
-//   showed before (`loading(previous:)` may belong to that note); while the same note's
-//   new preview loads (it was edited), its last preview stays.
-// - The user's text is isolated from the row's own (`BidiIsolation`): the title from the
-//   pin's star, the first line from the counts after it, and each line reads left to right
-//   (`leftToRight`), so right-to-left text cannot reorder them.
-
 import Airframe
 import AirframeBinding
 import CGtk
@@ -24,7 +9,21 @@ import NotesPresentation
 private let previewDelay: Duration? = ProcessInfo.processInfo
   .environment["NOTES_DESKTOP_PREVIEW_DELAY"].flatMap(Int.init).map { .milliseconds($0) }
 
-/// One row widget of the note list.
+/// One row widget of the note list: one recycled row, with its label, its own `Binder`, and
+/// a preview computed off the main actor through an `AsyncProjection`.
+///
+/// ## Guarantees
+/// - GTK recycles row widgets for other notes (`bind`/`unbind` of
+///   GtkSignalListItemFactory). Showing another note rebinds the row's binder, which ends
+///   the old note's connection before the new one starts, and starts a new preview
+///   request, which supersedes the old one: a preview computed for the note the row showed
+///   before never reaches it.
+/// - While a preview loads, the row shows the title alone, never the preview of the note it
+///   showed before (`loading(previous:)` may belong to that note); while the same note's
+///   new preview loads (it was edited), its last preview stays.
+/// - The user's text is isolated from the row's own (`BidiIsolation`): the title from the
+///   pin's star, the first line from the counts after it, and each line reads left to
+///   right (`leftToRight`), so right-to-left text cannot reorder them.
 @MainActor
 final class NoteRowView {
   /// The label GTK shows for the row.
@@ -128,7 +127,7 @@ final class NoteRowView {
   ///
   /// Lines are separated by "\n" alone, as everywhere in Notes; words are runs of
   /// characters that are not white space. One pass over the Unicode scalars, with no
-  /// grapheme breaking: a note of 100,000 characters takes well under a millisecond.
+  /// grapheme breaking, so even a long note's preview is cheap.
   nonisolated static func summaryText(of body: String, isCancelled: () -> Bool) -> String? {
     if body.isEmpty { return "Empty" }
     var lines = 1

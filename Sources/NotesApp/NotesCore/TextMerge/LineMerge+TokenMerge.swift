@@ -1,34 +1,6 @@
-// LineMerge+Tokens: a region the line merge found in conflict, merged again token by token
-// (words and separators, LineMerge.Tokens.swift) against the same ancestor region, and
-// accepted only when it is provably clean.
-//
-// Guarantees
-// - The rule is git's, at the grain of tokens: each side's token changes against the
-//   ancestor region (Myers, as for lines) that overlap or touch form one group, and a group
-//   both sides changed differently fails the region. Two insertions at the same point
-//   touch; so do edits of adjacent words (the separator between them is a token, so edits
-//   of words one space apart do not touch).
-// - Placement: a pure insertion or deletion among equal tokens ("a a" → "a a a") could be
-//   placed at any point of that run. Each such change is placed leftmost, and the span it
-//   could slide over (its envelope) is what must not touch the other side's changes. Then
-//   every placement gives the same result: inside an envelope the other side kept the
-//   ancestor's tokens, so the result there is this side's text. A change whose envelope
-//   touches the other side's changes only because of the slide fails as `.ambiguous`.
-// - Bounds: a region with more than `maximumRegionTokens` tokens in any of its versions is
-//   not merged by token (`.tooLong`).
-// - Checked after the fact: the result is diffed again against each side; that diff must be
-//   exactly the other side's changes (the same tokens removed and inserted, at the same
-//   place), less the changes both sides made identically. So each side's changes appear
-//   exactly once, nothing else changed, and the unchanged text between them is the
-//   ancestor's. If not, the region fails (`.unverified`). A failed region leaves the whole
-//   merge a conflict, as before this step existed.
-// - The cursor of `ours`, if in the region, stays on its character when its token came from
-//   `ours` or is unchanged; in a token `theirs` replaced it moves to the start of the
-//   replacement.
-// - Cost: O(T) to cut the region (T: its bytes), then O((N + M)·D) per diff (N, M: tokens,
-//   D: tokens that differ), four diffs per region, each region at most
-//   `maximumRegionTokens` tokens per version.
-
+/// A region the line merge found in conflict, merged again token by token (words and
+/// separators, see `Tokens`) against the same ancestor region, and accepted only when it is
+/// provably clean (the rules are ``LineMerge``'s).
 extension LineMerge {
   /// The most tokens a conflicting region may have, in any of its three versions, to be
   /// merged token by token.
@@ -54,13 +26,20 @@ extension LineMerge {
   }
 
   /// One side's change of tokens, placed leftmost, and the span it could slide over.
-  struct TokenChange: Equatable {
+  struct TokenChange: Equatable, RegionChange {
     /// The change, placed leftmost among equal tokens.
     var hunk: Hunk
     /// The first ancestor token of the span, at the leftmost placement.
     var low: Int
     /// The ancestor token after the span, at the rightmost placement.
     var high: Int
+
+    /// The span's start: the sweep groups changes by the span they could slide over.
+    var regionStart: Int { low }
+    /// The span's end.
+    var regionEnd: Int { high }
+    /// How many tokens the side has more than the ancestor because of this change.
+    var growth: Int { hunk.growth }
   }
 
   /// The changes of a shortest edit script from `a` to `b`, each placed leftmost, with the
@@ -151,66 +130,38 @@ extension LineMerge {
     // The changes the result, diffed against theirs, must show (ours'), and the other way.
     var mineExpected: [Placed] = []
     var otherExpected: [Placed] = []
-    var nextMine = 0
-    var nextOther = 0
-    var mineGrowth = 0
-    var otherGrowth = 0
-    var done = 0
-    while nextMine < mineChanges.count || nextOther < otherChanges.count {
-      let start = min(
-        nextMine < mineChanges.count ? mineChanges[nextMine].low : Int.max,
-        nextOther < otherChanges.count ? otherChanges[nextOther].low : Int.max)
-      var end = start
-      let firstMine = nextMine
-      let firstOther = nextOther
-      var mineGroupGrowth = 0
-      var otherGroupGrowth = 0
-      while true {
-        if nextMine < mineChanges.count, mineChanges[nextMine].low <= end {
-          end = max(end, mineChanges[nextMine].high)
-          mineGroupGrowth += mineChanges[nextMine].hunk.growth
-          nextMine += 1
-        } else if nextOther < otherChanges.count, otherChanges[nextOther].low <= end {
-          end = max(end, otherChanges[nextOther].high)
-          otherGroupGrowth += otherChanges[nextOther].hunk.growth
-          nextOther += 1
-        } else {
-          break
+    // Our tokens before this index are written.
+    var mineDone = 0
+    for region in Regions(mine: mineChanges, other: otherChanges) {
+      output.appendMine(mineDone..<region.mine.lowerBound)
+      mineDone = region.mine.upperBound
+      if region.otherChanges.isEmpty {
+        output.appendMine(region.mine)
+        mineExpected += mineChanges[region.mineChanges].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + region.otherGrowth, inserting: mineIDs)
         }
-      }
-      output.appendMine((done + mineGrowth)..<(start + mineGrowth))
-      let mineRange = (start + mineGrowth)..<(end + mineGrowth + mineGroupGrowth)
-      let otherRange = (start + otherGrowth)..<(end + otherGrowth + otherGroupGrowth)
-      if nextOther == firstOther {
-        output.appendMine(mineRange)
-        mineExpected += mineChanges[firstMine..<nextMine].map {
-          Placed($0.hunk, at: $0.hunk.ancestorStart + otherGrowth, inserting: mineIDs)
+      } else if region.mineChanges.isEmpty {
+        output.appendOther(region.other, over: region.mine)
+        otherExpected += otherChanges[region.otherChanges].map {
+          Placed($0.hunk, at: $0.hunk.ancestorStart + region.mineGrowth, inserting: otherIDs)
         }
-      } else if nextMine == firstMine {
-        output.appendOther(otherRange, over: mineRange)
-        otherExpected += otherChanges[firstOther..<nextOther].map {
-          Placed($0.hunk, at: $0.hunk.ancestorStart + mineGrowth, inserting: otherIDs)
-        }
-      } else if mineIDs[mineRange] == otherIDs[otherRange] {
-        output.appendMine(mineRange)
+      } else if mineIDs[region.mine] == otherIDs[region.other] {
+        output.appendMine(region.mine)
       } else {
         // Overlapping: some pair touches wherever each of the two is placed.
         func rightmostStart(_ change: TokenChange) -> Int {
           change.high - (change.hunk.ancestorEnd - change.hunk.ancestorStart)
         }
-        let overlapping = mineChanges[firstMine..<nextMine].contains { mine in
-          otherChanges[firstOther..<nextOther].contains { other in
+        let overlapping = mineChanges[region.mineChanges].contains { mine in
+          otherChanges[region.otherChanges].contains { other in
             mine.hunk.ancestorEnd >= rightmostStart(other)
               && other.hunk.ancestorEnd >= rightmostStart(mine)
           }
         }
         return .fallback(overlapping ? .overlapping : .ambiguous)
       }
-      mineGrowth += mineGroupGrowth
-      otherGrowth += otherGroupGrowth
-      done = end
     }
-    output.appendMine((done + mineGrowth)..<mine.count)
+    output.appendMine(mineDone..<mine.count)
 
     guard
       isClean(

@@ -1,33 +1,34 @@
-// DesktopCommands: a window's commands as its menu bar, keyboard shortcuts and command
-// palette — one GAction per command, enabled exactly when the session says it can run,
-// with the reason it cannot shown beside its menu item and in the palette.
-//
-// Guarantees
-// - One source of truth: an action's enabled state and a menu item's or palette row's reason
-//   are renders of the session's availability; nothing here decides whether a command can
-//   run.
-// - A command the user runs (menu, shortcut, palette) reaches the session through one input
-//   slot; the palette refuses a disabled command with the session's reason and stays open.
-// - Each command is one session gesture, which reports its own outcome to the status bar
-//   (a deletion, an undo or a redo saying what it did); the window reports nothing again,
-//   which would replace that message with the bare outcome.
-// - Commands that need a title ask for it in a dialog; a title the session refuses keeps
-//   the dialog open with the reason. Move Note asks for the notebook in a list.
-// - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
-// - The menu bar's model is built once and never replaced: a changed label (a reason that
-//   came or went) replaces that one item in its menu's section. Replacing the bar's model
-//   destroys its items, and GTK's menu bar keeps a pointer to the item of the last menu
-//   opened, which it then uses after it is freed.
-
 import Airframe
 import AirframeBinding
 import CGtk
 import NotesCore
 import NotesPresentation
 
-/// One window's commands.
+/// One window's commands as GTK actions: its menu bar, keyboard shortcuts and command
+/// palette.
+///
+/// One GAction per command, enabled exactly when the session says it can run, with the
+/// reason it cannot shown beside its menu item and in the palette.
+///
+/// ## Guarantees
+/// - One source of truth: an action's enabled state and a menu item's or palette row's
+///   reason are renders of the session's availability; nothing here decides whether a
+///   command can run.
+/// - A command the user runs (menu, shortcut, palette) reaches the session through one
+///   input slot; the palette refuses a disabled command with the session's reason and stays
+///   open.
+/// - Each command is one session gesture, which reports its own outcome to the status bar
+///   (a deletion, an undo or a redo saying what it did); the window reports nothing again,
+///   which would replace that message with the bare outcome.
+/// - Commands that need a title ask for it in a dialog; a title the session refuses keeps
+///   the dialog open with the reason. Move Note asks for the notebook in a list.
+/// - Dialogs belong to the window: `closeDialogs()` ends every one it opened.
+/// - The menu bar's model is built once and never replaced: a changed label (a reason that
+///   came or went) replaces that one item in its menu's section. Replacing the bar's model
+///   destroys its items, and GTK's menu bar keeps a pointer to the item of the last menu
+///   opened, which it then uses after it is freed.
 @MainActor
-final class DesktopCommands {
+final class CommandActions {
   /// The menu bar.
   let menuBar: UnsafeMutablePointer<GtkWidget>
   /// Commands the user ran; renders never emit them.

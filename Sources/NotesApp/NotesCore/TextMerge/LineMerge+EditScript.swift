@@ -1,15 +1,14 @@
-// LineMerge+EditScript: one side's changes against the ancestor, as hunks.
-//
-// Guarantees
-// - Matching: each side is diffed against the ancestor with Myers' shortest edit script
-//   (linear-space variant, after trimming the common prefix and suffix). The diff is a list
-//   of hunks: a run of ancestor lines (empty for an insertion) that the side replaced by a
-//   run of its own lines (empty for a deletion). One side's hunks are always separated by at
-//   least one line it kept.
-
 extension LineMerge {
-  /// A run of ancestor lines that one side replaced by a run of its own lines.
-  struct Hunk: Equatable {
+  /// A run of ancestor lines that one side replaced by a run of its own lines: one side's
+  /// changes against the ancestor are a list of hunks.
+  ///
+  /// ## Guarantees
+  /// - Matching: each side is diffed against the ancestor with Myers' shortest edit script
+  ///   (`MyersDiff`, linear space, after trimming the common prefix and suffix). The diff is
+  ///   a list of hunks: a run of ancestor lines (empty for an insertion) that the side
+  ///   replaced by a run of its own lines (empty for a deletion). One side's hunks are
+  ///   always separated by at least one line it kept.
+  struct Hunk: Equatable, RegionChange {
     /// The first ancestor line replaced.
     var ancestorStart: Int
     /// The ancestor line after the last one replaced; equal to `ancestorStart` for an
@@ -23,6 +22,10 @@ extension LineMerge {
 
     /// How many lines the side has more than the ancestor because of this hunk.
     var growth: Int { (sideEnd - sideStart) - (ancestorEnd - ancestorStart) }
+    /// The first ancestor line replaced, where the region sweep places the hunk.
+    var regionStart: Int { ancestorStart }
+    /// The ancestor line after the last one replaced.
+    var regionEnd: Int { ancestorEnd }
   }
 
   /// The hunks of a shortest edit script that turns `a` into `b`, in order.

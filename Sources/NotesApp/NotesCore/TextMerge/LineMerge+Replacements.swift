@@ -1,17 +1,17 @@
-// LineMerge+Replacements: what a text view must replace to show a new version of its text
-// without touching the rest — the lines a shortest line diff changed, each narrowed to the
-// characters that differ.
-//
-// Guarantees
-// - Applying the replacements to the old text, last first (or first to last with offsets
-//   shifted), gives the new text byte for byte.
-// - Only what changed is replaced: a line both versions share is never inside a range, so
-//   a cursor or a selection a view keeps on it stays where it was.
-// - Ranges are UTF-8 offsets into the old text, on Unicode scalar boundaries, in increasing
-//   order and apart from each other.
-
 extension LineMerge {
-  /// One part of a text replaced by another.
+  /// One part of a text replaced by another: what a text view must replace to show a new
+  /// version of its text without touching the rest.
+  ///
+  /// ``LineMerge/replacements(from:to:)`` gives the lines a shortest line diff changed,
+  /// each narrowed to the characters that differ.
+  ///
+  /// ## Guarantees
+  /// - Applying the replacements to the old text, last first (or first to last with offsets
+  ///   shifted), gives the new text byte for byte.
+  /// - Only what changed is replaced: a line both versions share is never inside a range,
+  ///   so a cursor or a selection a view keeps on it stays where it was.
+  /// - Ranges are UTF-8 offsets into the old text, on Unicode scalar boundaries, in
+  ///   increasing order and apart from each other.
   public struct Replacement: Equatable, Sendable {
     /// The replaced part of the old text, as UTF-8 offsets on Unicode scalar boundaries.
     public var range: Range<Int>

@@ -9,7 +9,7 @@ import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(3)))
 @MainActor
-struct WindowsTests {
+struct SeveralWindowsTests {
   func count(_ tree: AccessibleNode, framesNamed name: String) -> Int {
     (tree.children ?? []).filter { $0.role == "frame" && $0.name == name }.count
   }

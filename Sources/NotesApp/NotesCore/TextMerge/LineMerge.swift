@@ -1,31 +1,3 @@
-// LineMerge: the three-way merge of two versions of a note's body against the version both
-// were edited from (diff3), line by line, and, where lines conflict, word by word. Sync uses
-// it when this device and another both changed a body (`SyncMerge`), and the editor when a
-// note changed elsewhere under an unsaved draft (`EditorMachine`).
-//
-// Guarantees (each stated in full where it is kept)
-// - Lines are split at every "\n" and compared by their UTF-8 bytes, and the merged text
-//   is made of the inputs' own bytes (LineMerge.Lines.swift).
-// - Shortcuts, byte for byte: `ours == theirs` gives that text, `ours == ancestor` gives
-//   `theirs`, `theirs == ancestor` gives `ours`. The general merge gives the same results;
-//   the shortcuts only save time.
-// - Each side is diffed against the ancestor with Myers' shortest edit script
-//   (MyersDiff.swift), giving hunks (LineMerge+EditScript.swift); hunks of the two sides
-//   that overlap or touch form one region, and a region both sides changed differently is
-//   merged again token by token (words and separators, LineMerge.Tokens.swift) with the
-//   same rule, accepted only if a check after the fact proves each side's changes are in it
-//   exactly once and nothing else changed (LineMerge+Tokens.swift). Otherwise, and for a
-//   region over `maximumRegionTokens` tokens or whose changes could be placed elsewhere
-//   among equal tokens, the merge is a conflict, never a partial result
-//   (LineMerge+ThreeWay.swift).
-// - The cursor of `ours` stays on its character when its line came from `ours`, and in a
-//   region merged token by token when its token came from `ours` (LineMerge.Output.swift).
-// - Cost: O(N) to split and compare lines (N: bytes of the three texts), then per side
-//   O((L + M)·D) time and O(L + M) memory for the diff (L, M: lines, D: lines that differ),
-//   so small edits in big notes cost little; a conflicting region adds four diffs of its
-//   tokens, at most `maximumRegionTokens` per version. The merge is a pure function of its
-//   inputs, and symmetric: swapping `ours` and `theirs` gives the same text.
-
 /// A three-way merge of texts, line by line, against their common ancestor (diff3).
 ///
 /// Lines are split at "\n" and compared by their bytes. A region of lines changed by only
@@ -35,6 +7,9 @@
 /// same rule, git's: changes that overlap or touch conflict. The token merge is kept only if
 /// it passes a check after the fact; otherwise the merge is a conflict.
 ///
+/// Sync uses it when this device and another both changed a body (`SyncMerge`), and the
+/// editor when a note changed elsewhere under an unsaved draft (`EditorMachine`).
+///
 /// ```swift
 /// let outcome = LineMerge.merge(ancestor: "a\nb\nc\n", ours: "A\nb\nc\n", theirs: "a\nb\nC\n")
 /// // outcome == .merged("A\nb\nC\n")
@@ -42,6 +17,54 @@
 ///   ancestor: "One. Two. Three.", ours: "One! Two. Three.", theirs: "One. Two. Three?")
 /// // words == .merged("One! Two. Three?")
 /// ```
+///
+/// ## Guarantees
+/// - Lines are split at every "\n" and compared by their UTF-8 bytes, and the merged text
+///   is made of the inputs' own bytes (see `Lines`).
+/// - Shortcuts, byte for byte: `ours == theirs` gives that text, `ours == ancestor` gives
+///   `theirs`, `theirs == ancestor` gives `ours`. The general merge gives the same results;
+///   the shortcuts only save time.
+/// - Regions: each side is diffed against the ancestor with Myers' shortest edit script,
+///   giving hunks (see `Hunk`); hunks of the two sides that overlap or touch form one
+///   region (see `Regions`). Touching counts, as in git and GNU diff3: edits of adjacent
+///   lines, an insertion right before or after a line the other side changed, and two
+///   insertions at the same place are one region. Edits separated by at least one line that
+///   neither side changed are separate regions.
+/// - A region only one side changed takes that side's lines. A region both sides changed
+///   takes their lines if both sides' lines for the whole region are identical; otherwise
+///   it is merged again token by token (words and separators, see `Tokens`), with the same
+///   rule at that grain and a check of the result. If that fails too, the merge is a
+///   conflict: no partial result and no conflict markers. Hence deleting a line on one side
+///   and editing it on the other conflicts, and so do different insertions at the same
+///   place; edits of different words of one line, or of adjacent lines, merge. Lines
+///   outside every region are unchanged on both sides and are kept.
+/// - Token by token, the rule is git's at that grain: each side's token changes against the
+///   ancestor region (Myers, as for lines) that overlap or touch form one group, and a group
+///   both sides changed differently fails the region. Two insertions at the same point
+///   touch; so do edits of adjacent words (the separator between them is a token, so edits
+///   of words one space apart do not touch).
+/// - Placement: a pure insertion or deletion among equal tokens ("a a" → "a a a") could be
+///   placed at any point of that run. Each such change is placed leftmost, and the span it
+///   could slide over (its envelope) is what must not touch the other side's changes. Then
+///   every placement gives the same result: inside an envelope the other side kept the
+///   ancestor's tokens, so the result there is this side's text. A change whose envelope
+///   touches the other side's changes only because of the slide fails as `.ambiguous`.
+/// - Bounds: a region with more than ``maximumRegionTokens`` tokens in any of its versions
+///   is not merged by token (`.tooLong`).
+/// - Checked after the fact: the merged region is diffed again against each side; that diff
+///   must be exactly the other side's changes (the same tokens removed and inserted, at the
+///   same place), less the changes both sides made identically. So each side's changes
+///   appear exactly once, nothing else changed, and the unchanged text between them is the
+///   ancestor's. If not, the region fails (`.unverified`), and a failed region leaves the
+///   whole merge a conflict.
+/// - The cursor of `ours` stays on its character when its line came from `ours`, and in a
+///   region merged token by token when its token came from `ours` (see `Output`).
+/// - Cost: O(N) to split and compare lines (N: bytes of the three texts), then per side
+///   O((L + M)·D) time and O(L + M) memory for the diff (L, M: lines, D: lines that differ),
+///   so small edits in big notes cost little. A conflicting region adds O(T) to cut it into
+///   tokens (T: its bytes) and four diffs of its tokens, at most ``maximumRegionTokens`` per
+///   version. The merge is a pure function of its inputs, and symmetric: swapping `ours` and
+///   `theirs` gives the same text.
 public enum LineMerge {
   /// What merging produced.
   ///

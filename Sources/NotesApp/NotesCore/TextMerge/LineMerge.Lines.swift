@@ -1,19 +1,19 @@
-// LineMerge.Lines: a text split into lines, and lines interned as numbers so the diff
-// compares integers.
-//
-// Guarantees
-// - Lines: a text is split at every "\n" (byte 0x0A) and nowhere else, so a text with n
-//   newlines has n + 1 lines; the last one has no newline and may be empty. "\r" belongs to
-//   its line. The merged text is its lines joined with "\n", so a final newline, or the lack
-//   of one, comes through every merge byte for byte. Adding or removing the final newline
-//   changes lines at the end (it inserts or deletes the empty last line), so, as in git, it
-//   conflicts with the other side's edit of the last line but not with edits further up.
-// - Lines are equal when their UTF-8 bytes are equal. Swift's `==` on strings (canonical
-//   equivalence) is deliberately not used: "é" changed to "e\u{301}" is a change, and the
-//   merged text is made of the inputs' own bytes. Any Unicode works; offsets are in UTF-8.
-
 extension LineMerge {
-  /// A text's bytes and where its lines are.
+  /// A text's bytes and where its lines are; its lines are interned as numbers (`ids`) so
+  /// the diff compares integers.
+  ///
+  /// ## Guarantees
+  /// - Lines: a text is split at every "\n" (byte 0x0A) and nowhere else, so a text with n
+  ///   newlines has n + 1 lines; the last one has no newline and may be empty. "\r" belongs
+  ///   to its line. The merged text is its lines joined with "\n", so a final newline, or
+  ///   the lack of one, comes through every merge byte for byte. Adding or removing the
+  ///   final newline changes lines at the end (it inserts or deletes the empty last line),
+  ///   so, as in git, it conflicts with the other side's edit of the last line but not with
+  ///   edits further up.
+  /// - Lines are equal when their UTF-8 bytes are equal. Swift's `==` on strings (canonical
+  ///   equivalence) is deliberately not used: "é" changed to "e\u{301}" is a change, and
+  ///   the merged text is made of the inputs' own bytes. Any Unicode works; offsets are in
+  ///   UTF-8.
   struct Lines {
     /// The text's UTF-8 bytes.
     let bytes: [UInt8]

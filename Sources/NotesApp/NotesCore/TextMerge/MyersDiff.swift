@@ -1,11 +1,10 @@
-// MyersDiff: the matches of a shortest edit script between two sequences of line numbers;
-// `LineMerge.editScript` turns them into hunks.
-//
-// Guarantees
-// - O((N + M)·D) time and O(N + M) memory (N, M: the lengths, D: elements that differ):
-//   the common prefix and suffix are trimmed, then the middle is bisected.
-
-/// Myers' O((N+M)·D) diff in linear space (the bisection of Neil Fraser's diff-match-patch).
+/// Myers' O((N+M)·D) diff in linear space (the bisection of Neil Fraser's diff-match-patch):
+/// the matches of a shortest edit script between two sequences of numbers (interned lines
+/// or tokens), which `LineMerge.editScript` turns into hunks.
+///
+/// ## Guarantees
+/// - O((N + M)·D) time and O(N + M) memory (N, M: the lengths, D: elements that differ):
+///   the common prefix and suffix are trimmed, then the middle is bisected.
 struct MyersDiff {
   let a: [Int]
   let b: [Int]

@@ -1,16 +1,13 @@
-// LineMerge.Output: the merged text as it is written, and the cursor of `ours` mapped into
-// it.
-//
-// Guarantees
-// - The cursor of `ours` stays on the same character when its line came from `ours` (or is
-//   unchanged); a cursor in lines that `theirs` replaced moves to the start of the
-//   replacement. A theirs-only insertion never captures it.
-// - In a region merged token by token, the same at the grain of tokens: on the same
-//   character of a token that came from `ours` or is unchanged, at the start of the
-//   replacement of a token `theirs` replaced (`TokenOutput`).
-
 extension LineMerge {
   /// The merged text as it is written, and where the cursor of `ours` lands in it.
+  ///
+  /// ## Guarantees
+  /// - The cursor of `ours` stays on the same character when its line came from `ours` (or
+  ///   is unchanged); a cursor in lines that `theirs` replaced moves to the start of the
+  ///   replacement. A theirs-only insertion never captures it.
+  /// - In a region merged token by token, the same at the grain of tokens: on the same
+  ///   character of a token that came from `ours` or is unchanged, at the start of the
+  ///   replacement of a token `theirs` replaced (`TokenOutput`).
   struct Output {
     /// The merged text's bytes.
     var bytes: [UInt8] = []

@@ -1,21 +1,19 @@
-// LineMerge.Tokens: a conflicting region's lines cut into tokens (words and separators), so
-// the region can be merged again at that grain (LineMerge+Tokens.swift).
-//
-// Guarantees
-// - The tokens of a region are its bytes, cut and never changed: joined, they give the
-//   region's lines, each followed by "\n", byte for byte. Every line ends in its own "\n"
-//   token, so the line structure is part of what is merged and a zero-line region differs
-//   from a region of one empty line.
-// - Cuts fall on grapheme boundaries (Swift's `Character`) within a line. A word is a run
-//   of letters, digits (with their combining marks, which belong to their character) and
-//   "_"; a run of white space (spaces, tabs, "\r", trailing white space) is one token; any
-//   other character is a token of its own: punctuation, symbols, an emoji grapheme (family
-//   and flag sequences included), and each CJK ideograph or kana, since those scripts do not
-//   put spaces between words.
-// - Tokens are equal when their bytes are equal (as lines are, LineMerge.Lines.swift).
-
 extension LineMerge {
-  /// A region's lines as tokens.
+  /// A conflicting region's lines cut into tokens (words and separators), so the region can
+  /// be merged again at that grain (`mergeTokens`).
+  ///
+  /// ## Guarantees
+  /// - The tokens of a region are its bytes, cut and never changed: joined, they give the
+  ///   region's lines, each followed by "\n", byte for byte. Every line ends in its own "\n"
+  ///   token, so the line structure is part of what is merged and a zero-line region
+  ///   differs from a region of one empty line.
+  /// - Cuts fall on grapheme boundaries (Swift's `Character`) within a line. A word is a
+  ///   run of letters, digits (with their combining marks, which belong to their character)
+  ///   and "_"; a run of white space (spaces, tabs, "\r", trailing white space) is one
+  ///   token; any other character is a token of its own: punctuation, symbols, an emoji
+  ///   grapheme (family and flag sequences included), and each CJK ideograph or kana, since
+  ///   those scripts do not put spaces between words.
+  /// - Tokens are equal when their bytes are equal, as lines are (see `Lines`).
   struct Tokens {
     /// The region's bytes: its lines, each followed by "\n".
     private(set) var bytes: [UInt8] = []
