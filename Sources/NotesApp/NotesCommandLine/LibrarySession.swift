@@ -1,17 +1,3 @@
-// LibrarySession: one command's use of the notes database, from open to close.
-//
-// Guarantees
-// - A missing database file is created, empty: unlike the full-screen app, a command adds
-//   no sample notes (a script wants exactly what it put there).
-// - Reads work on a library this user may read but not write (a read-only file or
-//   folder, another user's library): it is then opened read-only and nothing on disk
-//   changes (see `NotesDatabase.Access`).
-// - A database that cannot be opened fails with the storage error's sentence and the
-//   exit status its cause calls for (`CommandFailure.init(_:)`).
-// - Reads only: commands that change the library open it with `openLibrary`, the one way
-//   every program opens a library (NotesHost), and change it through its session; a
-//   library they may not write is refused before anything changes (exit status 73).
-
 import Airframe
 import Foundation
 import NotesCore
@@ -19,6 +5,21 @@ import NotesHost
 import NotesStorage
 
 /// A library opened for reading: its database and, once asked for, its whole state.
+///
+/// One command's use of the notes database, from open to close.
+///
+/// ## Guarantees
+///
+/// - A missing database file is created, empty: unlike the full-screen app, a command adds
+///   no sample notes (a script wants exactly what it put there).
+/// - Reads work on a library this user may read but not write (a read-only file or
+///   folder, another user's library): it is then opened read-only and nothing on disk
+///   changes (see `NotesDatabase.Access`).
+/// - A database that cannot be opened fails with the storage error's sentence and the
+///   exit status its cause calls for (`CommandFailure.init(_:)`).
+/// - Reads only: commands that change the library open it with `openLibrary`, the one way
+///   every program opens a library (NotesHost), and change it through its session; a
+///   library they may not write is refused before anything changes (exit status 73).
 @MainActor
 final class LibrarySession {
   /// The database file.

@@ -1,14 +1,4 @@
 // SyncServer+Versions: reading the versions the server holds, whatever a row holds.
-//
-// Guarantees
-// - The server reports each field's JSON type beside its value, so a field that is
-//   missing, or a string where a number belongs, is named as such; a payload that is not an
-//   object is refused as a whole. Nothing a row holds makes reading a page fail.
-// - What is read is bounded: an entity id past 100 bytes, a title past 64 KiB or a body
-//   past 64 MiB is not transferred; the version is refused as too long (the app's limits
-//   are far below: 200 and 1,000,000 characters).
-// - A version whose shape is right is then held to the app's rules (`PulledVersion.checking`,
-//   `SyncRules`), so a version is either a valid record or refused with every reason.
 
 import NotesCore
 
@@ -95,6 +85,17 @@ extension SyncServer {
       """
 
   /// The versions of `kind` in `rows` (columns as ``columns(payload:entityID:seq:)``).
+  ///
+  /// ## Guarantees
+  ///
+  /// - The server reports each field's JSON type beside its value, so a field that is
+  ///   missing, or a string where a number belongs, is named as such; a payload that is not an
+  ///   object is refused as a whole. Nothing a row holds makes reading a page fail.
+  /// - What is read is bounded: an entity id past 100 bytes, a title past 64 KiB or a body
+  ///   past 64 MiB is not transferred; the version is refused as too long (the app's limits
+  ///   are far below: 200 and 1,000,000 characters).
+  /// - A version whose shape is right is then held to the app's rules (`PulledVersion.checking`,
+  ///   `SyncRules`), so a version is either a valid record or refused with every reason.
   static func versions(_ kind: SyncEntityKind, from rows: PostgresRows) -> [PulledVersion] {
     var versions: [PulledVersion] = []
     versions.reserveCapacity(rows.rows.count)

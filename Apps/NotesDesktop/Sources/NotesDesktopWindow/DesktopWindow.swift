@@ -1,23 +1,3 @@
-// DesktopWindow: one Notes window on GTK 4 — a header bar with the window title, a menu
-// bar, the sidebar and the note list as `GtkListView`s, the note's title and text, and a
-// status bar — every widget connected to the one `NotesSession` through a `Binder`.
-//
-// Guarantees
-// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
-//   from a session projection through the binder's renders, and every user gesture goes
-//   to a session intent through an `InputSlot` (DesktopWindow+Binding.swift).
-// - No echoes: setting a widget from state makes GTK emit the same signals a user causes
-//   (`changed`, `selection-changed`, `notify::cursor-position`). Those arrive while the
-//   binder renders, so the slots drop them and count them; none reaches the session, and
-//   no handler is blocked by hand.
-// - The editor is updated in place (DesktopWindow+Editor.swift): a change from elsewhere
-//   replaces only the text that changed, and the cursor goes where the session's editor
-//   state maps it, so the view stays where the user was.
-// - The lists change by the positions each lens update names (DesktopWindow+Lists.swift,
-//   `ListStore`); recycled note rows rebind (`NoteRowView`).
-// - Several windows may show one session; each has its own binder, and closing one ends
-//   its bindings and its dialogs only.
-
 import Airframe
 import AirframeBinding
 package import CGtk
@@ -45,6 +25,27 @@ package struct ForwardedInputs: Codable, Equatable, Sendable {
 }
 
 /// One desktop window of a session.
+///
+/// One Notes window on GTK 4 — a header bar with the window title, a menu bar, the sidebar and the
+/// note list as `GtkListView`s, the note's title and text, and a status bar — every widget
+/// connected to the one `NotesSession` through a `Binder`.
+///
+/// ## Guarantees
+///
+/// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
+///   from a session projection through the binder's renders, and every user gesture goes
+///   to a session intent through an `InputSlot` (DesktopWindow+Binding.swift).
+/// - No echoes: setting a widget from state makes GTK emit the same signals a user causes
+///   (`changed`, `selection-changed`, `notify::cursor-position`). Those arrive while the
+///   binder renders, so the slots drop them and count them; none reaches the session, and
+///   no handler is blocked by hand.
+/// - The editor is updated in place (DesktopWindow+Editor.swift): a change from elsewhere
+///   replaces only the text that changed, and the cursor goes where the session's editor
+///   state maps it, so the view stays where the user was.
+/// - The lists change by the positions each lens update names (DesktopWindow+Lists.swift,
+///   `ListStore`); recycled note rows rebind (`NoteRowView`).
+/// - Several windows may show one session; each has its own binder, and closing one ends
+///   its bindings and its dialogs only.
 @MainActor
 package final class DesktopWindow {
   /// The GTK window.

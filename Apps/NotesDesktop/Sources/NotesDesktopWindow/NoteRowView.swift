@@ -1,18 +1,3 @@
-// NoteRowView: one recycled row of the note list — its label, its own Binder, and a preview
-// computed off the main actor through an AsyncProjection.
-//
-// Guarantees
-// - GTK recycles row widgets for other notes (`bind`/`unbind` of GtkSignalListItemFactory).
-//   Showing another note rebinds the row's binder, which ends the old note's connection
-//   before the new one starts, and starts a new preview request, which supersedes the old
-//   one: a preview computed for the note the row showed before never reaches it.
-// - While a preview loads, the row shows the title alone, never the preview of the note it
-//   showed before (`loading(previous:)` may belong to that note); while the same note's
-//   new preview loads (it was edited), its last preview stays.
-// - The user's text is isolated from the row's own (`BidiIsolation`): the title from the
-//   pin's star, the first line from the counts after it, and each line reads left to right
-//   (`leftToRight`), so right-to-left text cannot reorder them.
-
 import Airframe
 import AirframeBinding
 import CGtk
@@ -25,6 +10,22 @@ private let previewDelay: Duration? = ProcessInfo.processInfo
   .environment["NOTES_DESKTOP_PREVIEW_DELAY"].flatMap(Int.init).map { .milliseconds($0) }
 
 /// One row widget of the note list.
+///
+/// A recycled row: its label, its own `Binder`, and a preview computed off the main actor through
+/// an `AsyncProjection`.
+///
+/// ## Guarantees
+///
+/// - GTK recycles row widgets for other notes (`bind`/`unbind` of GtkSignalListItemFactory).
+///   Showing another note rebinds the row's binder, which ends the old note's connection
+///   before the new one starts, and starts a new preview request, which supersedes the old
+///   one: a preview computed for the note the row showed before never reaches it.
+/// - While a preview loads, the row shows the title alone, never the preview of the note it
+///   showed before (`loading(previous:)` may belong to that note); while the same note's
+///   new preview loads (it was edited), its last preview stays.
+/// - The user's text is isolated from the row's own (`BidiIsolation`): the title from the
+///   pin's star, the first line from the counts after it, and each line reads left to right
+///   (`leftToRight`), so right-to-left text cannot reorder them.
 @MainActor
 final class NoteRowView {
   /// The label GTK shows for the row.

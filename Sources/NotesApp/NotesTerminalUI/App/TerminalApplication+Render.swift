@@ -1,10 +1,4 @@
 // Rendering the whole screen from the app's view state.
-//
-// Guarantees
-// - `render(width:height:)` draws every pane from the values the controllers last
-//   published, inside `Rendering.perform`: it sends no input and dispatches nothing. Its
-//   only side effect is keeping each pane's scroll offset around its selection.
-// - The list draws only its visible rows (O(visible × log n) at any list size).
 
 import Airframe
 import NotesCore
@@ -12,6 +6,13 @@ import NotesPresentation
 
 extension TerminalApplication {
   /// Draws every pane into a buffer of the given size.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Every pane is drawn from the values the controllers last published, inside
+  ///   `Rendering.perform`: rendering sends no input and dispatches nothing. Its only side
+  ///   effect is keeping each pane's scroll offset around its selection.
+  /// - The list draws only its visible rows (O(visible × log n) at any list size).
   ///
   /// - Parameters:
   ///   - width: Columns.
