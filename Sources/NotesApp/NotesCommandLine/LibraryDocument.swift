@@ -158,7 +158,7 @@ enum JSONCoding {
   private static let wholeSecondsStyle = Date.ISO8601FormatStyle()
 
   /// `date` in ISO 8601, in UTC, rounded to the nearest millisecond (the format style
-  /// truncates, which would make 0.947 s print as .946).
+  /// truncates, which would make `0.947` seconds print as `.946`).
   static func format(_ date: Date) -> String {
     var (seconds, millis) = Int64((date.timeIntervalSince1970 * 1000).rounded())
       .quotientAndRemainder(dividingBy: 1000)

@@ -20,9 +20,9 @@ public import NotesSync
 ///
 /// ## Guarantees
 ///
-/// - One path for every program: the full-screen app, the command line, the benchmark and
-///   any later presentation (a desktop window) open a library here, so opening, the sample
-///   library, the watcher, live sync and the shutdown order exist once.
+/// - One path for every program: the full-screen app, the desktop window
+///   (Apps/NotesDesktop), the command line and the benchmarks open a library here, so
+///   opening, the sample library, the watcher, live sync and the shutdown order exist once.
 /// - Opening: the file at the given path (or the default location) is opened, created when
 ///   missing; with `samples`, a library that did not exist before gets the sample notebooks
 ///   and notes. Any failure throws before anything is started, with the file closed.

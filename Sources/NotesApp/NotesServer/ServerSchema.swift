@@ -122,9 +122,9 @@ public enum ServerSchema {
     }
     if existing < 3, target >= 3 {
       // Version 3: a pull's page (one kind, after a sequence number, in order, a limit) is
-      // one range of this index. Without it, on tables the server had not analysed yet (a
-      // first push of 100,000 notes), the planner sorted every version after the cursor
-      // for each page: 300 ms a page instead of 3 ms.
+      // one range of this index. Without it, on tables the server has not analysed yet (a
+      // first push of 100,000 notes), the planner would sort every version after the
+      // cursor for each page.
       try connection.execute(
         "CREATE INDEX notes_entities_by_entity_seq ON notes_entities (entity, seq)")
     }

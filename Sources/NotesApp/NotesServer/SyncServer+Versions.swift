@@ -29,11 +29,11 @@ extension SyncServer {
   /// Each entity's latest version (`e`) that meets `condition` (on `notes_entities`), in
   /// sequence order, at most `limit`, with the id of the change that made it (`c`).
   ///
-  /// The entities are chosen first, in one range of an index, and each one's change is
-  /// then looked up by its sequence number: a plan that does not depend on the server's
-  /// statistics. (A join of the two tables, planned on tables not analysed yet, as after a
-  /// first push, compared every entity with every change: 0.9 s for a page of 2,000.) A
-  /// version whose change is not there (a row no push wrote) comes back refused.
+  /// The entities are chosen first, in one range of an index, and each one's change is then looked
+  /// up by its sequence number: a plan that does not depend on the server's statistics. (A join of
+  /// the two tables, planned on tables not analysed yet, as after a first push, would compare every
+  /// entity with every change.) A version whose change is not there (a row no push wrote) comes
+  /// back refused.
   static func selectLatest(where condition: String, limit: String? = nil) -> String {
     selectLatest(
       chosenBy: """

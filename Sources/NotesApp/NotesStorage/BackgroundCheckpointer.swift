@@ -10,16 +10,16 @@ internal import Foundation
 ///
 /// - SQLite's own rule is kept (a checkpoint once the log holds `pages` pages), but the
 ///   checkpoint runs on a utility queue through a connection of its own, so a commit never
-///   waits for a checkpoint it triggered: inside the commit, copying a full log made the
-///   keystroke that crossed the threshold several times slower than the others (the README
-///   has the figures).
+///   waits for a checkpoint it triggered: inside the commit, copying a full log would make
+///   the keystroke that crossed the threshold several times slower than the others (the
+///   README has the figures).
 /// - At most one checkpoint waits in the queue (besides one running); commits meanwhile ask
 ///   for nothing more.
 /// - Checkpoints are passive: they never wait for a reader or a writer of this or another
 ///   process, so they block nobody; what one cannot copy yet, a later one copies.
 /// - `close()` waits for a running checkpoint, then closes the connection; nothing runs
 ///   after it. The owner closes its own connection after this one, so SQLite's final
-///   checkpoint on closing the last connection is the owner's, as before.
+///   checkpoint on closing the last connection is the owner's.
 /// - A checkpoint that fails (the disk is full, the file went away) is dropped: the log
 ///   keeps the pages, the next checkpoint tries again, and no commit is affected.
 final class BackgroundCheckpointer: @unchecked Sendable {

@@ -137,11 +137,11 @@ extension NotesDatabase {
   /// The words of a query, before either method's filter: separated by whitespace or NUL.
   ///
   /// (FTS5 reads an expression only up to a NUL, so a NUL inside a quoted word would leave
-  /// the quote open; the fuzz target for the query builder found it.)
+  /// the quote open.)
   ///
   /// Splitting and escaping work on Unicode scalars, not characters: a quote, NUL or `%`
   /// followed by a combining mark is one Swift `Character` but still the bare byte to
-  /// SQLite (the fuzz target found `N"ۖ` leaving a quote unescaped).
+  /// SQLite (split by characters, `N"ۖ` would leave a quote unescaped).
   static func queryWords(in query: String) -> [Substring] {
     query.unicodeScalars.split { $0.properties.isWhitespace || $0 == "\0" }
       .map { Substring(String(String.UnicodeScalarView($0))) }

@@ -114,8 +114,8 @@ enum SyncBookkeeping {
 
   /// A new time-ordered UUID (version 7), lower-case.
   ///
-  /// Two draws of the system's random generator supply the 74 random bits (a draw per
-  /// byte made this a tenth of importing 100,000 notes: each draw is a system call).
+  /// Two draws of the system's random generator supply the 74 random bits: each draw is a
+  /// system call, and a draw per byte would be a large share of an import's time.
   static func newUID(now: Date = Date()) -> String {
     let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
     var generator = SystemRandomNumberGenerator()

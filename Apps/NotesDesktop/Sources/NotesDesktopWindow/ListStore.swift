@@ -14,8 +14,8 @@ import CGtk
 ///   reload for one row.
 /// - An updated row keeps its item (an item is the row's id, which did not change): GTK is
 ///   told nothing, and the owner refreshes the row's widget if one shows it. Replacing the
-///   item would make GTK measure the list again, a few milliseconds at 100,000 rows, on
-///   every keystroke into the open note.
+///   item would make GTK measure the whole list again, which grows with the list, on every
+///   keystroke into the open note.
 /// - A `.reloaded` update replaces every row in one splice.
 @MainActor
 final class ListStore {

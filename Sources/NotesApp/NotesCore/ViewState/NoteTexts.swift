@@ -256,8 +256,8 @@ final class NoteTextStore {
   /// Writes the following slots without their grams, until ``writeGramsInBackground()``.
   ///
   /// Loading a library then costs only its texts' ASCII check; the grams (a pass over every
-  /// byte, about a third of building the list at 100,000 notes) are written on another
-  /// core after the first screen.
+  /// byte, a large share of building the list) are written on another core after the first
+  /// screen.
   func deferGrams() {
     if gramless == nil { gramless = [filling] }
   }
