@@ -74,7 +74,8 @@ enum EditorFile {
     guard let made = mkdtemp(&template) else {
       throw CommandFailure(
         .failure,
-        "cannot make a private folder for the editor in \(base): \(String(cString: strerror(errno)))"
+        "cannot make a private folder for the editor in \(base): "
+          + String(cString: strerror(errno))
       )
     }
     let folder = String(cString: made)

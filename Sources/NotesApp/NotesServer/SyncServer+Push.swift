@@ -135,11 +135,11 @@ extension SyncServer {
 
   /// Pushes the batches `body` sends, in one transaction, as they come.
   ///
-  /// `body` runs inside the transaction, after the account's lock is taken. Each call of
-  /// its `send` is one statement: it returns what the server did with each change of the
-  /// batch, in order, and is not committed until `body` returns. This is how a push whose
-  /// changes are still being collected keeps the server busy meanwhile; ``push(_:device:progress:)``
-  /// is the same with every change known first.
+  /// `body` runs inside the transaction, after the account's lock is taken. Each call of its `send`
+  /// is one statement: it returns what the server did with each change of the batch, in order, and
+  /// is not committed until `body` returns. This is how a push whose changes are still being
+  /// collected keeps the server busy meanwhile; ``push(_:device:progress:)`` is the same with every
+  /// change known first.
   ///
   /// Bad input changes nothing: `send` refuses a batch naming an entity or a change id
   /// that an earlier batch of the push (or the batch itself) named, and a change the

@@ -107,7 +107,8 @@ public final class NotesDatabase {
   /// Opens (creating or migrating if needed) the database at `location`.
   ///
   /// - Parameters:
-  ///   - location: Where the file is; see ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
+  ///   - location: Where the file is; see
+  ///     ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
   ///   - durability: What a persisted commit survives.
   ///   - access: Whether it is opened for writing or only for reading.
   /// - Throws: A ``NotesStorageError``; the file is then unchanged.

@@ -101,7 +101,8 @@ struct RecycledRowTests {
     let first = lines.first.map(String.init) ?? ""
     let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
     return
-      "\(leftToRightMark)\(isolated(shown)) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
+      "\(leftToRightMark)\(isolated(shown)) · "
+      + "\(lines.count) \(lines.count == 1 ? "line" : "lines"), "
       + "\(words) \(words == 1 ? "word" : "words")"
   }
 }

@@ -148,8 +148,8 @@ public enum SyncMerge {
           copy.isPinned = false
           conflictCopy = copy
           notices.append(
-            "\(sentence(kind, local.title)) was changed here and on another device in the same lines: the other"
-              + " version is saved as “\(copy.title)”.")
+            "\(sentence(kind, local.title)) was changed here and on another device in the same"
+              + " lines: the other version is saved as “\(copy.title)”.")
         }
       }
     }

@@ -92,7 +92,8 @@ extension TerminalApplication {
     let hint =
       focus == .editor
       ? "Type to edit · Esc leaves the editor · Ctrl-Q quits"
-      : "Tab pane · n note · N notebook · r rename · d delete · / search · : commands · ? help · q quit"
+      : "Tab pane · n note · N notebook · r rename · d delete · / search · : commands"
+        + " · ? help · q quit"
     screen.write(hint, row: frame.row, column: 1, limit: frame.width - 2, style: .dim)
   }
 

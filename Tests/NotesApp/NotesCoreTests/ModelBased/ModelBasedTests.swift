@@ -270,16 +270,19 @@ struct ModelBasedTests {
     seed: UInt64, steps: Int, failure: RunFailure, shrunk: [GeneratedStep],
     shrunkFailure: RunFailure?, shrinkRuns: Int
   ) -> String {
-    """
-    model-based failure: seed \(seed), after step \(failure.stepIndex) of \(steps)
-      \(failure.area): \(failure.detail)
-    shrunk to \(shrunk.count) steps (\(shrinkRuns) runs), \
-    \(shrunkFailure.map { "failing after step \($0.stepIndex): \($0.area): \($0.detail)" } ?? "no longer failing")
-    [
-    \(shrunk.map { "  \($0)," }.joined(separator: "\n"))
-    ]
-    replay: AIRFRAME_MBT_SEED=\(seed) swift test --filter ModelBasedTests
-    """
+    let shrunkOutcome =
+      shrunkFailure.map { "failing after step \($0.stepIndex): \($0.area): \($0.detail)" }
+      ?? "no longer failing"
+    return """
+      model-based failure: seed \(seed), after step \(failure.stepIndex) of \(steps)
+        \(failure.area): \(failure.detail)
+      shrunk to \(shrunk.count) steps (\(shrinkRuns) runs), \
+      \(shrunkOutcome)
+      [
+      \(shrunk.map { "  \($0)," }.joined(separator: "\n"))
+      ]
+      replay: AIRFRAME_MBT_SEED=\(seed) swift test --filter ModelBasedTests
+      """
   }
 
   static func figures(_ counts: [String: Int]) -> String {

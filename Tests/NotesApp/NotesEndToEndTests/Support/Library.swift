@@ -87,8 +87,8 @@ struct Library: Equatable, Decodable, CustomStringConvertible {
 
   /// The notes a list shows, in the list's order.
   ///
-  /// Those of `notebook` (all when `nil`) that match `search`. Notes whose order the export cannot tell apart (the same
-  /// millisecond) may come in either order; see `isListOrdered(_:_:sort:)`.
+  /// Those of `notebook` (all when `nil`) that match `search`. Notes whose order the export cannot
+  /// tell apart (the same millisecond) may come in either order; see `isListOrdered(_:_:sort:)`.
   ///
   /// - Parameters:
   ///   - notebook: The selected notebook, or `nil` for all notes.

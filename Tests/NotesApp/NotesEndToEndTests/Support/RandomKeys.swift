@@ -31,7 +31,8 @@ enum RandomKeys {
 
   /// Characters beyond ASCII that keys may type.
   ///
-  /// Accented, wide (two columns) and a currency sign. None is a character the screen uses for its own structure (│ — · “ ”).
+  /// Accented, wide (two columns) and a currency sign. None is a character the screen uses for its
+  /// own structure (│ — · “ ”).
   static let unicodeCharacters: [String] = ["é", "ß", "ñ", "Ω", "€", "漢", "字"]
 
   /// Key sequences a terminal sends for named keys: arrows, Home, End, Page Up/Down,

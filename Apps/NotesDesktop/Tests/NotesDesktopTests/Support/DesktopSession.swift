@@ -178,7 +178,8 @@ final class DesktopSession {
     let shown = nodes.map { node in "\(node.role) \"\(node.name)\" \(node.text ?? "")" }
     let failure = lastError.map { "\nthe last read failed: \($0)" } ?? ""
     Issue.record(
-      "timed out waiting for \(what); the window showed:\n\(shown.joined(separator: "\n"))\(failure)",
+      "timed out waiting for \(what); the window showed:\n"
+        + "\(shown.joined(separator: "\n"))\(failure)",
       sourceLocation: sourceLocation)
     return nil
   }
