@@ -49,7 +49,7 @@ final class LibrarySession {
   ///
   /// Loaded on first use, so a command that reads only a few rows through `database`
   /// (`show`, `search`) never loads it. Read-only commands need nothing more; commands
-  /// that change the library do it through ``model``, which starts from this state.
+  /// that change the library open it with ``openLibrary(_:)`` instead.
   ///
   /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
   var state: NotesState {
@@ -89,7 +89,7 @@ final class LibrarySession {
     return try state.notebooks.elements.first { Self.titleKey($0.title) == key }
   }
 
-  /// The key under which notebook titles are unique, as in ``NotesRules``.
+  /// The key under which notebook titles are unique, as in `NotesRules`.
   nonisolated static func titleKey(_ title: String) -> String {
     NotesRules.notebookTitleKey(title)
   }

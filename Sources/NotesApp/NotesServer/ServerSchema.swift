@@ -34,7 +34,7 @@ public enum ServerSchema {
   /// The schema version this program writes.
   public static let version = 8
 
-  /// What ``prepare(_:)`` did.
+  /// What ``prepare(_:legacyAccount:lockWait:)`` did.
   public enum Outcome: Equatable, Sendable {
     /// The server was empty; every table was created at ``version``.
     case created
@@ -71,8 +71,8 @@ public enum ServerSchema {
     try prepare(connection, legacyAccount: legacyAccount, upTo: version, lockWait: lockWait)
   }
 
-  /// ``prepare(_:legacyAccount:)`` up to `target` only: how tests make a server of an older
-  /// version to upgrade.
+  /// ``prepare(_:legacyAccount:lockWait:)`` up to `target` only: how tests make a server of
+  /// an older version to upgrade.
   static func prepare(
     _ connection: PostgresConnection, legacyAccount: String?, upTo target: Int,
     lockWait: Duration = standardLockWait

@@ -84,7 +84,7 @@ extension SyncServer {
         LATERAL (SELECT c.payload->>'title' AS title, c.payload->>'body' AS body) f
       """
 
-  /// The versions of `kind` in `rows` (columns as ``columns(payload:entityID:seq:)``).
+  /// The versions of `kind` in `rows` (columns as `columns(payload:entityID:seq:)`).
   ///
   /// ## Guarantees
   ///

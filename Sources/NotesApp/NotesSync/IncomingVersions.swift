@@ -44,7 +44,7 @@ struct IncomingVersions {
   /// - Parameter versions: One batch, in server order.
   /// - Returns: The records (a refused version's entity at its last valid version, if any)
   ///   and the refused versions, each with its reasons.
-  /// - Throws: ``PostgresError`` if the server's history cannot be read.
+  /// - Throws: `PostgresError` if the server's history cannot be read.
   mutating func sort(_ versions: [PulledVersion]) throws -> (
     records: [PulledRecord], refused: [RefusedVersion]
   ) {

@@ -119,7 +119,7 @@ public struct ImportNotes: Action {
   /// made so far, while performing.
   public func validate(in state: NotesState) -> ValidationResult { ValidationResult() }
 
-  /// Creates every item, or throws ``ActionRefusal`` with every item's reasons.
+  /// Creates every item, or throws `ActionRefusal` with every item's reasons.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {

@@ -170,7 +170,7 @@ public enum NotesRules {
     ]
   }
 
-  /// The field of the issue ``unchangedElsewhere(_:_:expected:in:)`` reports, so the
+  /// The field of the issue ``unchangedElsewhere(_:_:expected:target:in:)`` reports, so the
   /// editor can tell that refusal (a conflict) from invalid input.
   static let changedElsewhere = "changed elsewhere"
 
