@@ -43,7 +43,7 @@ extension NotesDatabase {
   /// Every note and every notebook, as lists.
   ///
   /// What ``loadState()`` reads, without building a state's tables keyed by id: for a
-  /// command that prints the library once, about a fifth of listing 100,000 notes.
+  /// command that prints the library once.
   ///
   /// - Returns: The notes (in no particular order) and the notebooks.
   /// - Throws: A ``NotesStorageError`` if the file cannot be read.
