@@ -176,10 +176,10 @@ final class DesktopSession {
     } while ContinuousClock.now < deadline
     let nodes: [AccessibleNode] = last?.all ?? []
     let shown = nodes.map { node in "\(node.role) \"\(node.name)\" \(node.text ?? "")" }
+      .joined(separator: "\n")
     let failure = lastError.map { "\nthe last read failed: \($0)" } ?? ""
     Issue.record(
-      "timed out waiting for \(what); the window showed:\n"
-        + "\(shown.joined(separator: "\n"))\(failure)",
+      "timed out waiting for \(what); the window showed:\n\(shown)\(failure)",
       sourceLocation: sourceLocation)
     return nil
   }
