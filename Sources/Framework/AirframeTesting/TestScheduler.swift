@@ -2,7 +2,7 @@ public import AirframeBinding
 import Foundation
 public import Testing
 
-/// A ``WorkScheduler`` for tests: deferred jobs wait until the test runs them, the work
+/// A `WorkScheduler` for tests: deferred jobs wait until the test runs them, the work
 /// it starts is counted until it finishes, and its clock moves only when the test
 /// advances it.
 ///

@@ -4,13 +4,11 @@
 // SIGWINCH), which must be C: they run inside a signal handler, where Swift code could
 // allocate or lock.
 //
-// Guarantees
-// - Every wrapper is a plain call of the ncurses or POSIX function it names; none keeps
-//   state except the two handler sets below.
-// - `airframe_install_restore_handlers` and its handler keep the signals' previous actions
-//   in a function-local static, and the SIGWINCH handler keeps its pipe in one. Each Swift
-//   object file that uses this header gets its own copy of these static inline functions,
-//   so install and remove each set from one Swift file.
+// Every wrapper is a plain call of the ncurses or POSIX function it names; none keeps state
+// except the two handler sets below. `airframe_install_restore_handlers` and its handler
+// keep the signals' previous actions in a function-local static, and the SIGWINCH handler
+// keeps its pipe in one. Each Swift object file that uses this header gets its own copy of
+// these static inline functions, so install and remove each set from one Swift file.
 #ifndef AIRFRAME_CNCURSES_SHIM_H
 #define AIRFRAME_CNCURSES_SHIM_H
 

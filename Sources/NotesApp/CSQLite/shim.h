@@ -1,10 +1,7 @@
-// CSQLite: the system SQLite library, as a Clang module for NotesStorage.
-//
-// Guarantees
-// - Exposes exactly <sqlite3.h> plus two helpers: one for a macro Swift cannot import, one
-//   that runs FTS5's own tokenizer (its API is a table of C function pointers and a
-//   callback, simpler to call from C).
-// - Links the system `libsqlite3`; nothing is vendored or compiled here.
+// CSQLite: the system SQLite library, as a Clang module for NotesStorage. It exposes exactly
+// <sqlite3.h> plus two helpers: one for a macro Swift cannot import, one that runs FTS5's own
+// tokenizer (its API is a table of C function pointers and a callback, simpler to call from
+// C). It links the system `libsqlite3`; nothing is vendored or compiled here.
 
 #ifndef CSQLITE_SHIM_H
 #define CSQLITE_SHIM_H

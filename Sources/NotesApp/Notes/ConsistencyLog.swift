@@ -1,7 +1,7 @@
-// ConsistencyLog: with AIRFRAME_CONSISTENCY_LOG=PATH, the full-screen app checks after
-// every key and every redraw that each View State Controller shows the model's revision
-// and what a recomputation from the model gives, and appends one line per mismatch to PATH. The end-to-end tests set it and expect the
-// file to stay empty; without the variable nothing is checked.
+// ConsistencyLog: with AIRFRAME_CONSISTENCY_LOG=PATH, the full-screen app checks after every key
+// and every redraw that each View State Controller shows the model's revision and what a
+// recomputation from the model gives, and appends one line per mismatch to PATH. The end-to-end
+// tests set it and expect the file to stay empty; without the variable nothing is checked.
 
 import Airframe
 import Foundation

@@ -1,17 +1,11 @@
 // notes: the Notes app. With a subcommand it is a script-friendly command line; without
 // one it opens the full-screen terminal app on the default (or `--database`) library.
 //
-// Guarantees
-// - Usage errors and failures go to standard error with a non-zero status (BSD sysexits,
-//   see `ExitCode`): 64 for a bad command line, 65 for invalid input data, 66 for a note,
-//   notebook or file that does not exist, 69 for a sync server that cannot be reached,
-//   73 for an export folder that cannot be created, 1 for anything else. Nothing is written to the
-//   database on any of them.
-// - The full-screen app refuses to start without a terminal (status 1, with a message).
-// - A library file that does not exist yet is created; the full-screen app fills a new
-//   library with the samples of `SampleLibrary`.
-// - Every exit path of the full-screen app restores the terminal (see `Terminal`). Quitting
-//   and a closed terminal (hangup) also save the editor's draft and close the database.
+// Usage errors and failures go to standard error with a non-zero status (BSD sysexits, see
+// `ExitCode`): 64 for a bad command line, 65 for invalid input data, 66 for a note, notebook
+// or file that does not exist, 69 for a sync server that cannot be reached, 73 for an export
+// folder that cannot be created, 1 for anything else. Nothing is written to the database on
+// any of them.
 
 import Foundation
 import NotesCommandLine
@@ -25,6 +19,14 @@ func printError(_ message: String) {
 }
 
 /// Runs the full-screen app until the user quits.
+///
+/// ## Guarantees
+///
+/// - The full-screen app refuses to start without a terminal (status 1, with a message).
+/// - A library file that does not exist yet is created; the full-screen app fills a new
+///   library with the samples of `SampleLibrary`.
+/// - Every exit path of the full-screen app restores the terminal (see `Terminal`). Quitting
+///   and a closed terminal (hangup) also save the editor's draft and close the database.
 @MainActor
 func runFullScreen(databasePath: String?) -> Never {
   guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {

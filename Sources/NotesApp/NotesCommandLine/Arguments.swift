@@ -1,19 +1,19 @@
-// Arguments: the `notes` command line split into options and operands, then read as one
-// command.
-//
-// Guarantees
-// - Options may come before or after the subcommand and its operands; `--name value` and
-//   `--name=value` are the same. The word after an option that takes a value is always
-//   that value, even if it starts with `-`, so `--body -5` works.
-// - `--` ends the options: every later word is an operand (`notes search -- -draft`).
-// - `-h`/`--help` anywhere (not as a value) asks for help even if the rest is wrong;
-//   otherwise the first problem is reported.
-// - An option given twice, an option the subcommand does not take, a missing value, a
-//   missing or extra operand are all usage errors; nothing is guessed.
-
 import NotesCore
 
 /// A command line split into options and operands.
+///
+/// The `notes` command line is split first, then read as one command.
+///
+/// ## Guarantees
+///
+/// - Options may come before or after the subcommand and its operands; `--name value` and
+///   `--name=value` are the same. The word after an option that takes a value is always
+///   that value, even if it starts with `-`, so `--body -5` works.
+/// - `--` ends the options: every later word is an operand (`notes search -- -draft`).
+/// - `-h`/`--help` anywhere (not as a value) asks for help even if the rest is wrong;
+///   otherwise the first problem is reported.
+/// - An option given twice, an option the subcommand does not take, a missing value, a
+///   missing or extra operand are all usage errors; nothing is guessed.
 struct Arguments {
   /// Options that take a value.
   static let valueOptions: Set = [

@@ -1,18 +1,18 @@
-// CommandFailure: why a library command stopped, with its exit code, and the input
-// checks that produce most of them.
-//
-// Guarantees
-// - Every failure carries the exit code it ends with and lines a person can read; the
-//   command line prints each line as "notes: <line>" on standard error.
-// - Input is checked before the database is opened, so bad input never creates or
-//   changes a library file.
-// - A refusal of the library ends with the status its cause calls for (see
-//   `CommandFailure.init(_:)`), with the storage's sentence, which names the path.
-
 import Foundation
 import NotesStorage
 
 /// Why a command stopped, and the exit code it ends with.
+///
+/// The input checks that produce most failures are in `CommandInput`.
+///
+/// ## Guarantees
+///
+/// - Every failure carries the exit code it ends with and lines a person can read; the
+///   command line prints each line as "notes: <line>" on standard error.
+/// - Input is checked before the database is opened, so bad input never creates or
+///   changes a library file.
+/// - A refusal of the library ends with the status its cause calls for (see
+///   `CommandFailure.init(_:)`), with the storage's sentence, which names the path.
 struct CommandFailure: Error, Equatable {
   /// The exit code.
   let code: ExitCode

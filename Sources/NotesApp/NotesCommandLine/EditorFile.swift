@@ -1,19 +1,3 @@
-// EditorFile: the note's body in a private temporary file for `$VISUAL` or `$EDITOR`, and
-// what the editor leaves there.
-//
-// Guarantees
-// - Private and unguessable: the file lives in a new folder made by `mkdtemp` (a random
-//   name, mode 0700) in `$TMPDIR` (else /tmp), and is created there with `O_EXCL` and
-//   `O_NOFOLLOW`, mode 0600. A folder or link someone made beforehand in a shared /tmp can
-//   neither read the note nor redirect it: the name cannot be known in advance, and
-//   `mkdtemp` and `O_EXCL` fail rather than use what exists.
-// - Removed whatever happens: the folder and everything in it (the editor's swap and
-//   backup files too) are deleted when the edit ends, succeeded or failed. While the
-//   editor runs, this process ignores the signals a terminal sends (interrupt, quit,
-//   hang-up) and termination, as `system(3)` does, so a Ctrl-C reaches the editor and
-//   never leaves the file behind; the editor itself gets every signal's default action.
-// - An editor that cannot start or exits with a failure saves nothing.
-
 import Foundation
 
 #if canImport(Glibc)
@@ -23,6 +7,23 @@ import Foundation
 #endif
 
 /// Editing a note's body in the user's editor.
+///
+/// The note's body in a private temporary file for `$VISUAL` or `$EDITOR`, and what the editor
+/// leaves there.
+///
+/// ## Guarantees
+///
+/// - Private and unguessable: the file lives in a new folder made by `mkdtemp` (a random
+///   name, mode 0700) in `$TMPDIR` (else /tmp), and is created there with `O_EXCL` and
+///   `O_NOFOLLOW`, mode 0600. A folder or link someone made beforehand in a shared /tmp can
+///   neither read the note nor redirect it: the name cannot be known in advance, and
+///   `mkdtemp` and `O_EXCL` fail rather than use what exists.
+/// - Removed whatever happens: the folder and everything in it (the editor's swap and
+///   backup files too) are deleted when the edit ends, succeeded or failed. While the
+///   editor runs, this process ignores the signals a terminal sends (interrupt, quit,
+///   hang-up) and termination, as `system(3)` does, so a Ctrl-C reaches the editor and
+///   never leaves the file behind; the editor itself gets every signal's default action.
+/// - An editor that cannot start or exits with a failure saves nothing.
 enum EditorFile {
   /// The signals this process ignores while the editor runs.
   static let ignoredWhileEditing = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
@@ -73,7 +74,8 @@ enum EditorFile {
     guard let made = mkdtemp(&template) else {
       throw CommandFailure(
         .failure,
-        "cannot make a private folder for the editor in \(base): \(String(cString: strerror(errno)))"
+        "cannot make a private folder for the editor in \(base): "
+          + String(cString: strerror(errno))
       )
     }
     let folder = String(cString: made)

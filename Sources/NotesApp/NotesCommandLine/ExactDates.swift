@@ -1,18 +1,19 @@
-// ExactDates: dates as ISO 8601 text that reads back as the very `Date` written, for the
-// front matter of Markdown exports.
-//
-// Guarantees
-// - `format` writes UTC, "2024-05-01T09:30:00.250Z", with at least three fractional digits
-//   and as many more as the date needs: `parse(format(date)) == date` for every date the
-//   library stores (SQLite keeps the `Date`'s own `Double`, so milliseconds would not do).
-// - `parse` reads the same, and also what people write by hand: a date alone
-//   ("2024-05-01"), a time without seconds, a space instead of `T`, any number of
-//   fractional digits, and `Z`, `±HH:MM` or `±HHMM` (no zone: UTC). It never consults the
-//   calendar settings of the machine.
-
 import Foundation
 
 /// Exact ISO 8601 dates.
+///
+/// Dates as ISO 8601 text that reads back as the very `Date` written, for the front matter of
+/// Markdown exports.
+///
+/// ## Guarantees
+///
+/// - `format` writes UTC, "2024-05-01T09:30:00.250Z", with at least three fractional digits
+///   and as many more as the date needs: `parse(format(date)) == date` for every date the
+///   library stores (SQLite keeps the `Date`'s own `Double`, so milliseconds would not do).
+/// - `parse` reads the same, and also what people write by hand: a date alone
+///   ("2024-05-01"), a time without seconds, a space instead of `T`, any number of
+///   fractional digits, and `Z`, `±HH:MM` or `±HHMM` (no zone: UTC). It never consults the
+///   calendar settings of the machine.
 enum ExactDates {
   /// Seconds from 1970 to 2001, `Date`'s reference date.
   private static let referenceOffset: Int64 = 978_307_200

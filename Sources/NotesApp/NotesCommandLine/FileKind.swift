@@ -1,18 +1,3 @@
-// FileKind: what a path names (folder, regular file, link) and a file's bytes, read with
-// the system's own calls, for walking folders of many small files quickly.
-//
-// Guarantees
-// - `FileKind(of:)` follows links (stat), `FileKind(linkAt:)` does not (lstat); a path
-//   that cannot be examined is neither a folder, nor a file, nor a link.
-// - `contents(of:)` returns every byte of a regular file or throws with the system's
-//   reason. It never follows a link in the last part of the path and never waits on a
-//   pipe or a device: what it opens must be a regular file, so a file swapped for a link
-//   or a pipe after it was examined is refused, not read.
-// - `names(inFolder:)` lists a folder's entries (without `.` and `..`), never following a
-//   link in the last part of its path.
-// - `resolved(_:)` is the path with every link in it followed (realpath), or why it
-//   cannot be followed (a missing target, a loop).
-
 import Foundation
 
 #if canImport(Glibc)
@@ -22,6 +7,22 @@ import Foundation
 #endif
 
 /// The kind of file a path names, and its modification time.
+///
+/// What a path names (folder, regular file, link) and a file's bytes, read with the system's own
+/// calls, for walking folders of many small files quickly.
+///
+/// ## Guarantees
+///
+/// - `FileKind(of:)` follows links (stat), `FileKind(linkAt:)` does not (lstat); a path
+///   that cannot be examined is neither a folder, nor a file, nor a link.
+/// - `contents(of:)` returns every byte of a regular file or throws with the system's
+///   reason. It never follows a link in the last part of the path and never waits on a
+///   pipe or a device: what it opens must be a regular file, so a file swapped for a link
+///   or a pipe after it was examined is refused, not read.
+/// - `names(inFolder:)` lists a folder's entries (without `.` and `..`), never following a
+///   link in the last part of its path.
+/// - `resolved(_:)` is the path with every link in it followed (realpath), or why it
+///   cannot be followed (a missing target, a loop).
 struct FileKind {
   /// The file's mode bits, or `nil` when it cannot be examined.
   private let mode: mode_t?

@@ -1,25 +1,26 @@
-// FileNames: note and notebook titles made into file and folder names that every common
-// file system accepts, unique within their folder.
-//
-// Guarantees
-// - A name never holds `/ \ : * ? " < > |` or a control character (U+0000–U+001F,
-//   U+007F–U+009F): each becomes `_`.
-// - A name never starts with `-`, which a shell command (`rm`, `cat`, `grep`) would read
-//   as an option: each `-` at its start becomes `_` (`_rf.md` for "-rf"). The title
-//   itself is kept in the file's front matter, so it reads back unchanged.
-// - A name never starts or ends with a dot or white space, is never empty ("Untitled"),
-//   and its stem (before the extension) is never a name Windows reserves (CON, PRN, AUX,
-//   NUL, COM0–COM9, LPT0–LPT9, in any case, with or without an extension): `_` is added
-//   after the device name ("NUL_", "con_.txt").
-// - A stem is at most `stemLimit` UTF-8 bytes, cut between characters (never inside a
-//   character or a grapheme cluster), so the whole name, with a " 99999" suffix and the
-//   extension, stays under the 255 bytes most file systems allow.
-// - Within one `FileNames` value, no two names are equal ignoring case and Unicode
-//   normalization: a later one gets " 2", " 3"… before its extension.
-
 import Foundation
 
 /// Hands out safe, unique names for the entries of one folder.
+///
+/// Note and notebook titles made into file and folder names that every common file system accepts,
+/// unique within their folder.
+///
+/// ## Guarantees
+///
+/// - A name never holds `/ \ : * ? " < > |` or a control character (U+0000–U+001F,
+///   U+007F–U+009F): each becomes `_`.
+/// - A name never starts with `-`, which a shell command (`rm`, `cat`, `grep`) would read
+///   as an option: each `-` at its start becomes `_` (`_rf.md` for "-rf"). The title
+///   itself is kept in the file's front matter, so it reads back unchanged.
+/// - A name never starts or ends with a dot or white space, is never empty ("Untitled"),
+///   and its stem (before the extension) is never a name Windows reserves (CON, PRN, AUX,
+///   NUL, COM0–COM9, LPT0–LPT9, in any case, with or without an extension): `_` is added
+///   after the device name ("NUL_", "con_.txt").
+/// - A stem is at most `stemLimit` UTF-8 bytes, cut between characters (never inside a
+///   character or a grapheme cluster), so the whole name, with a " 99999" suffix and the
+///   extension, stays under the 255 bytes most file systems allow.
+/// - Within one `FileNames` value, no two names are equal ignoring case and Unicode
+///   normalization: a later one gets " 2", " 3"… before its extension.
 struct FileNames {
   /// The most UTF-8 bytes a stem (the name without the extension) keeps.
   static let stemLimit = 200
@@ -56,7 +57,7 @@ struct FileNames {
     name.precomposedStringWithCanonicalMapping.lowercased()
   }
 
-  /// `title` made safe as a file name's stem (see the guarantees above).
+  /// `title` made safe as a file name's stem (see the type's guarantees).
   static func safeStem(_ title: String) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in title.unicodeScalars {

@@ -1,26 +1,27 @@
-// FrontMatter: the `---` block at the top of a Markdown note file (title, dates, pin), as
-// `export --markdown` writes it and `import DIR` reads it.
-//
-// Guarantees
-// - `text` writes a block that `split` reads back to the same values, whatever the title
-//   holds: it is always in YAML double quotes, with `"` and `\` escaped and every control
-//   character, line separator and byte order mark written as an escape. Dates are
-//   `ExactDates` text, so they read back exactly.
-// - `split` finds a block only when the text's first line is `---` (a byte order mark
-//   before it is allowed) and a later line is `---` or `...`; the body is every byte
-//   after that closing line's line break, untouched (CRLF, leading `---` lines, no final
-//   line break: all kept). Text that does not start with `---` has no block: the whole
-//   text is the body.
-// - Inside the block it reads the YAML that people and other tools write for these keys:
-//   `key: value` lines, plain, 'single-quoted' or "double-quoted" values, `# comments`,
-//   blank lines. Keys it does not know are ignored, with any indented or `- ` lines that
-//   follow them (lists, nested maps), so front matter from Obsidian, Jekyll or nb reads.
-//   A known key given twice, a value it cannot read or a block without its closing line
-//   is an error naming the line, never a guess.
-
 import Foundation
 
 /// The fields of a note's (or a notebook's) front matter; `nil` where a field is absent.
+///
+/// The `---` block at the top of a Markdown note file (title, dates, pin), as `export --markdown`
+/// writes it and `import DIR` reads it.
+///
+/// ## Guarantees
+///
+/// - `text` writes a block that `split` reads back to the same values, whatever the title
+///   holds: it is always in YAML double quotes, with `"` and `\` escaped and every control
+///   character, line separator and byte order mark written as an escape. Dates are
+///   `ExactDates` text, so they read back exactly.
+/// - `split` finds a block only when the text's first line is `---` (a byte order mark
+///   before it is allowed) and a later line is `---` or `...`; the body is every byte
+///   after that closing line's line break, untouched (CRLF, leading `---` lines, no final
+///   line break: all kept). Text that does not start with `---` has no block: the whole
+///   text is the body.
+/// - Inside the block it reads the YAML that people and other tools write for these keys:
+///   `key: value` lines, plain, 'single-quoted' or "double-quoted" values, `# comments`,
+///   blank lines. Keys it does not know are ignored, with any indented or `- ` lines that
+///   follow them (lists, nested maps), so front matter from Obsidian, Jekyll or nb reads.
+///   A known key given twice, a value it cannot read or a block without its closing line
+///   is an error naming the line, never a guess.
 struct FrontMatter: Equatable {
   /// The title.
   var title: String?

@@ -1,19 +1,3 @@
-// GestureCommands: the commands that change notebooks and notes one at a time, each run
-// as the same gesture the full-screen app makes, on a `NotesSession`.
-//
-// Guarantees
-// - Each command opens a session on the library, selects what it acts on, and makes one
-//   gesture (`notebookRenamed`, `noteMoved`, `pinToggled`, …): the action is validated by
-//   `NotesRules`, goes through the dispatcher (so it is in the action log) and is saved in
-//   one commit, or refused with its reasons (exit 65) and nothing is saved.
-// - A note is named by its id, a notebook by its title (ignoring case); an unknown one
-//   exits 66.
-// - `notebook delete` of a notebook with notes deletes it and its notes only with
-//   `--yes`; without, it exits 65 saying how many notes would go.
-// - `edit` saves the text `$VISUAL` (else `$EDITOR`) leaves in a private temporary file
-//   (see `EditorFile`), or the body read from standard input with `--body -`; an unchanged
-//   body saves nothing.
-
 import Airframe
 import Foundation
 public import NotesCore
@@ -27,6 +11,22 @@ import NotesPresentation
 #endif
 
 /// The commands that change one notebook or note, through a session's gestures.
+///
+/// Each runs as the same gesture the full-screen app makes, on a `NotesSession`.
+///
+/// ## Guarantees
+///
+/// - Each command opens a session on the library, selects what it acts on, and makes one
+///   gesture (`notebookRenamed`, `noteMoved`, `pinToggled`, …): the action is validated by
+///   `NotesRules`, goes through the dispatcher (so it is in the action log) and is saved in
+///   one commit, or refused with its reasons (exit 65) and nothing is saved.
+/// - A note is named by its id, a notebook by its title (ignoring case); an unknown one
+///   exits 66.
+/// - `notebook delete` of a notebook with notes deletes it and its notes only with
+///   `--yes`; without, it exits 65 saying how many notes would go.
+/// - `edit` saves the text `$VISUAL` (else `$EDITOR`) leaves in a private temporary file
+///   (see `EditorFile`), or the body read from standard input with `--body -`; an unchanged
+///   body saves nothing.
 @MainActor
 enum GestureCommands {
   /// Runs `command` on the library at `databasePath`.

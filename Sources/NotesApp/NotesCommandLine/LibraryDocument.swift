@@ -1,26 +1,31 @@
-// LibraryDocument: the JSON that `export` writes, `import` reads and `list --json` prints.
-//
-// Guarantees
-// - Export format, version 1:
-//     {"version": 1,
-//      "notebooks": [{"id", "title", "created"}],
-//      "notes": [{"id", "notebookID", "title", "body", "created", "modified", "pinned"}]}
-//   A note's `notebookID` is the `id` of one of the document's notebooks.
-// - Dates are ISO 8601 in UTC with milliseconds ("2024-05-01T09:30:00.250Z"); reading also
-//   accepts whole seconds and any time-zone offset.
-// - Reading is lenient where nothing is lost: note ids (new ones are assigned), bodies
-//   (empty), dates (now; `modified` defaults to `created`) and `pinned` (false) may be
-//   left out, and unknown keys are ignored. Everything else is checked, and a problem is
-//   reported with its place in the document, such as `notes[3].title`.
-// - Output is pretty-printed with sorted keys, so the same library prints the same text.
-// - An entry may carry a `source` (never read from or written to JSON): the file a
-//   Markdown import read it from, which messages then name instead of `notes[3]`.
-
 import Airframe
 import Foundation
 import NotesCore
 
 /// The whole library as `export` writes it and `import` reads it.
+///
+/// The JSON that `export` writes, `import` reads and `list --json` prints.
+///
+/// ## Guarantees
+///
+/// - Export format, version 1:
+///
+///   ```
+///   {"version": 1,
+///    "notebooks": [{"id", "title", "created"}],
+///    "notes": [{"id", "notebookID", "title", "body", "created", "modified", "pinned"}]}
+///   ```
+///
+///   A note's `notebookID` is the `id` of one of the document's notebooks.
+/// - Dates are ISO 8601 in UTC with milliseconds ("2024-05-01T09:30:00.250Z"); reading also
+///   accepts whole seconds and any time-zone offset.
+/// - Reading is lenient where nothing is lost: note ids (new ones are assigned), bodies
+///   (empty), dates (now; `modified` defaults to `created`) and `pinned` (false) may be
+///   left out, and unknown keys are ignored. Everything else is checked, and a problem is
+///   reported with its place in the document, such as `notes[3].title`.
+/// - Output is pretty-printed with sorted keys, so the same library prints the same text.
+/// - An entry may carry a `source` (never read from or written to JSON): the file a
+///   Markdown import read it from, which messages then name instead of `notes[3]`.
 struct LibraryDocument: Codable {
   /// The format version this code writes and reads.
   static let currentVersion = 1
@@ -153,7 +158,7 @@ enum JSONCoding {
   private static let wholeSecondsStyle = Date.ISO8601FormatStyle()
 
   /// `date` in ISO 8601, in UTC, rounded to the nearest millisecond (the format style
-  /// truncates, which would make 0.947 s print as .946).
+  /// truncates, which would make `0.947` seconds print as `.946`).
   static func format(_ date: Date) -> String {
     var (seconds, millis) = Int64((date.timeIntervalSince1970 * 1000).rounded())
       .quotientAndRemainder(dividingBy: 1000)

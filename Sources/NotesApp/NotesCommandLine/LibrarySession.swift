@@ -1,17 +1,3 @@
-// LibrarySession: one command's use of the notes database, from open to close.
-//
-// Guarantees
-// - A missing database file is created, empty: unlike the full-screen app, a command adds
-//   no sample notes (a script wants exactly what it put there).
-// - Reads work on a library this user may read but not write (a read-only file or
-//   folder, another user's library): it is then opened read-only and nothing on disk
-//   changes (see `NotesDatabase.Access`).
-// - A database that cannot be opened fails with the storage error's sentence and the
-//   exit status its cause calls for (`CommandFailure.init(_:)`).
-// - Reads only: commands that change the library open it with `openLibrary`, the one way
-//   every program opens a library (NotesHost), and change it through its session; a
-//   library they may not write is refused before anything changes (exit status 73).
-
 import Airframe
 import Foundation
 import NotesCore
@@ -19,6 +5,21 @@ import NotesHost
 import NotesStorage
 
 /// A library opened for reading: its database and, once asked for, its whole state.
+///
+/// One command's use of the notes database, from open to close.
+///
+/// ## Guarantees
+///
+/// - A missing database file is created, empty: unlike the full-screen app, a command adds
+///   no sample notes (a script wants exactly what it put there).
+/// - Reads work on a library this user may read but not write (a read-only file or
+///   folder, another user's library): it is then opened read-only and nothing on disk
+///   changes (see `NotesDatabase.Access`).
+/// - A database that cannot be opened fails with the storage error's sentence and the
+///   exit status its cause calls for (`CommandFailure.init(_:)`).
+/// - Reads only: commands that change the library open it with `openLibrary`, the one way
+///   every program opens a library (NotesHost), and change it through its session; a
+///   library they may not write is refused before anything changes (exit status 73).
 @MainActor
 final class LibrarySession {
   /// The database file.
@@ -48,7 +49,7 @@ final class LibrarySession {
   ///
   /// Loaded on first use, so a command that reads only a few rows through `database`
   /// (`show`, `search`) never loads it. Read-only commands need nothing more; commands
-  /// that change the library do it through ``model``, which starts from this state.
+  /// that change the library open it with ``openLibrary(_:)`` instead.
   ///
   /// - Throws: ``CommandFailure`` with exit code 1 if the library cannot be read.
   var state: NotesState {
@@ -88,7 +89,7 @@ final class LibrarySession {
     return try state.notebooks.elements.first { Self.titleKey($0.title) == key }
   }
 
-  /// The key under which notebook titles are unique, as in ``NotesRules``.
+  /// The key under which notebook titles are unique, as in `NotesRules`.
   nonisolated static func titleKey(_ title: String) -> String {
     NotesRules.notebookTitleKey(title)
   }

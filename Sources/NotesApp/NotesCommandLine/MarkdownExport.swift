@@ -1,23 +1,3 @@
-// MarkdownExport: `notes export --markdown DIR`, the library as a folder of Markdown files
-// that other tools read.
-//
-// Guarantees
-// - DIR gets one folder per notebook and one `.md` file per note: its front matter (title,
-//   created, modified, pinned; see FrontMatter), then the body byte for byte. Each folder
-//   holds a `.notebook.md` with the notebook's exact title and created date, so what a
-//   folder name cannot carry still round-trips through `import DIR`.
-// - Names come from titles through `FileNames`: safe on every common file system and
-//   unique in their folder ignoring case. Notebooks and notes are named in id order, so
-//   the same library always makes the same names.
-// - DIR must not exist, or be an empty folder, and its parent must exist and be writable
-//   by this user: anything else is refused with exit code 73 before the library is
-//   opened, and nothing is touched.
-// - A failure says what happened in words, with DIR's path: a folder or file this user
-//   may not write (73), a full disk (74), another error the system gives (74).
-// - Everything is written into a new hidden folder beside DIR, which is renamed to DIR
-//   only once every file is written. A failure removes it, so DIR never holds half an
-//   export. DIR is private to the user (0700), like the library itself.
-
 import Airframe
 import Foundation
 import NotesCore
@@ -29,6 +9,26 @@ import NotesCore
 #endif
 
 /// Writes the library as Markdown files.
+///
+/// `notes export --markdown DIR`, the library as a folder of Markdown files that other tools read.
+///
+/// ## Guarantees
+///
+/// - DIR gets one folder per notebook and one `.md` file per note: its front matter (title,
+///   created, modified, pinned; see FrontMatter), then the body byte for byte. Each folder
+///   holds a `.notebook.md` with the notebook's exact title and created date, so what a
+///   folder name cannot carry still round-trips through `import DIR`.
+/// - Names come from titles through `FileNames`: safe on every common file system and
+///   unique in their folder ignoring case. Notebooks and notes are named in id order, so
+///   the same library always makes the same names.
+/// - DIR must not exist, or be an empty folder, and its parent must exist and be writable
+///   by this user: anything else is refused with exit code 73 before the library is
+///   opened, and nothing is touched.
+/// - A failure says what happened in words, with DIR's path: a folder or file this user
+///   may not write (73), a full disk (74), another error the system gives (74).
+/// - Everything is written into a new hidden folder beside DIR, which is renamed to DIR
+///   only once every file is written. A failure removes it, so DIR never holds half an
+///   export. DIR is private to the user (0700), like the library itself.
 @MainActor
 enum MarkdownExport {
   /// The name of the file in each notebook's folder that holds the notebook's own fields.

@@ -1,35 +1,3 @@
-// MarkdownImport: a folder of Markdown and text files read as the `LibraryDocument` that
-// `import` saves, for `notes import DIR`.
-//
-// Guarantees
-// - Every folder under DIR (DIR itself included) that holds a note file or a
-//   `.notebook.md` is a notebook. Its title is the `title` of its `.notebook.md` when it
-//   has one (as `export --markdown` writes), else its path below DIR with `/` between the
-//   parts ("Work/Projects"); DIR's own notebook is titled with DIR's name ("Imported"
-//   when it has none, as `/`). `.notebook.md`'s `created` is the notebook's date.
-// - A note file is a regular file ending in `.md`, `.markdown` or `.txt`, in any case,
-//   whatever its name starts with (`..md`, the page of the `.` command, is a note): only
-//   `.notebook.md` is the notebook's own file. Its title is its front matter's `title`,
-//   else the text of a `# Heading` on its first line, else its name without the
-//   extension (the whole name when nothing comes before it). Its body is every byte after
-//   the front matter (the whole file when it has none). A date the front matter lacks is
-//   the file's modification time (`modified` never before `created`); `pinned` defaults
-//   to false.
-// - Nothing outside DIR is read. A link is followed only to a file inside DIR (DIR with
-//   its own links resolved); a link to anything outside it, a link to a folder (never
-//   followed, so no walk can loop), a link that loops and a link to nothing are skipped.
-//   Files are opened without following a link, so one swapped in after the walk looked
-//   is refused, not read.
-// - Every file or folder that is not read is skipped and reported with its path and why:
-//   other files (not a note's extension, not a regular file), those links, and hidden
-//   folders (a name starting with `.`: `.git`, `.obsidian`), which are not walked.
-// - A file that cannot be read, is not UTF-8 or has front matter that does not parse is
-//   reported with its path and the reason, every one of them, and nothing is returned:
-//   the import saves nothing. Each entry of the document carries its file's path as its
-//   `source`, so the import's own refusals (an empty title, a body too long) name it.
-// - Notebooks are listed by created date, then path; notes by created date, then path, so
-//   the ids an import assigns follow the order the notes were first written.
-
 import Foundation
 import NotesCore
 
@@ -40,6 +8,39 @@ import NotesCore
 #endif
 
 /// Reads a folder tree of notes.
+///
+/// A folder of Markdown and text files read as the `LibraryDocument` that `import` saves, for
+/// `notes import DIR`.
+///
+/// ## Guarantees
+///
+/// - Every folder under DIR (DIR itself included) that holds a note file or a
+///   `.notebook.md` is a notebook. Its title is the `title` of its `.notebook.md` when it
+///   has one (as `export --markdown` writes), else its path below DIR with `/` between the
+///   parts ("Work/Projects"); DIR's own notebook is titled with DIR's name ("Imported"
+///   when it has none, as `/`). `.notebook.md`'s `created` is the notebook's date.
+/// - A note file is a regular file ending in `.md`, `.markdown` or `.txt`, in any case,
+///   whatever its name starts with (`..md`, the page of the `.` command, is a note): only
+///   `.notebook.md` is the notebook's own file. Its title is its front matter's `title`,
+///   else the text of a `# Heading` on its first line, else its name without the
+///   extension (the whole name when nothing comes before it). Its body is every byte after
+///   the front matter (the whole file when it has none). A date the front matter lacks is
+///   the file's modification time (`modified` never before `created`); `pinned` defaults
+///   to false.
+/// - Nothing outside DIR is read. A link is followed only to a file inside DIR (DIR with
+///   its own links resolved); a link to anything outside it, a link to a folder (never
+///   followed, so no walk can loop), a link that loops and a link to nothing are skipped.
+///   Files are opened without following a link, so one swapped in after the walk looked
+///   is refused, not read.
+/// - Every file or folder that is not read is skipped and reported with its path and why:
+///   other files (not a note's extension, not a regular file), those links, and hidden
+///   folders (a name starting with `.`: `.git`, `.obsidian`), which are not walked.
+/// - A file that cannot be read, is not UTF-8 or has front matter that does not parse is
+///   reported with its path and the reason, every one of them, and nothing is returned:
+///   the import saves nothing. Each entry of the document carries its file's path as its
+///   `source`, so the import's own refusals (an empty title, a body too long) name it.
+/// - Notebooks are listed by created date, then path; notes by created date, then path, so
+///   the ids an import assigns follow the order the notes were first written.
 enum MarkdownImport {
   /// The extensions, lowercased, of the files read as notes.
   static let noteExtensions: Set = ["md", "markdown", "txt"]

@@ -1,14 +1,3 @@
-// NotesCommand: what a `notes` command line asks for, and the streams it runs with.
-//
-// Guarantees
-// - A parsed command holds everything it needs except the input it reads: the database
-//   path (`nil` for the default location) and every option value, verbatim.
-// - `CommandIO` is the only way commands touch standard input, output and error, so tests
-//   run them in-process with captured streams.
-// - `ExitCode` values follow BSD sysexits: 64 usage, 65 data, 66 no input (missing or
-//   unreadable), 69 unavailable, 73 cannot create the output (or write the library), 74
-//   I/O error (a full disk).
-
 public import Foundation
 public import NotesCore
 
@@ -17,6 +6,11 @@ public import NotesCore
 #endif
 
 /// What the command line asks for.
+///
+/// ## Guarantees
+///
+/// - A parsed command holds everything it needs except the input it reads: the database
+///   path (`nil` for the default location) and every option value, verbatim.
 public enum NotesCommand: Equatable, Sendable {
   /// The full-screen app, on the database at `databasePath` (the default one when `nil`).
   case interactive(databasePath: String?)
@@ -125,6 +119,11 @@ public enum ExitCode: Int32, Sendable {
 }
 
 /// Where a command reads and writes.
+///
+/// ## Guarantees
+///
+/// - It is the only way commands touch standard input, output and error, so tests run them
+///   in-process with captured streams.
 public struct CommandIO: Sendable {
   /// Reads all of standard input.
   public var readInput: @Sendable () -> Data

@@ -1,22 +1,23 @@
-// NotesCommandLine: the `notes` command's arguments and subcommands, for scripts.
-//
-// Guarantees
-// - `parse` never touches a file; `execute` runs one command against the library and
-//   returns its exit code (see `ExitCode` and the usage text, which document them).
-// - Results go to standard output; every problem goes to standard error as
-//   "notes: <message>" lines, with a non-zero exit code.
-// - A command that fails leaves the library as it was: writes are all-or-nothing.
-// - The database is closed before `execute` returns.
-
 import Foundation
 import NotesStorage
 
 /// The `notes` command line.
 ///
+/// The `notes` command's arguments and subcommands, for scripts.
+///
 /// ```swift
 /// let command = try NotesCommandLine.parse(["list", "--notebook", "Work", "--json"])
 /// let status = NotesCommandLine.execute(command, io: .standard)  // 0: printed a JSON array
 /// ```
+///
+/// ## Guarantees
+///
+/// - `parse` never touches a file; `execute` runs one command against the library and
+///   returns its exit code (see `ExitCode` and the usage text, which document them).
+/// - Results go to standard output; every problem goes to standard error as
+///   "notes: <message>" lines, with a non-zero exit code.
+/// - A command that fails leaves the library as it was: writes are all-or-nothing.
+/// - The database is closed before `execute` returns.
 public enum NotesCommandLine {
   /// The version `--version` prints.
   public static let version = "0.1.0"

@@ -1,17 +1,16 @@
-// ProgressLine: how far a long command is, on standard error, for a person watching.
-//
-// Guarantees
-// - Nothing is written unless standard error is a terminal (`CommandIO.isErrorTerminal`):
-//   a script that captures or redirects the output sees exactly what it saw before.
-// - One line, rewritten in place (a carriage return, then the text, then "erase to the end
-//   of the line"), at most every `interval` and always when the phase changes; `finish()`
-//   erases it, so the command's own output starts on a clean line.
-// - The text is built from numbers and fixed words only: nothing from the library or the
-//   server reaches the terminal through it.
-
 internal import Foundation
 
 /// A line on standard error that says how far a long command is.
+///
+/// ## Guarantees
+///
+/// - Nothing is written unless standard error is a terminal (`CommandIO.isErrorTerminal`):
+///   a script that captures or redirects the output sees exactly what it saw before.
+/// - One line, rewritten in place (a carriage return, then the text, then "erase to the end
+///   of the line"), at most every `interval` and always when the phase changes; `finish()`
+///   erases it, so the command's own output starts on a clean line.
+/// - The text is built from numbers and fixed words only: nothing from the library or the
+///   server reaches the terminal through it.
 struct ProgressLine {
   /// The shortest time between two updates of the same phase.
   static let interval: Duration = .milliseconds(100)

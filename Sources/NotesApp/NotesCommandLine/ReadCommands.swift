@@ -1,23 +1,23 @@
-// ReadCommands: `list`, `show`, `search` and `export`, which print the library and change
-// nothing in it.
-//
-// Guarantees
-// - Plain lists print one line per note: id, notebook title and note title separated by
-//   tabs. Control characters in titles (the app never stores them, but another writer
-//   could) are printed as U+FFFD, so a line is always one line and never drives the
-//   terminal.
-// - `list` orders by notebook title (ignoring case), then pinned first, then most recently
-//   modified, then id: the same library always lists the same way. `search` keeps the
-//   search's order, most relevant first, and returns every match.
-// - `--json` prints the same notes as a JSON array of `NoteListing` objects.
-// - They work on a library opened read-only (see `LibrarySession`).
-
 import Airframe
 import Foundation
 import NotesCore
 import NotesStorage
 
 /// The commands that only read the library.
+///
+/// `list`, `show`, `search` and `export`, which print the library and change nothing in it.
+///
+/// ## Guarantees
+///
+/// - Plain lists print one line per note: id, notebook title and note title separated by
+///   tabs. Control characters in titles (the app never stores them, but another writer
+///   could) are printed as U+FFFD, so a line is always one line and never drives the
+///   terminal.
+/// - `list` orders by notebook title (ignoring case), then pinned first, then most recently
+///   modified, then id: the same library always lists the same way. `search` keeps the
+///   search's order, most relevant first, and returns every match.
+/// - `--json` prints the same notes as a JSON array of `NoteListing` objects.
+/// - They work on a library opened read-only (see `LibrarySession`).
 @MainActor
 enum ReadCommands {
   /// Prints the notes of the notebook titled `name` (all notes when `nil`).

@@ -1,15 +1,3 @@
-// SecretPrompt: reading a password on the terminal without showing it, and from standard
-// input when that is not a terminal.
-//
-// Guarantees
-// - On a terminal: the prompt goes to standard error; what is typed is never echoed; the
-//   terminal's settings are restored before the call returns, whatever was typed. The
-//   line is read key by key (Backspace erases, Enter ends it); Ctrl-C, and Ctrl-D on an
-//   empty line, cancel, so no signal can end the program with echo still off.
-// - From standard input: everything up to the end, less one final line break; a password
-//   is one line of UTF-8 without NUL.
-// - The password is never printed or written anywhere by this code.
-
 import Foundation
 
 #if canImport(Glibc)
@@ -19,6 +7,19 @@ import Foundation
 #endif
 
 /// Reading a secret typed by a person.
+///
+/// Reading a password on the terminal without showing it, and from standard input when that is not
+/// a terminal.
+///
+/// ## Guarantees
+///
+/// - On a terminal: the prompt goes to standard error; what is typed is never echoed; the
+///   terminal's settings are restored before the call returns, whatever was typed. The
+///   line is read key by key (Backspace erases, Enter ends it); Ctrl-C, and Ctrl-D on an
+///   empty line, cancel, so no signal can end the program with echo still off.
+/// - From standard input: everything up to the end, less one final line break; a password
+///   is one line of UTF-8 without NUL.
+/// - The password is never printed or written anywhere by this code.
 enum SecretPrompt {
   /// Writes `prompt` to standard error and reads one line from the terminal on standard
   /// input without echoing it.

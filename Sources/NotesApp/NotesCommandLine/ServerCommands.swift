@@ -1,30 +1,31 @@
-// ServerCommands: the operator's commands on a sync server — `notes server init URL`,
-// `add-account NAME URL`, `remove-account NAME URL` and `list-accounts URL`.
-//
-// Guarantees
-// - The URL is a libpq connection string (`postgresql://user@host/db`, or `key=value`
-//   pairs) for the operator's role (a superuser, or the role that owns the tables); a
-//   password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it. A
-//   server that is not on this machine is reached with TLS and a checked certificate, or
-//   as the URL explicitly says (`ConnectionSettings`).
-// - `init` prints what it did: created, upgraded from an older version, or already
-//   current. A server from before accounts that holds rows is upgraded only with
-//   `--account NAME`, the account they then belong to.
-// - `add-account` reads the account's password from the terminal without echo (twice, to
-//   confirm), or from standard input when that is not a terminal; it is never printed or
-//   stored, and only its SCRAM verifier reaches the server.
-// - Every failure exits with the reason and changes nothing: 64 for a wrong command line,
-//   65 for an unusable password or an account that holds notes without `--yes`, 69 when
-//   the server cannot be reached, 1 when it refuses.
-// - The URL is never printed with its password.
-// - Connecting and idle connections are bounded (`NetworkBounds.unhurried`); a statement
-//   runs as long as it takes (an upgrade of a large server's tables may take minutes, and
-//   the operator sees it run).
-
 import Foundation
 import NotesServer
 
 /// The commands on a sync server.
+///
+/// The operator's commands on a sync server — `notes server init URL`, `add-account NAME URL`,
+/// `remove-account NAME URL` and `list-accounts URL`.
+///
+/// ## Guarantees
+///
+/// - The URL is a libpq connection string (`postgresql://user@host/db`, or `key=value`
+///   pairs) for the operator's role (a superuser, or the role that owns the tables); a
+///   password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it. A
+///   server that is not on this machine is reached with TLS and a checked certificate, or
+///   as the URL explicitly says (`ConnectionSettings`).
+/// - `init` prints what it did: created, upgraded from an older version, or already
+///   current. A server from before accounts that holds rows is upgraded only with
+///   `--account NAME`, the account they then belong to.
+/// - `add-account` reads the account's password from the terminal without echo (twice, to
+///   confirm), or from standard input when that is not a terminal; it is never printed or
+///   stored, and only its SCRAM verifier reaches the server.
+/// - Every failure exits with the reason and changes nothing: 64 for a wrong command line,
+///   65 for an unusable password or an account that holds notes without `--yes`, 69 when
+///   the server cannot be reached, 1 when it refuses.
+/// - The URL is never printed with its password.
+/// - Connecting and idle connections are bounded (`NetworkBounds.unhurried`); a statement
+///   runs as long as it takes (an upgrade of a large server's tables may take minutes, and
+///   the operator sees it run).
 enum ServerCommands {
   /// Runs `command`.
   ///

@@ -1,15 +1,3 @@
-// SyncCommands+Status: `notes sync status [--json]` — the server, this device, what is
-// pending, the last sync, the notices and the versions kept aside.
-//
-// Guarantees
-// - The server's connection string is printed without its password (`password=***`), even
-//   one stored by an older version of the program with its password in it.
-// - Every version kept aside is listed with its reasons until the server holds a valid
-//   version of its entity; `notes sync acknowledge` marks them read (unread ones are
-//   listed first and counted in the app's status bar).
-// - Text from the server (an id, a reason quoting one) is printed with its control
-//   characters replaced, so it cannot drive the terminal.
-
 import Foundation
 import NotesCore
 import NotesServer
@@ -38,6 +26,18 @@ extension SyncCommands {
     var acknowledged: Bool
   }
 
+  /// Prints `notes sync status [--json]`: the server, this device, what is pending, the last sync,
+  /// the notices and the versions kept aside.
+  ///
+  /// ## Guarantees
+  ///
+  /// - The server's connection string is printed without its password (`password=***`), even
+  ///   one stored by an older version of the program with its password in it.
+  /// - Every version kept aside is listed with its reasons until the server holds a valid
+  ///   version of its entity; `notes sync acknowledge` marks them read (unread ones are
+  ///   listed first and counted in the app's status bar).
+  /// - Text from the server (an id, a reason quoting one) is printed with its control
+  ///   characters replaced, so it cannot drive the terminal.
   static func status(path: String, json: Bool, io: CommandIO) throws {
     let store = try LibrarySyncStore(path: path)
     defer { store.close() }

@@ -1,29 +1,3 @@
-// SyncCommands: `notes sync setup URL`, `notes sync`, `notes sync status` and
-// `notes sync acknowledge`.
-//
-// Guarantees
-// - The URL is a libpq connection string for an account (`notes server add-account`); a
-//   password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it. A
-//   server that is not on this machine is reached with TLS and a checked certificate, or
-//   as the URL explicitly says (`ConnectionSettings`).
-// - `setup` reaches the server and checks it before storing anything: its schema must be
-//   this program's, and the role an account — never a superuser or the tables' owner,
-//   which row-level security does not hold back. A server that cannot be reached exits 69
-//   (EX_UNAVAILABLE), any other refusal 1, and the library is unchanged.
-// - The password never reaches the library: a password in the URL goes to libpq's password
-//   file (mode 0600), and the library stores the connection string without it. Every
-//   message prints the connection string without its password.
-// - `setup` needs no password on the command line, where the process list and the shell's
-//   history would show it: when the server asks for one that libpq cannot find, it is read
-//   from the terminal without echo, or from standard input when that is not a terminal,
-//   and goes to the password file like one given in the URL. A password in the URL still
-//   works, with a warning.
-// - `sync` prints what moved, every notice and every version from the server it kept aside
-//   (it broke the app's rules); it exits 69 with the reason when the server cannot be
-//   reached or the connection drops, and everything pending stays pending for the next
-//   try. `status` lists the versions kept aside until the server holds valid ones.
-// - Without `setup`, `sync` and `status` say sync is not set up; nothing else changes.
-
 import Foundation
 import NotesCore
 import NotesServer
@@ -31,6 +5,32 @@ import NotesStorage
 import NotesSync
 
 /// The sync commands.
+///
+/// `notes sync setup URL`, `notes sync`, `notes sync status` and `notes sync acknowledge`.
+///
+/// ## Guarantees
+///
+/// - The URL is a libpq connection string for an account (`notes server add-account`); a
+///   password comes from the URL, `PGPASSWORD` or the password file, as libpq finds it. A
+///   server that is not on this machine is reached with TLS and a checked certificate, or
+///   as the URL explicitly says (`ConnectionSettings`).
+/// - `setup` reaches the server and checks it before storing anything: its schema must be
+///   this program's, and the role an account — never a superuser or the tables' owner,
+///   which row-level security does not hold back. A server that cannot be reached exits 69
+///   (EX_UNAVAILABLE), any other refusal 1, and the library is unchanged.
+/// - The password never reaches the library: a password in the URL goes to libpq's password
+///   file (mode 0600), and the library stores the connection string without it. Every
+///   message prints the connection string without its password.
+/// - `setup` needs no password on the command line, where the process list and the shell's
+///   history would show it: when the server asks for one that libpq cannot find, it is read
+///   from the terminal without echo, or from standard input when that is not a terminal,
+///   and goes to the password file like one given in the URL. A password in the URL still
+///   works, with a warning.
+/// - `sync` prints what moved, every notice and every version from the server it kept aside
+///   (it broke the app's rules); it exits 69 with the reason when the server cannot be
+///   reached or the connection drops, and everything pending stays pending for the next
+///   try. `status` lists the versions kept aside until the server holds valid ones.
+/// - Without `setup`, `sync` and `status` say sync is not set up; nothing else changes.
 @MainActor
 enum SyncCommands {
   static func run(

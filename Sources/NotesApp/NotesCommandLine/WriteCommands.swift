@@ -1,21 +1,3 @@
-// WriteCommands: `add` and `import`, the commands that change the library.
-//
-// Guarantees
-// - Input (standard input, the import file, its JSON) is read and checked before the
-//   database is opened: bad input exits 65 and writes nothing.
-// - Both go through the session like every other write command: one `ImportNotes`
-//   action, dispatched (validated, logged, one undo step), which creates every note and
-//   notebook with the Notes actions (`CreateNotebook`, `CreateNote`, so `NotesRules`) in
-//   one model write: either everything is saved or nothing is, and a refusal lists every
-//   reason with the item it concerns. Reads (list, show, search, export) stay direct on
-//   the database, for speed.
-// - `add` needs an existing notebook (matched ignoring case) unless `--create-notebook`
-//   is given; it prints the new note's id.
-// - `import` merges a notebook into an existing one of the same title (ignoring case),
-//   assigns new ids, keeps titles, bodies, pinning and both dates, and prints a summary.
-//   A folder is read by MarkdownImport into the same document, so it is checked and saved
-//   the same way; a refused item is named by its file's path.
-
 import Airframe
 import Foundation
 import NotesCore
@@ -23,6 +5,25 @@ import NotesHost
 import NotesPresentation
 
 /// The commands that change the library.
+///
+/// They are `add` and `import`.
+///
+/// ## Guarantees
+///
+/// - Input (standard input, the import file, its JSON) is read and checked before the
+///   database is opened: bad input exits 65 and writes nothing.
+/// - Both go through the session like every other write command: one `ImportNotes`
+///   action, dispatched (validated, logged, one undo step), which creates every note and
+///   notebook with the Notes actions (`CreateNotebook`, `CreateNote`, so `NotesRules`) in
+///   one model write: either everything is saved or nothing is, and a refusal lists every
+///   reason with the item it concerns. Reads (list, show, search, export) stay direct on
+///   the database, for speed.
+/// - `add` needs an existing notebook (matched ignoring case) unless `--create-notebook`
+///   is given; it prints the new note's id.
+/// - `import` merges a notebook into an existing one of the same title (ignoring case),
+///   assigns new ids, keeps titles, bodies, pinning and both dates, and prints a summary.
+///   A folder is read by MarkdownImport into the same document, so it is checked and saved
+///   the same way; a refused item is named by its file's path.
 @MainActor
 enum WriteCommands {
   /// Adds a note and prints its id.

@@ -1,22 +1,3 @@
-// NotesLibrary: the one way a program opens a Notes library, keeps it live and closes it.
-//
-// Guarantees
-// - One path for every program: the full-screen app, the command line, the benchmark and
-//   any later presentation (a desktop window) open a library here, so opening, the sample
-//   library, the watcher, live sync and the shutdown order exist once.
-// - Opening: the file at the given path (or the default location) is opened, created when
-//   missing; with `samples`, a library that did not exist before gets the sample notebooks
-//   and notes. Any failure throws before anything is started, with the file closed.
-// - `start()` follows other writers (a `LibraryWatcher` applying their commits as
-//   external commits) and, when the library has a sync server, syncs live (a `LiveSync`:
-//   on start, after local edits, on the server's signal). Without a server nothing syncs
-//   and "Sync Now" says how to set one up.
-// - `close()` stops in the order that loses nothing: live sync (no new sync starts), the
-//   watcher, the session (which saves the editor's draft), then the database. Calling it
-//   again does nothing.
-// - Presentations get the `session` and nothing below it: the model stays here, reachable
-//   only through the Instrumentation SPI that tests and benchmarks import.
-
 public import Airframe
 public import Foundation
 public import NotesCore
@@ -27,6 +8,8 @@ public import NotesSync
 
 /// One open Notes library for a program: its database, model, session, watcher and sync.
 ///
+/// The one way a program opens a Notes library, keeps it live and closes it.
+///
 /// ```swift
 /// let library = try NotesLibrary.open(path: nil, samples: .whenNew)
 /// library.start()
@@ -34,6 +17,24 @@ public import NotesSync
 /// …
 /// library.close()
 /// ```
+///
+/// ## Guarantees
+///
+/// - One path for every program: the full-screen app, the desktop window
+///   (Apps/NotesDesktop), the command line and the benchmarks open a library here, so
+///   opening, the sample library, the watcher, live sync and the shutdown order exist once.
+/// - Opening: the file at the given path (or the default location) is opened, created when
+///   missing; with `samples`, a library that did not exist before gets the sample notebooks
+///   and notes. Any failure throws before anything is started, with the file closed.
+/// - `start()` follows other writers (a `LibraryWatcher` applying their commits as
+///   external commits) and, when the library has a sync server, syncs live (a `LiveSync`:
+///   on start, after local edits, on the server's signal). Without a server nothing syncs
+///   and "Sync Now" says how to set one up.
+/// - `close()` stops in the order that loses nothing: live sync (no new sync starts), the
+///   watcher, the session (which saves the editor's draft), then the database. Calling it
+///   again does nothing.
+/// - Presentations get the `session` and nothing below it: the model stays here, reachable
+///   only through the Instrumentation SPI that tests and benchmarks import.
 @MainActor
 public final class NotesLibrary {
   /// Whether a library that did not exist is filled with the sample notebooks and notes.

@@ -1,12 +1,6 @@
 // The gestures of a Notes session: every change a user can make, named after what the
-// user did, each going through an action controller or the dispatcher.
-//
-// Guarantees
-// - A gesture that changes the library dispatches exactly one action (or one undo or
-//   redo step) and reports the outcome to the status bar: a refusal shows its reason and
-//   changes nothing; a committed delete, undo or redo says what it did.
-// - A gesture on a command that is unavailable is refused with the availability's reason.
-// - View-state gestures (selection, search, sort) change only view state.
+// user did, each going through an action controller or the dispatcher (the guarantees are
+// on `NotesSession`).
 
 public import Airframe
 @_spi(Instrumentation) public import NotesCore

@@ -1,24 +1,11 @@
-// NotesSession: one open Notes library as every presentation sees it — the View State
-// Controllers, the commands, the wiring between them, the gestures, and what to show.
-//
-// Guarantees
-// - One home for presentation logic: the six View State Controllers (sidebar, note list,
-//   editor, window title, status bar, command menu), the command controllers and the
-//   wiring between them (the sidebar's selection filters the list and names the window;
-//   the list's selection opens the editor; the list keeps a selection while it has rows)
-//   are made and connected here, once, for any presentation.
-// - Every change a user makes is a gesture method (see NotesSession+Gestures.swift) that
-//   goes through an action controller or the dispatcher, so it is validated, undoable and
-//   in the action log; its outcome is reported to the status bar.
-// - Presentations read projections (state sources, the read-only list, pending
-//   confirmations) and never the model's state or a controller's setters.
-// - `close()` saves the editor's draft and cancels every binding the session made.
-
 public import Airframe
 public import Foundation
 @_spi(Instrumentation) public import NotesCore
 
 /// One open Notes library as every presentation sees it.
+///
+/// It holds the View State Controllers, the commands, the wiring between them, the gestures,
+/// and what to show.
 ///
 /// A presentation (the terminal app, a desktop window, a test) creates one session per
 /// library, reads what to draw from its projections, and turns each user gesture into one
@@ -35,11 +22,26 @@ public import Foundation
 ///
 /// ## Guarantees
 ///
+/// - One home for presentation logic: the six View State Controllers (sidebar, note list,
+///   editor, window title, status bar, command menu), the command controllers and the
+///   wiring between them (the sidebar's selection filters the list and names the window;
+///   the list's selection opens the editor) are made and connected here, once, for any
+///   presentation.
+/// - Every change a user makes is a gesture method (see NotesSession+Gestures.swift) that
+///   goes through an action controller or the dispatcher, so it is validated, undoable and
+///   in the action log. A gesture that changes the library dispatches exactly one action
+///   (or one undo or redo step) and reports the outcome to the status bar: a refusal
+///   changes nothing and shows its reason (in ``status``); a committed delete, undo or redo
+///   says what it did.
+/// - A gesture on a command that is unavailable is refused with the availability's reason.
+/// - View-state gestures (selection, search, sort) change only view state.
 /// - After any gesture returns, every projection shows the model's latest revision.
 /// - The list keeps a selection while it has rows: when the selected note leaves it
 ///   (deleted, moved, filtered out), the note now in its place is selected, so the editor
 ///   shows a note whenever there is one to show.
-/// - A refused gesture changes nothing and its reason is in ``status``.
+/// - Presentations read projections (state sources, the read-only list, pending
+///   confirmations) and never the model's state or a controller's setters.
+/// - `close()` saves the editor's draft and cancels every binding the session made.
 @MainActor
 public final class NotesSession {
   /// The library's model.

@@ -1,24 +1,10 @@
-// ConnectionSettings: a libpq connection string read the way libpq reads it, and the
-// transport rule every connection of this program obeys before it is made.
-//
-// Guarantees
-// - Parsed by libpq itself (`PQconninfoParse`), so a URI (`postgresql://…`) and a
-//   `key=value` string mean exactly what they mean to `psql`; a string libpq refuses is
-//   refused here with libpq's reason, before any connection is tried.
-// - The transport rule: a server that is not on this machine (any host that is not a Unix
-//   socket, `localhost` or a loopback address, or a `hostaddr` that is not loopback) is
-//   reached only with TLS and a certificate that names it (`sslmode=verify-full`), unless
-//   the connection string itself names another `sslmode` (the user's explicit choice).
-//   libpq's default, `prefer`, falls back to plain text silently, so it never counts as a
-//   choice; neither does `PGSSLMODE` in the environment. The rule is applied to the
-//   settings, before any packet is sent.
-// - The password is held apart: `description` (what every message prints, and what a
-//   library stores) never contains it.
-
 import CPostgres
 import Foundation
 
 /// The settings of one libpq connection string, checked before any connection is made.
+///
+/// A libpq connection string read the way libpq reads it, and the transport rule every connection
+/// of this program obeys before it is made.
 ///
 /// ```swift
 /// let settings = try ConnectionSettings("postgresql://alice:secret@db.example/notes")
@@ -26,6 +12,21 @@ import Foundation
 /// "\(settings)"          // "host=db.example dbname=notes user=alice"
 /// try settings.checkTransport()   // throws: db.example is not on this machine
 /// ```
+///
+/// ## Guarantees
+///
+/// - Parsed by libpq itself (`PQconninfoParse`), so a URI (`postgresql://…`) and a
+///   `key=value` string mean exactly what they mean to `psql`; a string libpq refuses is
+///   refused here with libpq's reason, before any connection is tried.
+/// - The transport rule: a server that is not on this machine (any host that is not a Unix
+///   socket, `localhost` or a loopback address, or a `hostaddr` that is not loopback) is
+///   reached only with TLS and a certificate that names it (`sslmode=verify-full`), unless
+///   the connection string itself names another `sslmode` (the user's explicit choice).
+///   libpq's default, `prefer`, falls back to plain text silently, so it never counts as a
+///   choice; neither does `PGSSLMODE` in the environment. The rule is applied to the
+///   settings, before any packet is sent.
+/// - The password is held apart: `description` (what every message prints, and what a
+///   library stores) never contains it.
 public struct ConnectionSettings: Equatable, Sendable, CustomStringConvertible {
   /// One keyword and its value, as the connection string gives it.
   public struct Setting: Equatable, Sendable {

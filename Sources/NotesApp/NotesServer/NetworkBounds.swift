@@ -1,20 +1,3 @@
-// NetworkBounds: how long a connection waits on the network, at every step, before it
-// takes the connection as lost.
-//
-// Guarantees
-// - Every wait has a bound: connecting (`connect_timeout`), each answer the connection
-//   waits for (silence between two bytes of it, on this side), each statement on the
-//   server (`statement_timeout`), a transaction left idle by a silent device (the server's
-//   `idle_in_transaction_session_timeout`, which also frees the account's push lock), and
-//   an idle connection over a dead network (TCP keepalives on both sides, and
-//   `tcp_user_timeout` for data sent and never acknowledged).
-// - The server's own bounds are shorter than this side's wait for an answer, so a slow
-//   server reports its own error before the device gives up on it; and the idle
-//   transaction bound is shorter than the statement bound, so a push waiting for a silent
-//   device's lock gets it before its own statement runs out.
-// - A setting the connection string gives itself is the user's choice and wins; the
-//   bounds fill in only what it leaves out.
-
 /// How long a connection waits on the network before it gives up.
 ///
 /// ```swift
@@ -25,6 +8,21 @@
 /// A device notices a silent data connection within ``answer`` of silence, and a silent
 /// connection attempt within ``connect``. The server ends a silent device's transaction
 /// within ``idleInTransaction``, which lets the account's other devices push again.
+///
+/// ## Guarantees
+///
+/// - Every wait has a bound: connecting (`connect_timeout`), each answer the connection
+///   waits for (silence between two bytes of it, on this side), each statement on the
+///   server (`statement_timeout`), a transaction left idle by a silent device (the server's
+///   `idle_in_transaction_session_timeout`, which also frees the account's push lock), and
+///   an idle connection over a dead network (TCP keepalives on both sides, and
+///   `tcp_user_timeout` for data sent and never acknowledged).
+/// - The server's own bounds are shorter than this side's wait for an answer, so a slow
+///   server reports its own error before the device gives up on it; and the idle
+///   transaction bound is shorter than the statement bound, so a push waiting for a silent
+///   device's lock gets it before its own statement runs out.
+/// - A setting the connection string gives itself is the user's choice and wins; the
+///   bounds fill in only what it leaves out.
 public struct NetworkBounds: Equatable, Sendable {
   /// The longest a connection attempt waits (libpq's `connect_timeout`, whole seconds, at
   /// least 2).

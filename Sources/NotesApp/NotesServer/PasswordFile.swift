@@ -1,18 +1,3 @@
-// PasswordFile: libpq's password file, where `notes sync setup` puts a password instead of
-// the library.
-//
-// Guarantees
-// - The file is the one libpq reads for the connection: the `passfile` setting, else
-//   `PGPASSFILE`, else `.pgpass` in the home folder (`HOME`, else the user's entry in the
-//   password database), as libpq finds it.
-// - Its line for a server names exactly what libpq matches: the host as libpq compares it
-//   (`localhost` for the default Unix socket), the port, the database and the user of the
-//   connection that was made, with `:` and `\` escaped.
-// - Written whole into a new file (mode 0600, made with `mkstemp`) beside it, then renamed
-//   over it: a reader sees the old file or the new one, never half of one, and the file
-//   is never readable by anyone else (libpq ignores a password file others can read). A
-//   line for the same server is replaced; every other line is kept as it was.
-
 import CPostgres
 import Foundation
 
@@ -24,10 +9,25 @@ import Foundation
 
 /// libpq's password file.
 ///
+/// `notes sync setup` puts a password there instead of in the library.
+///
 /// ```swift
 /// let connection = try PostgresConnection(settings: settings)   // with the password
 /// let path = try PasswordFile.store(settings.password!, for: connection, settings: settings)
 /// ```
+///
+/// ## Guarantees
+///
+/// - The file is the one libpq reads for the connection: the `passfile` setting, else
+///   `PGPASSFILE`, else `.pgpass` in the home folder (`HOME`, else the user's entry in the
+///   password database), as libpq finds it.
+/// - Its line for a server names exactly what libpq matches: the host as libpq compares it
+///   (`localhost` for the default Unix socket), the port, the database and the user of the
+///   connection that was made, with `:` and `\` escaped.
+/// - Written whole into a new file (mode 0600, made with `mkstemp`) beside it, then renamed
+///   over it: a reader sees the old file or the new one, never half of one, and the file
+///   is never readable by anyone else (libpq ignores a password file others can read). A
+///   line for the same server is replaced; every other line is kept as it was.
 public enum PasswordFile {
   /// The password file libpq reads for `settings`.
   ///

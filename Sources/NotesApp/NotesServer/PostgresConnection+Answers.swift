@@ -1,15 +1,5 @@
 // PostgresConnection+Answers: a statement sent, and its answer awaited within the
 // connection's bounds.
-//
-// Guarantees
-// - A statement's answer is awaited on the socket with `poll`, never in a libpq call that
-//   could wait for ever: when the server sends nothing for `bounds.answer`, the connection
-//   is closed and the call fails `isUnavailable` (a network that went silent, with no
-//   reset, is noticed that way; libpq alone would wait until TCP gives up, which on a
-//   silent network may be never).
-// - Silence is measured between bytes: a large answer that keeps arriving is never cut.
-// - Notifications that arrive with an answer stay in libpq's queue for the next
-//   `notifications(waitingUpTo:)`.
 
 import CPostgres
 
@@ -22,6 +12,17 @@ import CPostgres
 extension PostgresConnection {
   /// Sends one statement with `send` (a `PQsend…` call) and returns its result, waiting
   /// for it within ``bounds``.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A statement's answer is awaited on the socket with `poll`, never in a libpq call that
+  ///   could wait for ever: when the server sends nothing for `bounds.answer`, the connection
+  ///   is closed and the call fails `isUnavailable` (a network that went silent, with no
+  ///   reset, is noticed that way; libpq alone would wait until TCP gives up, which on a
+  ///   silent network may be never).
+  /// - Silence is measured between bytes: a large answer that keeps arriving is never cut.
+  /// - Notifications that arrive with an answer stay in libpq's queue for the next
+  ///   `notifications(waitingUpTo:)`.
   ///
   /// - Parameters:
   ///   - send: Sends the statement on the handle; returns 1 when it was sent.

@@ -1,18 +1,5 @@
 // PostgresConnection+Notifications: LISTEN on a channel and receive what NOTIFY (or
 // `pg_notify`) sends to it.
-//
-// Guarantees
-// - One owner, as for every other call of the connection: the calls block (waiting for a
-//   notification waits on the socket with `poll`); run them on one thread or serial
-//   queue, never on the main actor or the cooperative pool.
-// - A channel name is sent as a quoted identifier (its double quotes doubled), so it is
-//   taken exactly as given (case, spaces, quotes) and can never end the identifier early.
-// - Nothing is lost between calls: a notification that arrives while another statement
-//   runs is kept by libpq and returned by the next wait, which then does not block.
-// - A wait ends when a notification arrives or its time is up, whichever comes first;
-//   a signal (EINTR) does not end it early. A connection the server closed, or whose socket
-//   failed, is a `PostgresError` with libpq's message as soon as the wait sees it (a network
-//   that silently stops delivering is not noticed: the wait ends empty at its timeout).
 
 import CPostgres
 
@@ -54,6 +41,11 @@ extension PostgresConnection {
   /// a transaction begins when the transaction commits; listening twice on a channel is
   /// the same as listening once.
   ///
+  /// ## Guarantees
+  ///
+  /// - A channel name is sent as a quoted identifier (its double quotes doubled), so it is
+  ///   taken exactly as given (case, spaces, quotes) and can never end the identifier early.
+  ///
   /// - Parameter channel: The channel's name, exactly as senders give it to `pg_notify`.
   /// - Throws: ``PostgresError`` for an empty name or one with a NUL character, and with
   ///   the server's message when the server refuses.
@@ -73,6 +65,19 @@ extension PostgresConnection {
   /// together, in the order they were sent). A transaction's notifications are delivered
   /// only when it commits, and never while this connection is inside a transaction of its
   /// own. A timeout of zero (or less) only collects what has arrived, without waiting.
+  ///
+  /// ## Guarantees
+  ///
+  /// - One owner, as for every other call of the connection: this call and ``listen(_:)``
+  ///   block (waiting for a notification waits on the socket with `poll`); run them on one
+  ///   thread or serial queue, never on the main actor or the cooperative pool.
+  /// - Nothing is lost between calls: a notification that arrives while another statement
+  ///   runs is kept by libpq and returned by the next wait, which then does not block.
+  /// - A wait ends when a notification arrives or its time is up, whichever comes first; a
+  ///   signal (EINTR) does not end it early. A connection the server closed, or whose
+  ///   socket failed, is a `PostgresError` with libpq's message as soon as the wait sees it
+  ///   (a network that silently stops delivering is not noticed: the wait ends empty at its
+  ///   timeout).
   ///
   /// - Parameter timeout: How long to wait when nothing has arrived yet.
   /// - Returns: The notifications, oldest first; empty if none came in time.

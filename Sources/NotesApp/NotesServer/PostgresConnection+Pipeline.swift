@@ -1,24 +1,4 @@
 // PostgresConnection+Pipeline: several statements sent at once, their answers read after.
-//
-// Guarantees
-// - The statements go to the server together (libpq's pipeline mode) and the server runs
-//   them one after the other without waiting for this side in between: a transaction sent
-//   whole, from BEGIN to COMMIT, holds its locks only as long as the server takes to run
-//   it, however late this side would have answered (a busy machine, a slow network).
-// - Answers come back in order, each awaited within the connection's bounds as every
-//   answer is; each statement's is its rows or its error.
-// - Each statement is a sync point of its own (a Sync message after it): between any two
-//   the server counts as idle, so a transaction whose device goes silent midway, with the
-//   rest of the pipeline never arriving, is ended by the server's idle-in-transaction
-//   bound, its locks freed. Without the Syncs the server would wait for the rest with no
-//   bound but the network's. A statement that fails so stops none of the later ones; in a
-//   transaction they fail in turn (and its COMMIT rolls it back).
-// - A statement named for preparation is prepared once per connection, within the same
-//   pipeline the first time.
-// - A lost connection fails the whole call `isUnavailable` and closes the connection;
-//   otherwise the connection has left pipeline mode when the call returns.
-// - Meant for small answers: while the statements are sent, the server's answers wait in
-//   its buffers; libpq reads them whenever it cannot send, so neither side waits for ever.
 
 import CPostgres
 
@@ -84,12 +64,25 @@ extension PostgresConnection {
   /// ```
   ///
   /// ## Guarantees
-  /// - Every answer is awaited within the connection's bounds; a lost connection fails the
-  ///   call and closes the connection.
-  /// - Between two statements the server counts as idle: a transaction cut off midway is
-  ///   ended by its idle-in-transaction bound.
-  /// - Answers should be small (rows of ids and numbers): the server's wait in its buffers
-  ///   while the statements are sent.
+  ///
+  /// - The statements go to the server together (libpq's pipeline mode) and the server runs
+  ///   them one after the other without waiting for this side in between: a transaction sent
+  ///   whole, from BEGIN to COMMIT, holds its locks only as long as the server takes to run
+  ///   it, however late this side would have answered (a busy machine, a slow network).
+  /// - Answers come back in order, each awaited within the connection's bounds as every
+  ///   answer is; each statement's is its rows or its error.
+  /// - Each statement is a sync point of its own (a Sync message after it): between any two
+  ///   the server counts as idle, so a transaction whose device goes silent midway, with the
+  ///   rest of the pipeline never arriving, is ended by the server's idle-in-transaction
+  ///   bound, its locks freed. Without the Syncs the server would wait for the rest with no
+  ///   bound but the network's. A statement that fails so stops none of the later ones; in a
+  ///   transaction they fail in turn (and its COMMIT rolls it back).
+  /// - A statement named for preparation is prepared once per connection, within the same
+  ///   pipeline the first time.
+  /// - A lost connection fails the whole call `isUnavailable` and closes the connection;
+  ///   otherwise the connection has left pipeline mode when the call returns.
+  /// - Meant for small answers: while the statements are sent, the server's answers wait in
+  ///   its buffers; libpq reads them whenever it cannot send, so neither side waits for ever.
   ///
   /// - Parameter statements: The statements, in order.
   /// - Returns: Each statement's rows, or its error.

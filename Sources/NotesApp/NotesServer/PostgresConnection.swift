@@ -1,25 +1,3 @@
-// PostgresConnection: one libpq connection to a PostgreSQL server, and the statements it
-// runs.
-//
-// Guarantees
-// - One owner: a connection is not Sendable and its calls block; run it on one thread or
-//   serial queue, never on the main actor or the cooperative pool (libpq blocks).
-// - Every statement runs with parameters sent apart from the SQL text (`PQexecParams`),
-//   so no value is ever spliced into SQL.
-// - A failure is a `PostgresError` with the server's or libpq's message and, for errors
-//   the server reports, its SQLSTATE code; the connection stays usable after a statement
-//   fails (outside a transaction).
-// - Server notices are not printed.
-// - Every connection keeps the transport rule (`ConnectionSettings.checkTransport`): a
-//   server that is not on this machine is reached with TLS and a checked certificate, or
-//   as the URL explicitly says; otherwise nothing is sent.
-// - A connection refused for good (a wrong password, an unknown role, a certificate that
-//   does not check out) is not `isUnavailable`: trying again later would not help.
-// - Every wait on the network is bounded by the connection's `NetworkBounds`: connecting,
-//   each answer (silence between two of its bytes), and on the server each statement and
-//   each transaction left idle. A connection whose server stays silent past the bound is
-//   closed and the call fails `isUnavailable`; every later call fails at once.
-
 import CPostgres
 import Foundation
 
@@ -73,10 +51,32 @@ public struct PostgresRows: Equatable, Sendable {
 
 /// One connection to a PostgreSQL server.
 ///
+/// One libpq connection to a PostgreSQL server, and the statements it runs.
+///
 /// ```swift
 /// let connection = try PostgresConnection(url: "postgresql:///notes?host=/run/postgresql")
 /// let rows = try connection.execute("SELECT $1::int + 1", ["41"])   // [["42"]]
 /// ```
+///
+/// ## Guarantees
+///
+/// - One owner: a connection is not Sendable and its calls block; run it on one thread or
+///   serial queue, never on the main actor or the cooperative pool (libpq blocks).
+/// - Every statement runs with parameters sent apart from the SQL text (`PQexecParams`),
+///   so no value is ever spliced into SQL.
+/// - A failure is a `PostgresError` with the server's or libpq's message and, for errors
+///   the server reports, its SQLSTATE code; the connection stays usable after a statement
+///   fails (outside a transaction).
+/// - Server notices are not printed.
+/// - Every connection keeps the transport rule (`ConnectionSettings.checkTransport`): a
+///   server that is not on this machine is reached with TLS and a checked certificate, or
+///   as the URL explicitly says; otherwise nothing is sent.
+/// - A connection refused for good (a wrong password, an unknown role, a certificate that
+///   does not check out) is not `isUnavailable`: trying again later would not help.
+/// - Every wait on the network is bounded by the connection's `NetworkBounds`: connecting,
+///   each answer (silence between two of its bytes), and on the server each statement and
+///   each transaction left idle. A connection whose server stays silent past the bound is
+///   closed and the call fails `isUnavailable`; every later call fails at once.
 public final class PostgresConnection {
   private(set) var handle: OpaquePointer?
   /// The statements prepared on this connection, by name.

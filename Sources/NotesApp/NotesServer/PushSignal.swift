@@ -1,21 +1,21 @@
-// PushSignal: what a push tells its account's other listeners, as the text `pg_notify`
-// carries.
-//
-// Guarantees
-// - The payload is "<head> <sender> <device>": the account's new head, the sender (one
-//   program's sync of one library, a random id it keeps while it runs) and the pushing
-//   device's id. Ids and numbers only, never content.
-// - The device id comes last, so a listener of schema 7's first releases, which ignored a
-//   payload ending in its own device id, still ignores its own pushes.
-// - A payload of those releases ("<head> <device>") reads with no sender.
-// - Why a sender as well as the device: copies of one library file (and several programs
-//   on one file) share its device id. Ignoring every signal of one's own device, a copy
-//   never heard the other's pushes, and its notes changed only when it synced for another
-//   reason. The sender tells one's own pushes from theirs.
-
 internal import Foundation
 
 /// The signal a push sends on its account's channel when it accepted something.
+///
+/// What a push tells its account's other listeners, as the text `pg_notify` carries.
+///
+/// ## Guarantees
+///
+/// - The payload is "<head> <sender> <device>": the account's new head, the sender (one
+///   program's sync of one library, a random id it keeps while it runs) and the pushing
+///   device's id. Ids and numbers only, never content.
+/// - The device id comes last, so a listener of schema 7's first releases, which ignored a
+///   payload ending in its own device id, still ignores its own pushes.
+/// - A payload of those releases ("<head> <device>") reads with no sender.
+/// - Why a sender as well as the device: copies of one library file (and several programs
+///   on one file) share its device id. Ignoring every signal of one's own device, a copy
+///   never heard the other's pushes, and its notes changed only when it synced for another
+///   reason. The sender tells one's own pushes from theirs.
 public struct PushSignal: Equatable, Sendable {
   /// The account's head after the push: its highest sequence number.
   public var head: Int64

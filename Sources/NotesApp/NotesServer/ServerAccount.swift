@@ -1,20 +1,21 @@
-// ServerAccount: the account a device's connection acts as, checked before it syncs.
-//
-// Guarantees
-// - A device syncs only as an account: a login role that is not a superuser, cannot
-//   bypass row-level security, does not own the tables (nor may act as their owner) and
-//   has a row in `notes_accounts`. Any other role is refused with a reason that says
-//   what to do; nothing is read or written first.
-// - The account's notification channel is read through row-level security, so a role
-//   learns its own channel and no other.
-
 /// The account a device's connection acts as.
+///
+/// It is checked before the device syncs.
 ///
 /// ```swift
 /// let connection = try PostgresConnection(url: "host=db.example user=alice dbname=notes …")
 /// let account = try ServerAccount(checking: connection)   // refuses a superuser
 /// try connection.listen(account.channel)
 /// ```
+///
+/// ## Guarantees
+///
+/// - A device syncs only as an account: a login role that is not a superuser, cannot
+///   bypass row-level security, does not own the tables (nor may act as their owner) and
+///   has a row in `notes_accounts`. Any other role is refused with a reason that says
+///   what to do; nothing is read or written first.
+/// - The account's notification channel is read through row-level security, so a role
+///   learns its own channel and no other.
 public struct ServerAccount: Equatable, Sendable {
   /// The account's name: the login role.
   public let name: String

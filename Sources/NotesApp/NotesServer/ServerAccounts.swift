@@ -1,30 +1,30 @@
-// ServerAccounts: the operator's work on a sync server's accounts — add one, remove one,
-// list them.
-//
-// Guarantees
-// - Run as the operator: a superuser, or the role that owns the tables (and, to add or
-//   remove one, may create roles). Any other role is refused with a reason before anything
-//   is changed.
-// - Adding an account creates a login role with only the rights sync needs (a member of
-//   `notes_sync`; not a superuser, no CREATEDB, CREATEROLE, REPLICATION or BYPASSRLS) and
-//   a SCRAM-SHA-256 password whose verifier is computed on this side: the password never
-//   travels to the server. The role and its `notes_accounts` row are made in one
-//   transaction.
-// - Removing an account deletes its rows and its role in one transaction; an account that
-//   holds notes is removed only when the caller confirms, otherwise nothing changes.
-// - Each piece of work is one transaction that sees every account's rows
-//   (`withEveryAccountsRows`). It takes no table lock, so no account's open transaction
-//   holds it up and no account waits for it; a statement that still waits for a lock (a
-//   removal waits for a push of the account being removed) gives up after `lockWait` with a
-//   message naming the sessions it waited for, and nothing is changed.
-
 /// The accounts of a sync server, as its operator manages them.
+///
+/// The operator's work on a sync server's accounts — add one, remove one, list them.
 ///
 /// ```swift
 /// let admin = try PostgresConnection(url: "postgresql:///notes?user=postgres")
 /// try ServerAccounts.add("alice", password: typed, on: admin)
 /// for account in try ServerAccounts.list(on: admin) { print(account.name, account.notes) }
 /// ```
+///
+/// ## Guarantees
+///
+/// - Run as the operator: a superuser, or the role that owns the tables (and, to add or
+///   remove one, may create roles). Any other role is refused with a reason before anything
+///   is changed.
+/// - Adding an account creates a login role with only the rights sync needs (a member of
+///   `notes_sync`; not a superuser, no CREATEDB, CREATEROLE, REPLICATION or BYPASSRLS) and
+///   a SCRAM-SHA-256 password whose verifier is computed on this side: the password never
+///   travels to the server. The role and its `notes_accounts` row are made in one
+///   transaction.
+/// - Removing an account deletes its rows and its role in one transaction; an account that
+///   holds notes is removed only when the caller confirms, otherwise nothing changes.
+/// - Each piece of work is one transaction that sees every account's rows
+///   (`withEveryAccountsRows`). It takes no table lock, so no account's open transaction
+///   holds it up and no account waits for it; a statement that still waits for a lock (a
+///   removal waits for a push of the account being removed) gives up after `lockWait` with a
+///   message naming the sessions it waited for, and nothing is changed.
 public enum ServerAccounts {
   /// One account and what it holds on the server.
   public struct Summary: Equatable, Sendable {

@@ -1,32 +1,5 @@
 // ServerSchema+Accounts: schema version 4 — every row belongs to an account, and the
 // database, not the client, keeps each account to its own rows.
-//
-// Guarantees
-// - An account is a PostgreSQL login role that is a member of `notes_sync` (which holds
-//   every grant) and has a row in `notes_accounts`. Every row of `notes_devices`,
-//   `notes_changes` and `notes_entities` names its account (`account`, by default the
-//   role inserting it).
-// - Row-level security is enabled and forced on every table sync uses, so the policies
-//   bind the tables' owner's own sessions too: a role reads, inserts and updates only rows
-//   whose `account` is its own name, and can insert or update no row to name another.
-//   Accounts may not delete, and may not update what they pushed (`notes_changes` is
-//   append-only for them). Superusers bypass row-level security whatever it says; no
-//   device connects as one (`ServerAccount`).
-// - A device id belongs to the account that registered it: `notes_changes` refers to
-//   `(device_id, account)`, and device ids are unique across accounts.
-// - Change ids and entity ids are unique per account, so no account can collide with (or
-//   learn of) another's; an entity's version refers to a change of its own account.
-// - The server refuses malformed versions itself (CHECK constraints on `notes_changes` and
-//   `notes_entities`, through `notes_version_ok`): an entity id that is not a lower-case
-//   UUID; a payload that is not an object holding `title`, `body`
-//   (strings), `pinned` (a boolean), `created` and `modified` (numbers) and, for a note,
-//   `notebook` (a UUID string); an empty title, or one with control characters or
-//   bidirectional controls; a body with control characters other than tab and line
-//   breaks. Every value the app's validators accept passes these checks (they are a
-//   subset of the app's rules), so a valid push is never refused. The constraints are
-//   `NOT VALID`: rows an older server accepted stay, and devices keep them aside.
-// - Each account has a notification channel of its own, named by 128 random bits that
-//   only the account can read, so a signal never tells one account of another's push.
 
 extension ServerSchema {
   /// The role every account is a member of; it holds the accounts' privileges.
@@ -117,6 +90,34 @@ extension ServerSchema {
     """#
 
   /// Version 4: accounts, their channels, and row-level security on every table.
+  ///
+  /// ## Guarantees
+  ///
+  /// - An account is a PostgreSQL login role that is a member of `notes_sync` (which holds
+  ///   every grant) and has a row in `notes_accounts`. Every row of `notes_devices`,
+  ///   `notes_changes` and `notes_entities` names its account (`account`, by default the
+  ///   role inserting it).
+  /// - Row-level security is enabled and forced on every table sync uses, so the policies
+  ///   bind the tables' owner's own sessions too: a role reads, inserts and updates only rows
+  ///   whose `account` is its own name, and can insert or update no row to name another.
+  ///   Accounts may not delete, and may not update what they pushed (`notes_changes` is
+  ///   append-only for them). Superusers bypass row-level security whatever it says; no
+  ///   device connects as one (`ServerAccount`).
+  /// - A device id belongs to the account that registered it: `notes_changes` refers to
+  ///   `(device_id, account)`, and device ids are unique across accounts.
+  /// - Change ids and entity ids are unique per account, so no account can collide with (or
+  ///   learn of) another's; an entity's version refers to a change of its own account.
+  /// - The server refuses malformed versions itself (CHECK constraints on `notes_changes` and
+  ///   `notes_entities`, through `notes_version_ok`): an entity id that is not a lower-case
+  ///   UUID; a payload that is not an object holding `title`, `body`
+  ///   (strings), `pinned` (a boolean), `created` and `modified` (numbers) and, for a note,
+  ///   `notebook` (a UUID string); an empty title, or one with control characters or
+  ///   bidirectional controls; a body with control characters other than tab and line
+  ///   breaks. Every value the app's validators accept passes these checks (they are a
+  ///   subset of the app's rules), so a valid push is never refused. The constraints are
+  ///   `NOT VALID`: rows an older server accepted stay, and devices keep them aside.
+  /// - Each account has a notification channel of its own, named by 128 random bits that
+  ///   only the account can read, so a signal never tells one account of another's push.
   ///
   /// - Parameters:
   ///   - legacyAccount: The account existing rows go to.

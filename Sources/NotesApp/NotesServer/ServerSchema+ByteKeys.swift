@@ -1,22 +1,5 @@
 // ServerSchema+ByteKeys: schema version 6 — the tables' keys are compared byte by byte,
 // and each change pushed is indexed and checked no more than its guarantees need.
-//
-// Guarantees
-// - `account`, `entity` and `entity_id` are in the "C" collation in every table: their
-//   comparisons (every index on the tables leads with `account`, and most go on to
-//   `entity_id`) compare bytes, whatever the database's locale. Equality is the same in
-//   every deterministic collation, and no query orders by these columns for the user, so
-//   no answer changes; only the cost of each comparison does.
-// - The policies compare `account` with `current_user` in the column's collation, so an
-//   index on `account` still serves them (see `secureTables`).
-// - `notes_entities` no longer has a foreign key to `notes_changes`: its only writer is the
-//   trigger that copies each row from a change inserted by the same statement
-//   (`ServerSchema+StoredEntities`), so the check could never fail, and it cost a lookup
-//   and a row lock per change pushed.
-// - `notes_entities_by_account_seq` is gone: the two partial indexes by kind cover the
-//   same rows, and `SyncServer.count(after:)` asks each of them.
-// - Why: a profile of a first push showed the server's time going to text comparisons in
-//   the locale (strcoll) and to the foreign key's checks; the README has the figures.
 
 extension ServerSchema {
   /// The policies that compare `account` with the session's role: name, table and clause.
@@ -36,6 +19,25 @@ extension ServerSchema {
   }
 
   /// Version 6: keys in the "C" collation, the redundant foreign key and index dropped.
+  ///
+  /// Why: in the locale's collation, a first push spends the server's time on text
+  /// comparisons (`strcoll`) and on the foreign key's checks; the README has the figures.
+  ///
+  /// ## Guarantees
+  ///
+  /// - `account`, `entity` and `entity_id` are in the "C" collation in every table: their
+  ///   comparisons (every index on the tables leads with `account`, and most go on to
+  ///   `entity_id`) compare bytes, whatever the database's locale. Equality is the same in
+  ///   every deterministic collation, and no query orders by these columns for the user, so
+  ///   no answer changes; only the cost of each comparison does.
+  /// - The policies compare `account` with `current_user` in the column's collation, so an
+  ///   index on `account` still serves them (see `secureTables`).
+  /// - `notes_entities` has no foreign key to `notes_changes`: its only writer is the
+  ///   trigger that copies each row from a change inserted by the same statement
+  ///   (`ServerSchema+StoredEntities`), so the check could never fail, and it would cost a
+  ///   lookup and a row lock per change pushed.
+  /// - `notes_entities_by_account_seq` is dropped: the two partial indexes by kind cover the
+  ///   same rows, and `SyncServer.count(after:)` asks each of them.
   ///
   /// - Parameter connection: The operator's connection (the tables' owner or a superuser),
   ///   in the caller's transaction.

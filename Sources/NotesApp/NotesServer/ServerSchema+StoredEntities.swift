@@ -1,24 +1,5 @@
 // ServerSchema+StoredEntities: schema version 5 — each entity's latest version is written
 // by the server itself, from the changes pushed, and each version is checked once.
-//
-// Guarantees
-// - `notes_entities` is written only by the trigger `notes_changes_store`: after each
-//   statement that inserts into `notes_changes`, one set-based upsert makes each entity's
-//   newest inserted change its current version (never an older one: a row moves only to a
-//   higher sequence number). Accounts may read their own rows of `notes_entities` and
-//   nothing else: no INSERT or UPDATE is granted on it, so what it holds is always a copy
-//   of a change that passed `notes_changes`' CHECK.
-// - The trigger's function runs as the tables' owner (`SECURITY DEFINER`, its
-//   `search_path` fixed with `pg_temp` last, so no role's temporary table can stand in for
-//   a table). Row-level security stays forced; the owner's one extra policy lets it write
-//   `notes_entities` only from inside a trigger (`pg_trigger_depth() > 0`), so the owner's
-//   own sessions still see no account's rows without lifting the force.
-// - `notes_version_ok` is one SQL expression (`LANGUAGE sql`, a standard body parsed when it
-//   is created, so no `search_path` reaches it): PostgreSQL inlines it into the CHECK
-//   instead of calling an interpreted function for every row. Its rules are unchanged.
-// - Why: checking every version twice, once per table, and through an interpreted
-//   function, was a large share of a first push's server time (the README has the
-//   figures); the trigger also writes a batch's entities in one statement of its own.
 
 extension ServerSchema {
   /// The version check as one SQL expression, replacing version 4's PL/pgSQL function.
@@ -59,6 +40,27 @@ extension ServerSchema {
   }
 
   /// Version 5: `notes_entities` written by a trigger on `notes_changes`, checked once.
+  ///
+  /// Why: checking every version twice, once per table, and through an interpreted function,
+  /// costs a large share of a first push's server time (the README has the figures); the
+  /// trigger also writes a batch's entities in one statement of its own.
+  ///
+  /// ## Guarantees
+  ///
+  /// - `notes_entities` is written only by the trigger `notes_changes_store`: after each
+  ///   statement that inserts into `notes_changes`, one set-based upsert makes each entity's
+  ///   newest inserted change its current version (never an older one: a row moves only to a
+  ///   higher sequence number). Accounts may read their own rows of `notes_entities` and
+  ///   nothing else: no INSERT or UPDATE is granted on it, so what it holds is always a copy
+  ///   of a change that passed `notes_changes`' CHECK.
+  /// - The trigger's function runs as the tables' owner (`SECURITY DEFINER`, its
+  ///   `search_path` fixed with `pg_temp` last, so no role's temporary table can stand in for
+  ///   a table). Row-level security stays forced; the owner's one extra policy lets it write
+  ///   `notes_entities` only from inside a trigger (`pg_trigger_depth() > 0`), so the owner's
+  ///   own sessions still see no account's rows without lifting the force.
+  /// - `notes_version_ok` is one SQL expression (`LANGUAGE sql`, a standard body parsed when it
+  ///   is created, so no `search_path` reaches it): PostgreSQL inlines it into the CHECK
+  ///   instead of calling an interpreted function for every row. Its rules are unchanged.
   ///
   /// - Parameter connection: The operator's connection (the tables' owner or a superuser),
   ///   in the caller's transaction.

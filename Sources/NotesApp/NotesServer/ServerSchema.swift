@@ -1,39 +1,40 @@
-// ServerSchema: the tables a Notes sync server keeps in PostgreSQL, created and upgraded
-// by the program, never by hand.
-//
-// Guarantees
-// - Versioned: `notes_schema` holds one row with the schema's version. `prepare` creates
-//   every table of a new server in one transaction, upgrades an older one step by step
-//   (each step in the same transaction), and leaves a current one untouched.
-// - A server whose schema is newer than this program's is refused with a message that
-//   says so and nothing is changed: an older program never writes a newer layout.
-// - Several programs preparing one server at once take turns (a transaction-scoped
-//   advisory lock), so the tables are created exactly once; one that waits longer than its
-//   `lockWait` for its turn gives up as below.
-// - From version 4 the tables belong to accounts (ServerSchema+Accounts): every row names
-//   the login role it belongs to, and row-level security, forced on every table, lets a
-//   role reach only its own rows. An upgrade from version 3 gives every existing row to
-//   one account the operator names (`legacyAccount`); a server holding rows is not
-//   upgraded without one, and nothing changes then.
-// - From version 5 the server writes each entity's current version itself, from the
-//   changes pushed (ServerSchema+StoredEntities); accounts only insert changes.
-// - From version 6 the keys are compared byte by byte, in the "C" collation, and a push
-//   pays for no foreign key or index that its guarantees do not need (ServerSchema+ByteKeys).
-// - From version 7 the check of each version pushed tests its UUIDs without counted
-//   repetition, accepting and refusing the same (ServerSchema+QuickChecks).
-// - From version 8 the numbers a device pages by are unique and come from the log, and the
-//   operator's work on accounts takes no table lock (ServerSchema+LogNumbers,
-//   ServerSchema+OperatorAccess).
-// - Preparing waits at most its `lockWait` for any one lock (an upgrade changes tables an
-//   account's open transaction may be reading), then gives up with a message naming the
-//   sessions it waited for, and nothing is changed.
-
 /// The sync server's tables and their version.
+///
+/// The tables a Notes sync server keeps in PostgreSQL, created and upgraded by the program, never
+/// by hand.
+///
+/// ## Guarantees
+///
+/// - Versioned: `notes_schema` holds one row with the schema's version. `prepare` creates
+///   every table of a new server in one transaction, upgrades an older one step by step
+///   (each step in the same transaction), and leaves a current one untouched.
+/// - A server whose schema is newer than this program's is refused with a message that
+///   says so and nothing is changed: an older program never writes a newer layout.
+/// - Several programs preparing one server at once take turns (a transaction-scoped
+///   advisory lock), so the tables are created exactly once; one that waits longer than its
+///   `lockWait` for its turn gives up as below.
+/// - From version 4 the tables belong to accounts (ServerSchema+Accounts): every row names
+///   the login role it belongs to, and row-level security, forced on every table, lets a
+///   role reach only its own rows. An upgrade from version 3 gives every existing row to
+///   one account the operator names (`legacyAccount`); a server holding rows is not
+///   upgraded without one, and nothing changes then.
+/// - From version 5 the server writes each entity's current version itself, from the
+///   changes pushed (ServerSchema+StoredEntities); accounts only insert changes.
+/// - From version 6 the keys are compared byte by byte, in the "C" collation, and a push
+///   pays for no foreign key or index that its guarantees do not need (ServerSchema+ByteKeys).
+/// - From version 7 the check of each version pushed tests its UUIDs without counted
+///   repetition, accepting and refusing the same (ServerSchema+QuickChecks).
+/// - From version 8 the numbers a device pages by are unique and come from the log, and the
+///   operator's work on accounts takes no table lock (ServerSchema+LogNumbers,
+///   ServerSchema+OperatorAccess).
+/// - Preparing waits at most its `lockWait` for any one lock (an upgrade changes tables an
+///   account's open transaction may be reading), then gives up with a message naming the
+///   sessions it waited for, and nothing is changed.
 public enum ServerSchema {
   /// The schema version this program writes.
   public static let version = 8
 
-  /// What ``prepare(_:)`` did.
+  /// What ``prepare(_:legacyAccount:lockWait:)`` did.
   public enum Outcome: Equatable, Sendable {
     /// The server was empty; every table was created at ``version``.
     case created
@@ -70,8 +71,8 @@ public enum ServerSchema {
     try prepare(connection, legacyAccount: legacyAccount, upTo: version, lockWait: lockWait)
   }
 
-  /// ``prepare(_:legacyAccount:)`` up to `target` only: how tests make a server of an older
-  /// version to upgrade.
+  /// ``prepare(_:legacyAccount:lockWait:)`` up to `target` only: how tests make a server of
+  /// an older version to upgrade.
   static func prepare(
     _ connection: PostgresConnection, legacyAccount: String?, upTo target: Int,
     lockWait: Duration = standardLockWait
@@ -121,9 +122,9 @@ public enum ServerSchema {
     }
     if existing < 3, target >= 3 {
       // Version 3: a pull's page (one kind, after a sequence number, in order, a limit) is
-      // one range of this index. Without it, on tables the server had not analysed yet (a
-      // first push of 100,000 notes), the planner sorted every version after the cursor
-      // for each page: 300 ms a page instead of 3 ms.
+      // one range of this index. Without it, on tables the server has not analysed yet (a
+      // first push of 100,000 notes), the planner would sort every version after the
+      // cursor for each page.
       try connection.execute(
         "CREATE INDEX notes_entities_by_entity_seq ON notes_entities (entity, seq)")
     }

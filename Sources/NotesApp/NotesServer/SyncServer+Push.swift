@@ -1,31 +1,5 @@
 // SyncServer+Push: a device's changes sent to the server in batches, each batch one
 // set-based statement, all of a push in one transaction under its account's lock.
-//
-// Guarantees (those of SyncServer: compare-and-set, idempotent, an account's pushes in
-// order, its own channel signalled) are kept here:
-// - One transaction per push: the account's row is locked first, in a statement of its
-//   own, so every later statement of the push reads what every earlier push of the account
-//   committed (under READ COMMITTED a statement's snapshot is taken when it starts; a
-//   statement that both waited for the lock and compared versions would compare them
-//   with what it saw before the wait).
-// - A push whose changes are all known holds the lock for no round trip to the device: the
-//   whole transaction, from BEGIN to COMMIT with its signal, goes in one pipeline, and the
-//   server runs it without waiting for the device in between. An account's pushes take
-//   turns under its lock, so a lock held while a device (a busy one, or one far away)
-//   answered would make every other device of the account wait that long too; many
-//   devices of one account would queue past their statements' bounds.
-// - Each batch (`PushBatch`) is one prepared statement: the changes travel as arrays, and
-//   the server compares, inserts and answers for all of them at once. Sequence numbers
-//   are drawn in the batch's order, batches are sent in the push's order, so the changes
-//   of a push are numbered in the order given (notebooks before the notes in them).
-// - A push that accepted something (now or by an earlier try) signals once, at its end.
-// - A push is either every change known first (`push(_:device:progress:)`) or batches sent
-//   as they are made (`push(device:_:)`, for a push whose changes are still being
-//   collected): one transaction either way.
-// - Bad input changes nothing: a push naming one entity or one change id twice is refused
-//   (before anything is sent when every change is known first, at the batch that repeats
-//   one otherwise, rolled back); a change the server's checks refuse (`notes_version_ok`)
-//   fails its statement, so the whole push is rolled back, and the error names the change.
 
 public import NotesCore
 
@@ -42,6 +16,36 @@ extension SyncServer {
   /// title, control characters: a subset of the app's rules, so only a bug sends one) is
   /// not dropped: the push fails with an error naming it, and nothing of the push is
   /// applied.
+  ///
+  /// ## Guarantees
+  ///
+  /// Both ways to push, this one and ``push(device:_:)``, keep the guarantees of
+  /// ``SyncServer`` (compare-and-set, idempotent, an account's pushes in order, its own
+  /// channel signalled), and:
+  ///
+  /// - One transaction per push: the account's row is locked first, in a statement of its
+  ///   own, so every later statement of the push reads what every earlier push of the account
+  ///   committed (under READ COMMITTED a statement's snapshot is taken when it starts; a
+  ///   statement that both waited for the lock and compared versions would compare them
+  ///   with what it saw before the wait).
+  /// - A push whose changes are all known holds the lock for no round trip to the device: the
+  ///   whole transaction, from BEGIN to COMMIT with its signal, goes in one pipeline, and the
+  ///   server runs it without waiting for the device in between. An account's pushes take
+  ///   turns under its lock, so a lock held while a device (a busy one, or one far away)
+  ///   answered would make every other device of the account wait that long too; many
+  ///   devices of one account would queue past their statements' bounds.
+  /// - Each batch (`PushBatch`) is one prepared statement: the changes travel as arrays, and
+  ///   the server compares, inserts and answers for all of them at once. Sequence numbers
+  ///   are drawn in the batch's order, batches are sent in the push's order, so the changes
+  ///   of a push are numbered in the order given (notebooks before the notes in them).
+  /// - A push that accepted something (now or by an earlier try) signals once, at its end.
+  /// - A push is either every change known first (`push(_:device:progress:)`) or batches sent
+  ///   as they are made (`push(device:_:)`, for a push whose changes are still being
+  ///   collected): one transaction either way.
+  /// - Bad input changes nothing: a push naming one entity or one change id twice is refused
+  ///   (before anything is sent when every change is known first, at the batch that repeats
+  ///   one otherwise, rolled back); a change the server's checks refuse (`notes_version_ok`)
+  ///   fails its statement, so the whole push is rolled back, and the error names the change.
   ///
   /// - Parameters:
   ///   - changes: The changes, notebooks before the notes in them; each entity and each
@@ -131,11 +135,11 @@ extension SyncServer {
 
   /// Pushes the batches `body` sends, in one transaction, as they come.
   ///
-  /// `body` runs inside the transaction, after the account's lock is taken. Each call of
-  /// its `send` is one statement: it returns what the server did with each change of the
-  /// batch, in order, and is not committed until `body` returns. This is how a push whose
-  /// changes are still being collected keeps the server busy meanwhile; ``push(_:device:progress:)``
-  /// is the same with every change known first.
+  /// `body` runs inside the transaction, after the account's lock is taken. Each call of its `send`
+  /// is one statement: it returns what the server did with each change of the batch, in order, and
+  /// is not committed until `body` returns. This is how a push whose changes are still being
+  /// collected keeps the server busy meanwhile; ``push(_:device:progress:)`` is the same with every
+  /// change known first.
   ///
   /// Bad input changes nothing: `send` refuses a batch naming an entity or a change id
   /// that an earlier batch of the push (or the batch itself) named, and a change the

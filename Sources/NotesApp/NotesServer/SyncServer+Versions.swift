@@ -1,14 +1,4 @@
 // SyncServer+Versions: reading the versions the server holds, whatever a row holds.
-//
-// Guarantees
-// - The server reports each field's JSON type beside its value, so a field that is
-//   missing, or a string where a number belongs, is named as such; a payload that is not an
-//   object is refused as a whole. Nothing a row holds makes reading a page fail.
-// - What is read is bounded: an entity id past 100 bytes, a title past 64 KiB or a body
-//   past 64 MiB is not transferred; the version is refused as too long (the app's limits
-//   are far below: 200 and 1,000,000 characters).
-// - A version whose shape is right is then held to the app's rules (`PulledVersion.checking`,
-//   `SyncRules`), so a version is either a valid record or refused with every reason.
 
 import NotesCore
 
@@ -39,11 +29,11 @@ extension SyncServer {
   /// Each entity's latest version (`e`) that meets `condition` (on `notes_entities`), in
   /// sequence order, at most `limit`, with the id of the change that made it (`c`).
   ///
-  /// The entities are chosen first, in one range of an index, and each one's change is
-  /// then looked up by its sequence number: a plan that does not depend on the server's
-  /// statistics. (A join of the two tables, planned on tables not analysed yet, as after a
-  /// first push, compared every entity with every change: 0.9 s for a page of 2,000.) A
-  /// version whose change is not there (a row no push wrote) comes back refused.
+  /// The entities are chosen first, in one range of an index, and each one's change is then looked
+  /// up by its sequence number: a plan that does not depend on the server's statistics. (A join of
+  /// the two tables, planned on tables not analysed yet, as after a first push, would compare every
+  /// entity with every change.) A version whose change is not there (a row no push wrote) comes
+  /// back refused.
   static func selectLatest(where condition: String, limit: String? = nil) -> String {
     selectLatest(
       chosenBy: """
@@ -94,7 +84,18 @@ extension SyncServer {
         LATERAL (SELECT c.payload->>'title' AS title, c.payload->>'body' AS body) f
       """
 
-  /// The versions of `kind` in `rows` (columns as ``columns(payload:entityID:seq:)``).
+  /// The versions of `kind` in `rows` (columns as `columns(payload:entityID:seq:)`).
+  ///
+  /// ## Guarantees
+  ///
+  /// - The server reports each field's JSON type beside its value, so a field that is
+  ///   missing, or a string where a number belongs, is named as such; a payload that is not an
+  ///   object is refused as a whole. Nothing a row holds makes reading a page fail.
+  /// - What is read is bounded: an entity id past 100 bytes, a title past 64 KiB or a body
+  ///   past 64 MiB is not transferred; the version is refused as too long (the app's limits
+  ///   are far below: 200 and 1,000,000 characters).
+  /// - A version whose shape is right is then held to the app's rules (`PulledVersion.checking`,
+  ///   `SyncRules`), so a version is either a valid record or refused with every reason.
   static func versions(_ kind: SyncEntityKind, from rows: PostgresRows) -> [PulledVersion] {
     var versions: [PulledVersion] = []
     versions.reserveCapacity(rows.rows.count)

@@ -1,29 +1,30 @@
-// SyncServer.PushBatch: the changes one statement of a push carries, as the arrays the
-// server unnests, and the statement that compares and sets them all at once.
-//
-// Guarantees
-// - A batch holds at most `changeLimit` changes and `byteLimit` bytes of titles and bodies,
-//   except a single change larger than that, which goes alone; `split` keeps the push's
-//   order.
-// - The statement answers one row per change, in the batch's order: the sequence number
-//   the change was accepted with (now, or by an earlier push of the same change id), or
-//   NULL when the entity's version on the server is not the one the change was made from.
-// - A batch's arrays are written when it is made, so whoever makes it (the thread collecting
-//   a push's changes) pays for them, not the connection sending it.
-// - Sequence numbers are drawn in the batch's order (the inserted rows are sorted before
-//   the sequence's default is computed for them).
-// - Each entity's current version and each change id are looked up one by one through the
-//   primary key and the (account, change_id) index, inside LATERAL subqueries that must
-//   run per change: the plan does not depend on the server's statistics, which for
-//   tables a first push is filling are none (see `ServerSchema+Accounts`).
-
 public import NotesCore
 
 extension SyncServer {
   /// The changes one statement of a push carries, ready to send.
   ///
+  /// They are held as the arrays the server unnests, with the statement that compares and sets them
+  /// all at once.
+  ///
   /// Make batches with ``split(_:)``, on any thread, and send them in order through
   /// ``SyncServer/push(device:_:)``.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A batch holds at most `changeLimit` changes and `byteLimit` bytes of titles and bodies,
+  ///   except a single change larger than that, which goes alone; `split` keeps the push's
+  ///   order.
+  /// - The statement answers one row per change, in the batch's order: the sequence number
+  ///   the change was accepted with (now, or by an earlier push of the same change id), or
+  ///   NULL when the entity's version on the server is not the one the change was made from.
+  /// - A batch's arrays are written when it is made, so whoever makes it (the thread collecting
+  ///   a push's changes) pays for them, not the connection sending it.
+  /// - Sequence numbers are drawn in the batch's order (the inserted rows are sorted before
+  ///   the sequence's default is computed for them).
+  /// - Each entity's current version and each change id are looked up one by one through the
+  ///   primary key and the (account, change_id) index, inside LATERAL subqueries that must
+  ///   run per change: the plan does not depend on the server's statistics, which for
+  ///   tables a first push is filling are none (see `ServerSchema+Accounts`).
   public struct PushBatch: Sendable {
     /// The most changes in one batch.
     public static let changeLimit = 1_000

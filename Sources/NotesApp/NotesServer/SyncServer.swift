@@ -1,46 +1,47 @@
-// SyncServer: the sync protocol, as one device speaks it to the PostgreSQL server.
-//
-// Guarantees
-// - Push is compare-and-set per entity: a change is accepted only if it was made from the
-//   version the server holds (`baseSeq` equals the entity's sequence number, 0 for a new
-//   entity); otherwise it is refused and the device pulls, merges and pushes again. The
-//   server never merges and never overwrites a version the device has not seen.
-// - Push is idempotent: a change whose id the server already accepted is acknowledged
-//   with the sequence number it got the first time and applied no second time, so a retry
-//   after a lost acknowledgement is safe.
-// - Accounts: a `SyncServer` acts as one account (`ServerAccount`, checked on connecting:
-//   never a superuser or the tables' owner), and row-level security keeps every statement
-//   to that account's rows. A device id belongs to the account that registered it.
-// - Order: a push locks its account's row in `notes_accounts` for its transaction, so an
-//   account's sequence numbers are committed in increasing order (a device that has pulled
-//   up to N has seen every change of its account numbered N or less, now and later), and
-//   pushes of different accounts never wait for each other. No other account can take
-//   that lock: row-level security hides the row.
-// - A push that accepted something signals on its account's channel (`pg_notify`) with
-//   the new head, the connection's sender and the pushing device's id (`PushSignal`) —
-//   ids of its own account only, never content — delivered when the push commits.
-// - Numbers come from the log: the head is the largest number of the account's log, kept
-//   by the server as it stores each change, and no two versions of one kind share a
-//   number; a version numbered past the head is never pulled, and `logHead()` counts it.
-// - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
-//   fields), in sequence order, with the change id that made it, each checked: a version
-//   that is malformed or breaks the app's rules comes back refused, with its reasons
-//   (`PulledVersion`); reading a page never fails because of what a row holds.
-// - Blocking: every call waits on the network, within the connection's `NetworkBounds`
-//   (a silent server fails the call `isUnavailable` and closes the connection). Run a
-//   `SyncServer` on one thread or serial queue of its own, never on the main actor or the
-//   cooperative pool.
-
 internal import Foundation
 public import NotesCore
 
 /// One device's connection to the sync server.
+///
+/// The sync protocol, as one device speaks it to the PostgreSQL server.
 ///
 /// ```swift
 /// let server = try SyncServer(url: "postgresql:///notes")
 /// let outcomes = try server.push(changes, device: store.deviceID)
 /// let page = try server.pull(after: cursor, limit: 1_000)
 /// ```
+///
+/// ## Guarantees
+///
+/// - Push is compare-and-set per entity: a change is accepted only if it was made from the
+///   version the server holds (`baseSeq` equals the entity's sequence number, 0 for a new
+///   entity); otherwise it is refused and the device pulls, merges and pushes again. The
+///   server never merges and never overwrites a version the device has not seen.
+/// - Push is idempotent: a change whose id the server already accepted is acknowledged
+///   with the sequence number it got the first time and applied no second time, so a retry
+///   after a lost acknowledgement is safe.
+/// - Accounts: a `SyncServer` acts as one account (`ServerAccount`, checked on connecting:
+///   never a superuser or the tables' owner), and row-level security keeps every statement
+///   to that account's rows. A device id belongs to the account that registered it.
+/// - Order: a push locks its account's row in `notes_accounts` for its transaction, so an
+///   account's sequence numbers are committed in increasing order (a device that has pulled
+///   up to N has seen every change of its account numbered N or less, now and later), and
+///   pushes of different accounts never wait for each other. No other account can take
+///   that lock: row-level security hides the row.
+/// - A push that accepted something signals on its account's channel (`pg_notify`) with
+///   the new head, the connection's sender and the pushing device's id (`PushSignal`) —
+///   ids of its own account only, never content — delivered when the push commits.
+/// - Numbers come from the log: the head is the largest number of the account's log, kept
+///   by the server as it stores each change, and no two versions of one kind share a
+///   number; a version numbered past the head is never pulled, and `logHead()` counts it.
+/// - Pull returns each entity's latest version newer than a cursor (deletions as `nil`
+///   fields), in sequence order, with the change id that made it, each checked: a version
+///   that is malformed or breaks the app's rules comes back refused, with its reasons
+///   (`PulledVersion`); reading a page never fails because of what a row holds.
+/// - Blocking: every call waits on the network, within the connection's `NetworkBounds`
+///   (a silent server fails the call `isUnavailable` and closes the connection). Run a
+///   `SyncServer` on one thread or serial queue of its own, never on the main actor or the
+///   cooperative pool.
 public final class SyncServer {
   /// What the server did with one pushed change.
   public enum PushOutcome: Equatable, Sendable {

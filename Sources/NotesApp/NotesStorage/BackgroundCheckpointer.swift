@@ -1,26 +1,27 @@
-// BackgroundCheckpointer: the write-ahead log copied back into the database file on a queue
-// of its own, not inside the commit that filled it.
-//
-// Guarantees
-// - SQLite's own rule is kept (a checkpoint once the log holds `pages` pages), but the
-//   checkpoint runs on a utility queue through a connection of its own, so a commit never
-//   waits for a checkpoint it triggered: inside the commit, copying a full log made the
-//   keystroke that crossed the threshold several times slower than the others (the README
-//   has the figures).
-// - At most one checkpoint waits in the queue (besides one running); commits meanwhile ask
-//   for nothing more.
-// - Checkpoints are passive: they never wait for a reader or a writer of this or another
-//   process, so they block nobody; what one cannot copy yet, a later one copies.
-// - `close()` waits for a running checkpoint, then closes the connection; nothing runs
-//   after it. The owner closes its own connection after this one, so SQLite's final
-//   checkpoint on closing the last connection is the owner's, as before.
-// - A checkpoint that fails (the disk is full, the file went away) is dropped: the log
-//   keeps the pages, the next checkpoint tries again, and no commit is affected.
-
 internal import CSQLite
 internal import Foundation
 
 /// Runs the write-ahead log's checkpoints of one database file off the committing thread.
+///
+/// The write-ahead log copied back into the database file on a queue of its own, not inside the
+/// commit that filled it.
+///
+/// ## Guarantees
+///
+/// - SQLite's own rule is kept (a checkpoint once the log holds `pages` pages), but the
+///   checkpoint runs on a utility queue through a connection of its own, so a commit never
+///   waits for a checkpoint it triggered: inside the commit, copying a full log would make
+///   the keystroke that crossed the threshold several times slower than the others (the
+///   README has the figures).
+/// - At most one checkpoint waits in the queue (besides one running); commits meanwhile ask
+///   for nothing more.
+/// - Checkpoints are passive: they never wait for a reader or a writer of this or another
+///   process, so they block nobody; what one cannot copy yet, a later one copies.
+/// - `close()` waits for a running checkpoint, then closes the connection; nothing runs
+///   after it. The owner closes its own connection after this one, so SQLite's final
+///   checkpoint on closing the last connection is the owner's.
+/// - A checkpoint that fails (the disk is full, the file went away) is dropped: the log
+///   keeps the pages, the next checkpoint tries again, and no commit is affected.
 final class BackgroundCheckpointer: @unchecked Sendable {
   // @unchecked: `isScheduled` and `isClosed` are read and written only under `lock`;
   // `connection` only on `queue` (and by `close()` inside `queue.sync`).

@@ -1,21 +1,21 @@
-// ChangeLog: what each commit changed, recorded in the commit's own transaction, so other
-// processes on the same library can follow it.
-//
-// Guarantees
-// - Every commit through `NotesDatabase.persist` appends one entry per changed row (a
-//   notebook, a note) and one for the library's metadata when it changed, in the same
-//   transaction as the rows: the log and the rows never disagree, even after a crash.
-// - Entries are numbered by `seq`, which only grows: a reader that has seen everything up
-//   to its cursor needs exactly the entries after it. `seq` is the table's rowid, so a new
-//   entry gets the largest `seq` plus one; trimming removes only old entries, never the
-//   newest, so the head (the largest `seq`) never goes back. No AUTOINCREMENT: it would
-//   write the head to `sqlite_sequence` in every commit, a page more in the log, for a
-//   guarantee the trimming rule already gives.
-// - Trimming rule: after every 128th entry, entries more than `keptEntries` behind the
-//   head are deleted. A reader whose cursor is older than the oldest kept entry (it slept
-//   through more than `keptEntries` changes) reads the whole library instead; nothing is
-//   ever missed, it only costs a full read.
-
+/// What each commit changed, recorded in the commit's own transaction, so other processes on the
+/// same library can follow it.
+///
+/// ## Guarantees
+///
+/// - Every commit through `NotesDatabase.persist` appends one entry per changed row (a
+///   notebook, a note) and one for the library's metadata when it changed, in the same
+///   transaction as the rows: the log and the rows never disagree, even after a crash.
+/// - Entries are numbered by `seq`, which only grows: a reader that has seen everything up
+///   to its cursor needs exactly the entries after it. `seq` is the table's rowid, so a new
+///   entry gets the largest `seq` plus one; trimming removes only old entries, never the
+///   newest, so the head (the largest `seq`) never goes back. No AUTOINCREMENT: it would
+///   write the head to `sqlite_sequence` in every commit, a page more in the log, for a
+///   guarantee the trimming rule already gives.
+/// - Trimming rule: after every 128th entry, entries more than `keptEntries` behind the
+///   head are deleted. A reader whose cursor is older than the oldest kept entry (it slept
+///   through more than `keptEntries` changes) reads the whole library instead; nothing is
+///   ever missed, it only costs a full read.
 enum ChangeLog {
   /// How many entries the log keeps behind its head.
   static let keptEntries: Int64 = 1_000

@@ -1,19 +1,8 @@
-// DatabaseLocation: where the notes database lives, and why there.
-//
-// Guarantees
-// - Resolution order, first match wins: an explicit path (the command-line flag) > the
-//   `AIRFRAME_NOTES_DATABASE` environment variable > `$XDG_DATA_HOME/airframe-notes/
-//   notes.sqlite` > `<home>/.local/share/airframe-notes/notes.sqlite`.
-// - An empty explicit path or empty variable counts as unset; a relative `XDG_DATA_HOME`
-//   is ignored, as the XDG Base Directory specification requires.
-// - A leading `~/` in an explicit path or the variable is expanded with the given home
-//   directory. Nothing else is rewritten.
-// - Resolving is pure: it reads only its arguments (the process environment and home
-//   directory are only defaults) and touches no file.
-
 public import Foundation
 
 /// The path of the notes database and the setting it came from.
+///
+/// Where the notes database lives, and why there.
 ///
 /// ```swift
 /// let location = DatabaseLocation.resolve(
@@ -22,6 +11,18 @@ public import Foundation
 ///   homeDirectory: "/home/ada")
 /// // location.path == "/data/airframe-notes/notes.sqlite", location.source == .xdgDataHome
 /// ```
+///
+/// ## Guarantees
+///
+/// - Resolution order, first match wins: an explicit path (the command-line flag) > the
+///   `AIRFRAME_NOTES_DATABASE` environment variable > `$XDG_DATA_HOME/airframe-notes/
+///   notes.sqlite` > `<home>/.local/share/airframe-notes/notes.sqlite`.
+/// - An empty explicit path or empty variable counts as unset; a relative `XDG_DATA_HOME`
+///   is ignored, as the XDG Base Directory specification requires.
+/// - A leading `~/` in an explicit path or the variable is expanded with the given home
+///   directory. Nothing else is rewritten.
+/// - Resolving is pure: it reads only its arguments (the process environment and home
+///   directory are only defaults) and touches no file.
 public struct DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
   /// The setting a location came from.
   public enum Source: Equatable, Sendable {

@@ -1,12 +1,3 @@
-// DiskSpace: whether a failed read or write of the library was a full disk.
-//
-// Guarantees
-// - An error whose system cause is `ENOSPC` (no space left) or `EDQUOT` (the user's quota
-//   is used up) is a full disk. So is any I/O error on a file system with less free space
-//   for this user than `minimum`: SQLite reports some failed writes (growing its `-shm`
-//   file) as plain I/O errors, and the `errno` behind them may have been replaced by the
-//   time it is read.
-
 internal import Foundation
 
 #if canImport(Glibc)
@@ -16,6 +7,16 @@ internal import Foundation
 #endif
 
 /// Telling a full disk from other I/O errors.
+///
+/// Whether a failed read or write of the library was a full disk.
+///
+/// ## Guarantees
+///
+/// - An error whose system cause is `ENOSPC` (no space left) or `EDQUOT` (the user's quota
+///   is used up) is a full disk. So is any I/O error on a file system with less free space
+///   for this user than `minimum`: SQLite reports some failed writes (growing its `-shm`
+///   file) as plain I/O errors, and the `errno` behind them may have been replaced by the
+///   time it is read.
 enum DiskSpace {
   /// The free space, in bytes, below which a file system counts as full: less than the
   /// region SQLite adds to a `-shm` file at once, and a few pages.

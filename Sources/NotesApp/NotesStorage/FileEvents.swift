@@ -1,26 +1,3 @@
-// FileEvents: a wake-up when a library's files are written — the database and its
-// write-ahead log — by this process or any other, without polling.
-//
-// Guarantees
-// - Linux: one inotify descriptor with a watch on each of the database file and its
-//   `-wal` for writes, and one on the library's folder for creations and renames only, which
-//   watches a library file made anew (the `-wal` appears with the first connection). The
-//   descriptor is read by a main-queue dispatch source, and `changed` runs there, once per
-//   batch of events. Another process's commit appends to the `-wal` file (WAL mode), so
-//   every commit wakes it.
-// - Writes to the folder's other files wake nothing: the kernel leaves them out, so a
-//   process is not woken for every write of every library, log or file beside its own
-//   only to find it is not its own (with many libraries open in one folder, those
-//   wake-ups would grow with the square of their number).
-// - Apple platforms: dispatch file-system sources on the database file and its `-wal` file
-//   (written or extended). The `-wal` file lasts while this process has the library open,
-//   since SQLite removes it only when the last connection closes.
-// - An event says only "look again": the caller asks SQLite (`PRAGMA data_version`) whether
-//   another connection committed. Events for this process's own writes are harmless.
-// - `start` returns `nil` where no watch can be made (no inotify, a folder that cannot be
-//   watched); the caller polls instead.
-// - `cancel()`, or releasing the watch, closes the descriptors; nothing runs after it.
-
 internal import Dispatch
 internal import Foundation
 
@@ -38,6 +15,30 @@ protocol FileWatch: AnyObject {
 }
 
 /// Wake-ups for writes to one library's files.
+///
+/// A wake-up when a library's files are written — the database and its write-ahead log — by this
+/// process or any other, without polling.
+///
+/// ## Guarantees
+///
+/// - Linux: one inotify descriptor with a watch on each of the database file and its
+///   `-wal` for writes, and one on the library's folder for creations and renames only, which
+///   watches a library file made anew (the `-wal` appears with the first connection). The
+///   descriptor is read by a main-queue dispatch source, and `changed` runs there, once per
+///   batch of events. Another process's commit appends to the `-wal` file (WAL mode), so
+///   every commit wakes it.
+/// - Writes to the folder's other files wake nothing: the kernel leaves them out, so a
+///   process is not woken for every write of every library, log or file beside its own
+///   only to find it is not its own (with many libraries open in one folder, those
+///   wake-ups would grow with the square of their number).
+/// - Apple platforms: dispatch file-system sources on the database file and its `-wal` file
+///   (written or extended). The `-wal` file lasts while this process has the library open,
+///   since SQLite removes it only when the last connection closes.
+/// - An event says only "look again": the caller asks SQLite (`PRAGMA data_version`) whether
+///   another connection committed. Events for this process's own writes are harmless.
+/// - `start` returns `nil` where no watch can be made (no inotify, a folder that cannot be
+///   watched); the caller polls instead.
+/// - `cancel()`, or releasing the watch, closes the descriptors; nothing runs after it.
 @MainActor
 final class FileEvents: FileWatch {
   private var sources = WatchSources()

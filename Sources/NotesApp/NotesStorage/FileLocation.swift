@@ -1,21 +1,3 @@
-// FileLocation: checks that a database path can be used before SQLite touches it.
-//
-// Guarantees
-// - Nothing is created unless the check passed: a missing folder is created only after
-//   its nearest existing ancestor was found to be a writable folder.
-// - An existing file is never opened for writing if it or its folder is not writable
-//   (SQLite needs to create `-wal` and `-shm` files beside it); such a path is reported
-//   as `.unwritableLocation` and left alone. A file this user may not read, or cannot
-//   reach (a folder on the path forbids it), is `.permissionDenied`, whatever is asked.
-// - A path that names a folder is reported as `.cannotOpen`.
-// - Before a writable library is opened, its companions are made writable again if a
-//   read-only reader left them otherwise (see `PrivateFiles.repairCompanions`).
-// - What it creates is private (see `PrivateFiles`): each missing folder with mode 0700,
-//   and a new library as an empty file with mode 0600, before SQLite opens it.
-// - Access is judged for the process's effective user, as the kernel will judge the
-//   opens that follow; a check is a forecast, and the open itself still reports what the
-//   system says.
-
 internal import Foundation
 
 #if canImport(Glibc)
@@ -25,6 +7,25 @@ internal import Foundation
 #endif
 
 /// Pre-flight checks on a database path.
+///
+/// They run before SQLite touches the path.
+///
+/// ## Guarantees
+///
+/// - Nothing is created unless the check passed: a missing folder is created only after
+///   its nearest existing ancestor was found to be a writable folder.
+/// - An existing file is never opened for writing if it or its folder is not writable
+///   (SQLite needs to create `-wal` and `-shm` files beside it); such a path is reported
+///   as `.unwritableLocation` and left alone. A file this user may not read, or cannot
+///   reach (a folder on the path forbids it), is `.permissionDenied`, whatever is asked.
+/// - A path that names a folder is reported as `.cannotOpen`.
+/// - Before a writable library is opened, its companions are made writable again if a
+///   read-only reader left them otherwise (see `PrivateFiles.repairCompanions`).
+/// - What it creates is private (see `PrivateFiles`): each missing folder with mode 0700,
+///   and a new library as an empty file with mode 0600, before SQLite opens it.
+/// - Access is judged for the process's effective user, as the kernel will judge the
+///   opens that follow; a check is a forecast, and the open itself still reports what the
+///   system says.
 enum FileLocation {
   /// Checks `path` and creates its missing parent folders (mode 0700) and, when it does
   /// not exist, the file itself (empty, mode 0600).

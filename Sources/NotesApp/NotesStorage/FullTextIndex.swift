@@ -1,32 +1,33 @@
-// FullTextIndex: the FTS5 index over note titles and bodies, how it is kept current, and
-// how to tell whether this SQLite can have one.
-//
-// Guarantees
-// - The index is an external-content FTS5 table (`notes_fts`, rowid = note id) that stores
-//   only the inverted index, not a second copy of the text.
-// - Since schema version 4 a commit does not tokenize anything. Triggers on `notes` record,
-//   in the commit's own transaction, which notes the index no longer matches, in
-//   `notes_fts_pending`: one row per note, holding the title and body the index holds
-//   for it (NULL when it holds nothing). The first change to a note since the last
-//   update records them; later changes find the row and leave it alone. An update that
-//   changes neither title, body nor id (a pin, a move) records nothing.
-// - `update` brings the index up to date in one statement batch: it removes what each
-//   recorded row says the index holds, adds the note's current title and body if the
-//   note still exists, and empties the table. The caller runs it in a write transaction.
-// - So at every commit, and after a crash at any moment, this holds: for a note id with a
-//   recorded row the index holds exactly that row's old title and body (or nothing);
-//   for every other id it holds exactly the note's current row (or nothing). FTS5 is
-//   therefore only ever told to remove text it indexed, which is what keeps an
-//   external-content index from being corrupted. A writer must not change `notes`
-//   with REPLACE (its implicit delete fires no trigger); NotesDatabase never does.
-// - `install` builds the index from the rows already present, so a database migrated from
-//   version 1, or written by an SQLite without FTS5, is searchable at once. It creates
-//   what the file's schema version has: version 2's self-updating triggers (released
-//   SQL, never edited), then, from version 4, the recorded-changes design above.
-
 internal import CSQLite
 
 /// Creates, inspects and updates the full-text index.
+///
+/// The FTS5 index over note titles and bodies, how it is kept current, and how to tell whether this
+/// SQLite can have one.
+///
+/// ## Guarantees
+///
+/// - The index is an external-content FTS5 table (`notes_fts`, rowid = note id) that stores
+///   only the inverted index, not a second copy of the text.
+/// - Since schema version 4 a commit does not tokenize anything. Triggers on `notes` record,
+///   in the commit's own transaction, which notes the index no longer matches, in
+///   `notes_fts_pending`: one row per note, holding the title and body the index holds
+///   for it (NULL when it holds nothing). The first change to a note since the last
+///   update records them; later changes find the row and leave it alone. An update that
+///   changes neither title, body nor id (a pin, a move) records nothing.
+/// - `update` brings the index up to date in one statement batch: it removes what each
+///   recorded row says the index holds, adds the note's current title and body if the
+///   note still exists, and empties the table. The caller runs it in a write transaction.
+/// - So at every commit, and after a crash at any moment, this holds: for a note id with a
+///   recorded row the index holds exactly that row's old title and body (or nothing);
+///   for every other id it holds exactly the note's current row (or nothing). FTS5 is
+///   therefore only ever told to remove text it indexed, which is what keeps an
+///   external-content index from being corrupted. A writer must not change `notes`
+///   with REPLACE (its implicit delete fires no trigger); NotesDatabase never does.
+/// - `install` builds the index from the rows already present, so a database migrated from
+///   version 1, or written by an SQLite without FTS5, is searchable at once. It creates
+///   what the file's schema version has: version 2's self-updating triggers (released
+///   SQL, never edited), then, from version 4, the recorded-changes design above.
 enum FullTextIndex {
   /// Whether the linked SQLite library was compiled with FTS5.
   static var isAvailable: Bool { sqlite3_compileoption_used("ENABLE_FTS5") == 1 }

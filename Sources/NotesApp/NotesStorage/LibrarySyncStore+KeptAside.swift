@@ -1,13 +1,5 @@
 // LibrarySyncStore+KeptAside: the versions pulled from the server that broke the app's
 // rules, kept aside with their reasons instead of applied.
-//
-// Guarantees
-// - A refused version is recorded in the same transaction as the batch it came with and
-//   the batch's cursor: a kill leaves both or neither.
-// - One row per entity: a later refused version of it replaces the earlier one (unread
-//   again), and a valid version newer than it removes it — the server holds valid data
-//   for that entity again.
-// - Only what identifies a version and why it was refused is kept, never its content.
 
 public import Foundation
 public import NotesCore
@@ -71,6 +63,15 @@ extension LibrarySyncStore {
   }
 
   /// Records `refused` and forgets what `applied` supersedes; in the caller's transaction.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A refused version is recorded in the same transaction as the batch it came with and
+  ///   the batch's cursor: a kill leaves both or neither.
+  /// - One row per entity: a later refused version of it replaces the earlier one (unread
+  ///   again), and a valid version newer than it removes it — the server holds valid data
+  ///   for that entity again.
+  /// - Only what identifies a version and why it was refused is kept, never its content.
   func keepAside(
     _ refused: [RefusedVersion], superseding applied: [PulledRecord]
   ) throws(NotesStorageError) {

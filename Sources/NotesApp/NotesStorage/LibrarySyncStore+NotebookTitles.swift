@@ -1,12 +1,5 @@
-// LibrarySyncStore+NotebookTitles: two notebooks with the same title, one of them pulled.
-//
-// Guarantees
-// - Two devices creating a notebook with the same title (ignoring case and surrounding
-//   white space): if this device's one has never reached the server (sync pulls before it
-//   pushes, so this is the usual case), its notes move into the server's one and it goes
-//   away — one notebook, no note lost. If both reached the server before either device saw
-//   the other (or a rename made two titles equal), the one whose uid sorts last is numbered
-//   (“Work 2”) on every device alike; no note moves.
+// LibrarySyncStore+NotebookTitles: two notebooks with the same title, one of them pulled
+// (the rule is on `writeNotebook`).
 
 internal import Foundation
 internal import NotesCore

@@ -1,20 +1,5 @@
 // LibrarySyncStore+Pull: applying what the server holds to the library, merging with what
 // this device changed.
-//
-// Guarantees
-// - One batch is one transaction, together with the new cursor: a kill leaves the batch
-//   applied with its cursor, or neither.
-// - A version the library already has (its ancestor is as new) is skipped; a version this
-//   device pushed itself (its pending change id) is an acknowledgement, not a merge.
-// - An entity not changed here takes the server's version whole. One changed here is
-//   merged by `SyncMerge` (see its rules); a conflict copy becomes a new note, pending, so
-//   the next push sends it; notices are kept in `sync_notices` until acknowledged.
-// - What reaches here was checked by the app's rules (`SyncRules`) on the way; versions
-//   that broke them are kept aside in the batch's transaction (LibrarySyncStore+KeptAside).
-// - Versions are applied in write order (`inWriteOrder`): notebooks that exist first, then
-//   notes, then deleted notebooks; how each is written is in LibrarySyncStore+PullWrites.
-// - Every row written is recorded in the change log, so the app's model and other processes
-//   catch up; the last assigned id grows to cover new rows (LibrarySyncStore.PullBatch).
 
 internal import Foundation
 public import NotesCore
@@ -22,6 +7,23 @@ public import NotesCore
 extension LibrarySyncStore {
   /// Applies `pulled` (in server order), keeps `refused` aside, and moves the cursor to
   /// `cursor`.
+  ///
+  /// ## Guarantees
+  ///
+  /// - One batch is one transaction, together with the new cursor: a kill leaves the batch
+  ///   applied with its cursor, or neither.
+  /// - A version the library already has (its ancestor is as new) is skipped; a version this
+  ///   device pushed itself (its pending change id) is an acknowledgement, not a merge.
+  /// - An entity not changed here takes the server's version whole. One changed here is
+  ///   merged by `SyncMerge` (see its rules); a conflict copy becomes a new note, pending, so
+  ///   the next push sends it; notices are kept in `sync_notices` until acknowledged.
+  /// - What reaches here was checked by the app's rules (`SyncRules`) on the way; versions
+  ///   that broke them are kept aside in the batch's transaction (`keepAside`).
+  /// - Versions are applied in write order (`inWriteOrder`): notebooks that exist first, then
+  ///   notes, then deleted notebooks; how each is written is on `writeNote` and
+  ///   `writeNotebook`.
+  /// - Every row written is recorded in the change log, so the app's model and other
+  ///   processes catch up; the last assigned id grows to cover new rows (`PullBatch`).
   ///
   /// - Parameters:
   ///   - pulled: Versions from the server, each newer than the cursor and checked by the

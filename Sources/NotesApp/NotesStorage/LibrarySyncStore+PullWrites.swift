@@ -1,14 +1,5 @@
 // LibrarySyncStore+PullWrites: writing a pulled (or merged) version into the library's
 // notes and notebooks tables.
-//
-// Guarantees
-// - A notebook deleted elsewhere that still holds a note here (one changed here, or moved in
-//   by a third device) is kept, and pushed back.
-// - A note whose notebook this library no longer has brings the notebook back, with its
-//   last known title (or “Recovered notes”).
-// - A notebook whose title another one here already has is joined or numbered as
-//   LibrarySyncStore+NotebookTitles states.
-// - Every row written is added to the batch's touched rows, for the change log.
 
 internal import Foundation
 internal import NotesCore
@@ -16,6 +7,12 @@ internal import NotesCore
 extension LibrarySyncStore {
   /// Writes `fields` as the row of note `uid` (deleting the row with `nil`): an update of
   /// `localID`, or a new row when it is `nil`.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A note whose notebook this library no longer has brings the notebook back, with its
+  ///   last known title (or “Recovered notes”).
+  /// - Every row written is added to the batch's touched rows, for the change log.
   func writeNote(
     uid: String, fields: SyncFields?, localID: Int64?, in batch: inout PullBatch
   ) throws(NotesStorageError) {
@@ -50,6 +47,18 @@ extension LibrarySyncStore {
 
   /// Writes `fields` as the row of notebook `uid` (deleting it with `nil`, unless it still
   /// holds notes): an update of `localID`, or a new row when it is `nil`.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A notebook deleted elsewhere that still holds a note here (one changed here, or moved
+  ///   in by a third device) is kept, and pushed back.
+  /// - Two devices creating a notebook with the same title (ignoring case and surrounding
+  ///   white space): if this device's one has never reached the server (sync pulls before
+  ///   it pushes, so this is the usual case), its notes move into the server's one and it
+  ///   goes away — one notebook, no note lost (`join`). If both reached the server before
+  ///   either device saw the other (or a rename made two titles equal), the one whose uid
+  ///   sorts last is numbered (“Work 2”) on every device alike; no note moves (`separate`).
+  /// - Every row written is added to the batch's touched rows, for the change log.
   func writeNotebook(
     uid: String, fields: SyncFields?, localID: Int64?, in batch: inout PullBatch
   ) throws(NotesStorageError) {

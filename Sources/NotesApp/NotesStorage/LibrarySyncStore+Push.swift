@@ -1,26 +1,19 @@
 // LibrarySyncStore+Push: the changes to push, and what the server said about them.
-//
-// Guarantees
-// - `outgoingChanges()` turns each pending entity into one change with a fresh change id
-//   and the exact version to push, stored before it is returned; an entity whose version
-//   equals the one the server has needs no push and stops being pending. A change already
-//   given an id keeps it (and its version) until it is acknowledged or superseded, so a
-//   retry sends the same change.
-// - `acknowledge` makes the pushed version the entity's ancestor; if the entity changed
-//   again meanwhile, it stays pending for the next push.
-// - Changes come in write order (`inWriteOrder`): pushed in one server transaction, a
-//   device pulling never sees a note without its notebook.
-// - They can be handed out in chunks while they are collected, for a push to send each
-//   while the next is made; every chunk comes from the same transaction, so the order and
-//   the snapshot are those of collecting them all at once.
 
 public import NotesCore
 
 extension LibrarySyncStore {
   /// Every change to push, each with its change id, stored before they are returned.
   ///
-  /// Notebooks that exist come first, then notes, then deleted notebooks; pushed in one
-  /// server transaction, a device pulling never sees a note without its notebook.
+  /// ## Guarantees
+  ///
+  /// - Each pending entity becomes one change with a fresh change id and the exact version to
+  ///   push, stored before it is returned; an entity whose version equals the one the server
+  ///   has needs no push and stops being pending. A change already given an id keeps it (and
+  ///   its version) until it is acknowledged or superseded, so a retry sends the same change.
+  /// - Changes come in write order (`inWriteOrder`): notebooks that exist first, then notes,
+  ///   then deleted notebooks. Pushed in one server transaction, a device pulling never sees
+  ///   a note without its notebook.
   public func outgoingChanges() throws(NotesStorageError) -> [OutgoingChange] {
     var changes: [OutgoingChange] = []
     try outgoingChanges(inChunksOf: Int.max) { chunk in
@@ -112,6 +105,11 @@ extension LibrarySyncStore {
   }
 
   /// Records that the server accepted each change with its sequence number.
+  ///
+  /// ## Guarantees
+  ///
+  /// - The pushed version becomes the entity's ancestor; if the entity changed again
+  ///   meanwhile, it stays pending for the next push.
   public func acknowledge(_ accepted: [(OutgoingChange, seq: Int64)]) throws(NotesStorageError) {
     guard !accepted.isEmpty else { return }
     try connection.withPageCache(kibibytes: Self.pageCache(forRows: accepted.count)) {

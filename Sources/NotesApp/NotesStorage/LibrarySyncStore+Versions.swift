@@ -1,10 +1,6 @@
 // LibrarySyncStore+Versions: reading and writing the versions sync compares — an entity's
 // row in the library, its ancestor in `sync_base`, its pushed version in `sync_pending`.
-//
-// Guarantees
-// - Every helper here runs inside the caller's transaction; none opens one.
-// - A version is read the same way from each of the three places (the columns of
-//   `SyncBookkeeping`), so two versions compare equal exactly when their fields do.
+// Every helper here runs inside the caller's transaction; none opens one.
 
 internal import Foundation
 internal import NotesCore
@@ -147,6 +143,11 @@ extension LibrarySyncStore {
   }
 
   /// Reads the seven version columns starting at `first`.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A version is read the same way from each of the three places (the columns of
+  ///   `SyncBookkeeping`), so two versions compare equal exactly when their fields do.
   static func version(at statement: Statement, from first: Int32) -> SyncFields? {
     guard statement.int64(at: first) == 0 else { return nil }
     return SyncFields(

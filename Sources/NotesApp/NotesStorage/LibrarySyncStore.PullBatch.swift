@@ -1,16 +1,17 @@
-// LibrarySyncStore.PullBatch: what one pulled batch has done so far, and the bookkeeping
-// written when it ends — the cursor, the last assigned id, the change log, the notices.
-//
-// Guarantees
-// - Written in the batch's transaction: the new cursor is stored with the batch or not at
-//   all.
-// - Every row written is recorded in the change log, so the app's model and other processes
-//   catch up; the last assigned id grows to cover new rows.
-
 internal import Foundation
 
 extension LibrarySyncStore {
   /// What one batch has done so far.
+  ///
+  /// When the batch ends, its bookkeeping is written: the cursor, the last assigned id, the change
+  /// log, the notices.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Written in the batch's transaction: the new cursor is stored with the batch or not at
+  ///   all.
+  /// - Every row written is recorded in the change log, so the app's model and other processes
+  ///   catch up; the last assigned id grows to cover new rows.
   struct PullBatch {
     var lastAssignedID: Int64
     var touched: [(ChangeLog.Entity, Int64)] = []

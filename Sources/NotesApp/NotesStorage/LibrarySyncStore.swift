@@ -1,26 +1,27 @@
-// LibrarySyncStore: a library as the sync engine sees it — what to push, what the server
-// accepted, and where pulling stands — over a connection of its own.
-//
-// Guarantees
-// - Its own SQLite connection to the library file: to the app's model, sync is one more
-//   writer, like another process. Everything it writes is in the change log, so the model
-//   catches up through `Model.write`'s external path (never the undo history).
-// - Every call is one transaction: a kill at any point leaves either the state before the
-//   call or the state after it.
-// - What each call does is stated where it is: pushing in LibrarySyncStore+Push, pulling
-//   in LibrarySyncStore+Pull, the versions both compare in LibrarySyncStore+Versions.
-// - Not thread-safe and not main-actor bound: one owner (the sync engine's queue) uses it.
-
 public import Foundation
 internal import NotesCore
 
 /// The sync engine's access to one library file.
+///
+/// A library as the sync engine sees it — what to push, what the server accepted, and where pulling
+/// stands — over a connection of its own.
 ///
 /// ```swift
 /// let store = try LibrarySyncStore(path: library.path)
 /// let changes = try store.outgoingChanges()   // push these, then:
 /// try store.acknowledge(changes[0], seq: 42)
 /// ```
+///
+/// ## Guarantees
+///
+/// - Its own SQLite connection to the library file: to the app's model, sync is one more
+///   writer, like another process. Everything it writes is in the change log, so the model
+///   catches up through `Model.write`'s external path (never the undo history).
+/// - Every call is one transaction: a kill at any point leaves either the state before the
+///   call or the state after it.
+/// - What each call does is stated where it is: pushing in LibrarySyncStore+Push, pulling
+///   in LibrarySyncStore+Pull, the versions both compare in LibrarySyncStore+Versions.
+/// - Not thread-safe and not main-actor bound: one owner (the sync engine's queue) uses it.
 public final class LibrarySyncStore {
   let connection: SQLiteConnection
   /// This library's device id.

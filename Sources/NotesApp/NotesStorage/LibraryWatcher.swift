@@ -7,7 +7,7 @@ public import NotesCore
 /// It wakes when the library's files are written (inotify on Linux, a dispatch file-system
 /// source on Apple platforms) and asks the database whether another connection has
 /// committed (``NotesDatabase/hasExternalChanges()``: one `PRAGMA data_version`, no table
-/// read). When one has, it brings the model up to date with ``Model/catchUpWithStorage()``:
+/// read). When one has, it brings the model up to date with `Model.catchUpWithStorage()`:
 /// one external commit that every presentation observes like any other, and that undo
 /// history never records. Where no file watch can be made, it asks every `interval`
 /// instead.

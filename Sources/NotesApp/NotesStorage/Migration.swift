@@ -1,36 +1,36 @@
-// Migration: the ordered steps that bring a notes database from any earlier schema version
-// to the current one.
-//
-// Guarantees
-// - The schema version lives in `PRAGMA user_version`: 0 for an empty file, N after
-//   migration N. Migrations run in ascending order, each in its own BEGIN IMMEDIATE
-//   transaction together with the version bump, so a database is always exactly at one
-//   version; a failed migration rolls back to the previous version.
-// - The version is re-read inside each migration's transaction, so two processes opening
-//   the same old file never run a migration twice.
-// - A migration never deletes user data. Migrations are append-only: a released
-//   migration's SQL is never edited; a change is a new case.
-// - Migration 2 creates the full-text index only if this SQLite has FTS5; without it the
-//   version still becomes 2 and search uses the documented LIKE fallback. The index is
-//   created later, when the file is opened by an SQLite that has FTS5
-//   (see `FullTextIndex.install`).
-// - Migration 4 replaces the triggers that updated the index inside every commit by
-//   triggers that record which notes changed; the index is brought up to date before each
-//   search (see `FullTextIndex`). The old triggers kept the index exact, so the record
-//   starts empty. A file without the index is left alone: it gets the version-4 design
-//   when an SQLite with FTS5 installs the index.
-// - Migration 5 adds the change log (see `ChangeLog`), empty: a process that opens the file
-//   afterwards reads the whole library once, as every process does on open.
-// - Migration 6 gives every notebook and note a globally unique id (`uid`, a random UUID
-//   for rows that exist; new rows get a time-ordered one), the library a device id, and
-//   adds sync's bookkeeping (see `SyncBookkeeping`). Every existing row is marked as not
-//   yet on a server, so the first sync pushes the whole library. Nothing is removed.
-// - Migration 7 adds `sync_kept_aside`, empty: where versions pulled from the server that
-//   break the app's rules are kept aside with their reasons (see `SyncBookkeeping`).
-// - Migration 8 numbers the change log by its rowid instead of AUTOINCREMENT, keeping
-//   every entry and the head (see `ChangeLog`): one page less in every commit.
-
 /// One step of the schema's history; `rawValue` is the version it produces.
+///
+/// The cases, in order, bring a notes database from any earlier schema version to the current one.
+///
+/// ## Guarantees
+///
+/// - The schema version lives in `PRAGMA user_version`: 0 for an empty file, N after
+///   migration N. Migrations run in ascending order, each in its own BEGIN IMMEDIATE
+///   transaction together with the version bump, so a database is always exactly at one
+///   version; a failed migration rolls back to the previous version.
+/// - The version is re-read inside each migration's transaction, so two processes opening
+///   the same old file never run a migration twice.
+/// - A migration never deletes user data. Migrations are append-only: a released
+///   migration's SQL is never edited; a change is a new case.
+/// - Migration 2 creates the full-text index only if this SQLite has FTS5; without it the
+///   version still becomes 2 and search uses the documented LIKE fallback. The index is
+///   created later, when the file is opened by an SQLite that has FTS5
+///   (see `FullTextIndex.install`).
+/// - Migration 4 replaces the triggers that updated the index inside every commit by
+///   triggers that record which notes changed; the index is brought up to date before each
+///   search (see `FullTextIndex`). The old triggers kept the index exact, so the record
+///   starts empty. A file without the index is left alone: it gets the version-4 design
+///   when an SQLite with FTS5 installs the index.
+/// - Migration 5 adds the change log (see `ChangeLog`), empty: a process that opens the file
+///   afterwards reads the whole library once, as every process does on open.
+/// - Migration 6 gives every notebook and note a globally unique id (`uid`, a random UUID
+///   for rows that exist; new rows get a time-ordered one), the library a device id, and
+///   adds sync's bookkeeping (see `SyncBookkeeping`). Every existing row is marked as not
+///   yet on a server, so the first sync pushes the whole library. Nothing is removed.
+/// - Migration 7 adds `sync_kept_aside`, empty: where versions pulled from the server that
+///   break the app's rules are kept aside with their reasons (see `SyncBookkeeping`).
+/// - Migration 8 numbers the change log by its rowid instead of AUTOINCREMENT, keeping
+///   every entry and the head (see `ChangeLog`): one page less in every commit.
 enum Migration: Int32, CaseIterable {
   /// Tables for notebooks, notes and metadata (last assigned id, last sync time).
   case createTables = 1

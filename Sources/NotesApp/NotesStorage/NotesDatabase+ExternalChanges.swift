@@ -1,17 +1,4 @@
 // NotesDatabase+ExternalChanges: following what other processes commit to the same file.
-//
-// Guarantees
-// - `hasExternalChanges()` is cheap (one `PRAGMA data_version`, no table read) and true
-//   once another connection has committed since the log was last read; a watcher can call
-//   it on a timer without a busy loop.
-// - `externalChanges()` reads, in one read transaction, every row the log names after this
-//   process's cursor, and returns them as changes to apply through `Model.write`'s external
-//   path (see `Model.catchUpWithStorage()`): rows that exist are inserted or updated, rows
-//   that do not are removed, so the model ends equal to the file whatever order the other
-//   commits came in. The cursor moves only once the model has applied them.
-// - A cursor older than the oldest kept entry (see `ChangeLog`) reads the whole library
-//   instead: the model still ends equal to the file.
-// - The last assigned id never goes down: the larger of the model's and the file's.
 
 public import Airframe
 public import NotesCore
@@ -19,6 +6,12 @@ public import NotesCore
 extension NotesDatabase {
   /// Whether another connection has committed to the file since the change log was last
   /// read; costs one `PRAGMA data_version`.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Cheap (one `PRAGMA data_version`, no table read) and true once another connection has
+  ///   committed since the log was last read; a watcher can call it on a timer without a
+  ///   busy loop.
   ///
   /// - Returns: `true` if ``externalChanges()`` may have something to apply.
   /// - Throws: A ``NotesStorageError`` if the file cannot be read.
@@ -29,6 +22,17 @@ extension NotesDatabase {
   }
 
   /// What other processes committed since this one last read the change log.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Reads, in one read transaction, every row the log names after this process's cursor,
+  ///   and returns them as changes to apply through `Model.write`'s external path (see
+  ///   `Model.catchUpWithStorage()`): rows that exist are inserted or updated, rows that do
+  ///   not are removed, so the model ends equal to the file whatever order the other commits
+  ///   came in. The cursor moves only once the model has applied them.
+  /// - A cursor older than the oldest kept entry (see `ChangeLog`) reads the whole library
+  ///   instead: the model still ends equal to the file.
+  /// - The last assigned id never goes down: the larger of the model's and the file's.
   ///
   /// - Returns: The changes, or `nil` if the log has nothing new for this process.
   /// - Throws: A ``NotesStorageError`` if the file cannot be read.

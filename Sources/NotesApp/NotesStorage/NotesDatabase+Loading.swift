@@ -1,18 +1,19 @@
 // NotesDatabase+Loading: reading the whole library into a `NotesState`.
-//
-// Guarantees
-// - The state is read inside one read transaction, so it is one consistent snapshot even
-//   if another process writes meanwhile.
-// - Each table is read by one cached SELECT, column by column; per note the only
-//   allocations are the note's own strings.
-// - The loaded sync status is `.idle(lastSynced:)` with the stored date; the last assigned
-//   id is the stored one, or the largest id present if that is larger.
 
 internal import Foundation
 public import NotesCore
 
 extension NotesDatabase {
   /// Reads every notebook and note, the last assigned id and the last sync time.
+  ///
+  /// ## Guarantees
+  ///
+  /// - The state is read inside one read transaction, so it is one consistent snapshot even
+  ///   if another process writes meanwhile.
+  /// - Each table is read by one cached SELECT, column by column; per note the only
+  ///   allocations are the note's own strings.
+  /// - The loaded sync status is `.idle(lastSynced:)` with the stored date; the last assigned
+  ///   id is the stored one, or the largest id present if that is larger.
   ///
   /// - Returns: The stored state; its sync status is always `.idle(lastSynced:)`.
   /// - Throws: A ``NotesStorageError`` if the file cannot be read.

@@ -1,27 +1,4 @@
 // NotesDatabase+ModelStorage: persisting the model's commits.
-//
-// Guarantees
-// - One commit is one SQLite transaction (BEGIN IMMEDIATE … COMMIT). If any statement or
-//   the COMMIT fails, the transaction is rolled back and the error is thrown, so the
-//   database holds exactly what it held before, and the model (which persists before it
-//   applies) keeps its state too.
-// - Exactly the rows the change set names are written, with their values read from
-//   `commit.state`: inserted rows are INSERTed, updated rows UPDATEd, removed rows
-//   DELETEd. Triggers record, in the same transaction, which notes the full-text index no
-//   longer matches; the index itself is updated before the next search (see
-//   `FullTextIndex`), so a commit tokenizes nothing.
-// - A database opened read-only refuses every commit with `.unwritableLocation` before
-//   it touches the file.
-// - An UPDATE or DELETE that matches no row, or a changed id missing from the commit's
-//   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
-// - Rows may be written in any order within a commit: the notebook foreign key is checked
-//   at COMMIT, so a commit that leaves a note without its notebook fails as a whole.
-// - The last assigned id is written only when the commit changed it; the sync status only
-//   when it changed, and then only its `lastSynced` date.
-// - A write's last try (`holdingWriteLock`) takes SQLite's write lock before the model
-//   catches up, and its commit's `persist` commits that same transaction: no other process
-//   or connection (sync, another window's program) can commit between the catch-up and the
-//   write, so a write is never refused three times over by busy writers.
 
 public import Airframe
 internal import Foundation
@@ -29,6 +6,13 @@ public import NotesCore
 
 extension NotesDatabase: ModelStorage {
   /// Runs `body` holding SQLite's write lock, which the `persist` inside it commits.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A write's last try takes SQLite's write lock before the model catches up, and its
+  ///   commit's `persist` commits that same transaction: no other process or connection
+  ///   (sync, another window's program) can commit between the catch-up and the write, so a
+  ///   write is never refused three times over by busy writers.
   ///
   /// - Parameter body: The model's catch-up and the write's last try.
   /// - Returns: What `body` returns.
@@ -39,6 +23,26 @@ extension NotesDatabase: ModelStorage {
   }
 
   /// Writes the rows `commit` changed, in one transaction, or throws and writes nothing.
+  ///
+  /// ## Guarantees
+  ///
+  /// - One commit is one SQLite transaction (BEGIN IMMEDIATE … COMMIT). If any statement or
+  ///   the COMMIT fails, the transaction is rolled back and the error is thrown, so the
+  ///   database holds exactly what it held before, and the model (which persists before it
+  ///   applies) keeps its state too.
+  /// - Exactly the rows the change set names are written, with their values read from
+  ///   `commit.state`: inserted rows are INSERTed, updated rows UPDATEd, removed rows
+  ///   DELETEd. Triggers record, in the same transaction, which notes the full-text index no
+  ///   longer matches; the index itself is updated before the next search (see
+  ///   `FullTextIndex`), so a commit tokenizes nothing.
+  /// - A database opened read-only refuses every commit with `.unwritableLocation` before
+  ///   it touches the file.
+  /// - An UPDATE or DELETE that matches no row, or a changed id missing from the commit's
+  ///   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
+  /// - Rows may be written in any order within a commit: the notebook foreign key is checked
+  ///   at COMMIT, so a commit that leaves a note without its notebook fails as a whole.
+  /// - The last assigned id is written only when the commit changed it; the sync status only
+  ///   when it changed, and then only its `lastSynced` date.
   ///
   /// - Parameter commit: The commit the model is about to apply.
   /// - Throws: A ``NotesStorageError``; the database is then unchanged.

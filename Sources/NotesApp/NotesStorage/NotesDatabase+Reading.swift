@@ -1,17 +1,18 @@
 // NotesDatabase+Reading: reading notes and the notebooks without loading the library into
 // a state, for commands that print what they read once (`notes show`, `notes search`,
 // `notes list`).
-//
-// Guarantees
-// - Each read is one consistent snapshot (one read transaction) and costs what it reads:
-//   a note by its primary key, the notebooks table (small); only `allNotes()` reads every
-//   note, into a plain list (no tables keyed by id are built).
-// - Rows come back as the same values `loadState()` builds.
 
 public import NotesCore
 
 extension NotesDatabase {
   /// The notes with the given ids that exist, in the order of `ids`, and every notebook.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Each read is one consistent snapshot (one read transaction) and costs what it reads:
+  ///   a note by its primary key, the notebooks table (small); only `allNotes()` reads every
+  ///   note, into a plain list (no tables keyed by id are built).
+  /// - Rows come back as the same values `loadState()` builds.
   ///
   /// - Parameter ids: The notes to read; ids with no note are skipped.
   /// - Returns: The notes found, and the notebooks (to name each note's notebook).
@@ -42,7 +43,7 @@ extension NotesDatabase {
   /// Every note and every notebook, as lists.
   ///
   /// What ``loadState()`` reads, without building a state's tables keyed by id: for a
-  /// command that prints the library once, about a fifth of listing 100,000 notes.
+  /// command that prints the library once.
   ///
   /// - Returns: The notes (in no particular order) and the notebooks.
   /// - Throws: A ``NotesStorageError`` if the file cannot be read.

@@ -1,21 +1,4 @@
 // NotesDatabase+Search: finding notes by words in their titles and bodies.
-//
-// Guarantees
-// - Any text is a valid query: it never reaches SQL as code (it is a bound parameter) and
-//   never reaches FTS5 as syntax (each word becomes a quoted phrase). Quotes, `;`, `%`,
-//   `*`, `--`, `OR`, `NEAR` and non-Latin text are searched for, not interpreted.
-// - A query is split at whitespace (and at NUL, which would end an FTS5 expression
-//   early) into words; a note matches when it contains every word (as a word prefix with
-//   full text; as a substring with the fallback). Full text ignores a word in which the
-//   index's own tokenizer finds no token (FTS5's unicode61 knows Unicode 6.1 and has its
-//   own rules for marks, so only it can say); the fallback ignores a word with no letter
-//   or digit. A query with no words finds nothing.
-// - Results reflect every commit persisted so far, by this or any other connection: a
-//   full-text search first checks, in the same read snapshot as its query, whether
-//   commits recorded changes the index does not reflect yet; if so it brings the index up
-//   to date and queries it in one write transaction (see `FullTextIndex`).
-// - Full text ranks by bm25 relevance (title words weigh four times body words); the
-//   substring fallback orders newest-modified first. Both return at most `limit` ids.
 
 public import NotesCore
 
@@ -29,6 +12,24 @@ extension NotesDatabase {
   /// try database.search("groc list")  // notes with words starting "groc" and "list"
   /// try database.search("50% off; \"sale\"")  // special characters are just text
   /// ```
+  ///
+  /// ## Guarantees
+  ///
+  /// - Any text is a valid query: it never reaches SQL as code (it is a bound parameter) and
+  ///   never reaches FTS5 as syntax (each word becomes a quoted phrase). Quotes, `;`, `%`,
+  ///   `*`, `--`, `OR`, `NEAR` and non-Latin text are searched for, not interpreted.
+  /// - A query is split at whitespace (and at NUL, which would end an FTS5 expression
+  ///   early) into words; a note matches when it contains every word (as a word prefix with
+  ///   full text; as a substring with the fallback). Full text ignores a word in which the
+  ///   index's own tokenizer finds no token (FTS5's unicode61 knows Unicode 6.1 and has its
+  ///   own rules for marks, so only it can say); the fallback ignores a word with no letter
+  ///   or digit. A query with no words finds nothing.
+  /// - Results reflect every commit persisted so far, by this or any other connection: a
+  ///   full-text search first checks, in the same read snapshot as its query, whether
+  ///   commits recorded changes the index does not reflect yet; if so it brings the index up
+  ///   to date and queries it in one write transaction (see `FullTextIndex`).
+  /// - Full text ranks by bm25 relevance (title words weigh four times body words); the
+  ///   substring fallback orders newest-modified first. Both return at most `limit` ids.
   ///
   /// - Parameters:
   ///   - query: What the person typed; any text.
@@ -108,7 +109,8 @@ extension NotesDatabase {
   /// The tokenizer of the full-text index, as its `tokenize` option names it.
   static let fullTextTokenizer = ["unicode61", "remove_diacritics", "2"]
 
-  /// The words of `query` this library's search method looks for (see the guarantees).
+  /// The words of `query` this library's search method looks for (see the guarantees of
+  /// `search(_:limit:)`).
   func searchedWords(in query: String) throws(NotesStorageError) -> [Substring] {
     try searchedWords(in: query, on: openConnection())
   }
@@ -135,11 +137,11 @@ extension NotesDatabase {
   /// The words of a query, before either method's filter: separated by whitespace or NUL.
   ///
   /// (FTS5 reads an expression only up to a NUL, so a NUL inside a quoted word would leave
-  /// the quote open; the fuzz target for the query builder found it.)
+  /// the quote open.)
   ///
   /// Splitting and escaping work on Unicode scalars, not characters: a quote, NUL or `%`
   /// followed by a combining mark is one Swift `Character` but still the bare byte to
-  /// SQLite (the fuzz target found `N"ۖ` leaving a quote unescaped).
+  /// SQLite (split by characters, `N"ۖ` would leave a quote unescaped).
   static func queryWords(in query: String) -> [Substring] {
     query.unicodeScalars.split { $0.properties.isWhitespace || $0 == "\0" }
       .map { Substring(String(String.UnicodeScalarView($0))) }

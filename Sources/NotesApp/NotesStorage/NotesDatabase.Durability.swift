@@ -1,12 +1,13 @@
-// NotesDatabase.Durability: how much a commit survives, chosen when the database opens.
-//
-// Guarantees
-// - Both levels keep the database consistent (WAL journal, atomic commits); they differ
-//   only in whether the last commits can be lost when the operating system, not just the
-//   app, stops.
-
 extension NotesDatabase {
   /// What a commit that `persist` returned from survives.
+  ///
+  /// It is chosen when the database opens.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Both levels keep the database consistent (WAL journal, atomic commits); they differ
+  ///   only in whether the last commits can be lost when the operating system, not just the
+  ///   app, stops.
   public enum Durability: Sendable {
     /// Survives the app crashing or being killed at any moment (`synchronous = NORMAL`).
     ///

@@ -1,11 +1,10 @@
-// NotesDatabase.SearchMethod: which search an open database uses.
-//
-// Guarantees
-// - Decided once when the database opens: full text if the file has the FTS5 index,
-//   otherwise substring matching. Both accept any text without error.
-
 extension NotesDatabase {
   /// How ``NotesDatabase/search(_:limit:)`` finds notes.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Decided once when the database opens: full text if the file has the FTS5 index,
+  ///   otherwise substring matching. Both accept any text without error.
   public enum SearchMethod: Sendable {
     /// The FTS5 index: word-prefix matching, ranked by relevance (bm25, titles weigh
     /// more), case- and accent-insensitive. Cost grows with the number of matches.

@@ -1,42 +1,8 @@
-// NotesDatabase: the notes app's SQLite file, opened, migrated and closed.
-//
-// Guarantees
-// - Opening either yields a database at the current schema version, in WAL mode, with
-//   foreign keys enforced, or throws a `NotesStorageError` and leaves the file as it was:
-//   a corrupt file (`.notADatabase`), a newer schema (`.newerSchema`) or an unwritable
-//   location (`.unwritableLocation`) is detected before anything is written, and a file
-//   this code created for a failed open is removed again.
-// - Private on disk: a new library is created with mode 0600 in folders created with mode
-//   0700, and SQLite gives its -wal, -shm and -journal files the library's mode, whatever
-//   the umask; opening an existing library takes group and other access away from it and
-//   its companions, keeping a stricter mode (see `PrivateFiles`).
-// - Older files are migrated on open (see `Migration`), each step in its own transaction.
-// - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
-//   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
-//   back bit for bit; files before schema version 3 stored seconds since 1970). Of the
-//   sync status only `lastSynced` is stored: syncing and failed are states of a running
-//   app, so a loaded state is always `.idle(lastSynced:)`.
-// - What a commit costs: one transaction writing the changed rows, plus, for each note
-//   whose title or body changes for the first time since the last index update, one row
-//   recording what the full-text index holds for it. No text is tokenized in a commit.
-// - When the full-text index is brought up to date: at the start of every search that
-//   finds recorded changes, and on `close()`, each time in a write transaction of its own
-//   (see `FullTextIndex`). So every committed change is visible to the next search, and
-//   the index and the record are consistent at every commit, even after a crash.
-// - The database is main-actor isolated like the model it stores, and is the only writer
-//   through this connection; every change to the library happens inside `persist` (the
-//   model's funnel); searching and closing write only the full-text index.
-// - Opened `.readOnly` (or `.readWriteIfAllowed` where this user may not write the file or
-//   its folder), nothing on disk changes: the file is not created, migrated, made private
-//   or checkpointed, no `-wal` or `-shm` file is made (see `SQLiteConnection`), and a
-//   commit fails with `.unwritableLocation` before touching anything. Older schema
-//   versions are read as they are. A search whose index misses recorded changes searches
-//   a copy of the index built in memory for that search, so it still sees every commit.
-// - After `close()`, every call throws `.closed`.
-
 internal import Foundation
 
 /// The SQLite database that stores a notes library, as the storage of its model.
+///
+/// The notes app's SQLite file, opened, migrated and closed.
 ///
 /// Open it, load the state, and hand it to the model, which then persists every commit
 /// through it:
@@ -50,6 +16,41 @@ internal import Foundation
 /// // the new title is on disk before `write` returns
 /// let hits = try database.search("grocer")
 /// ```
+///
+/// ## Guarantees
+///
+/// - Opening either yields a database at the current schema version, in WAL mode, with
+///   foreign keys enforced, or throws a `NotesStorageError` and leaves the file as it was:
+///   a corrupt file (`.notADatabase`), a newer schema (`.newerSchema`) or an unwritable
+///   location (`.unwritableLocation`) is detected before anything is written, and a file
+///   this code created for a failed open is removed again.
+/// - Private on disk: a new library is created with mode 0600 in folders created with mode
+///   0700, and SQLite gives its -wal, -shm and -journal files the library's mode, whatever
+///   the umask; opening an existing library takes group and other access away from it and
+///   its companions, keeping a stricter mode (see `PrivateFiles`).
+/// - Older files are migrated on open (see `Migration`), each step in its own transaction.
+/// - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
+///   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
+///   back bit for bit; files before schema version 3 stored seconds since 1970). Of the
+///   sync status only `lastSynced` is stored: syncing and failed are states of a running
+///   app, so a loaded state is always `.idle(lastSynced:)`.
+/// - What a commit costs: one transaction writing the changed rows, plus, for each note
+///   whose title or body changes for the first time since the last index update, one row
+///   recording what the full-text index holds for it. No text is tokenized in a commit.
+/// - When the full-text index is brought up to date: at the start of every search that
+///   finds recorded changes, and on `close()`, each time in a write transaction of its own
+///   (see `FullTextIndex`). So every committed change is visible to the next search, and
+///   the index and the record are consistent at every commit, even after a crash.
+/// - The database is main-actor isolated like the model it stores, and is the only writer
+///   through this connection; every change to the library happens inside `persist` (the
+///   model's funnel); searching and closing write only the full-text index.
+/// - Opened `.readOnly` (or `.readWriteIfAllowed` where this user may not write the file or
+///   its folder), nothing on disk changes: the file is not created, migrated, made private
+///   or checkpointed, no `-wal` or `-shm` file is made (see `SQLiteConnection`), and a
+///   commit fails with `.unwritableLocation` before touching anything. Older schema
+///   versions are read as they are. A search whose index misses recorded changes searches
+///   a copy of the index built in memory for that search, so it still sees every commit.
+/// - After `close()`, every call throws `.closed`.
 @MainActor
 public final class NotesDatabase {
   /// The schema version this code reads and writes.
@@ -106,7 +107,8 @@ public final class NotesDatabase {
   /// Opens (creating or migrating if needed) the database at `location`.
   ///
   /// - Parameters:
-  ///   - location: Where the file is; see ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
+  ///   - location: Where the file is; see
+  ///     ``DatabaseLocation/resolve(explicitPath:environment:homeDirectory:)``.
   ///   - durability: What a persisted commit survives.
   ///   - access: Whether it is opened for writing or only for reading.
   /// - Throws: A ``NotesStorageError``; the file is then unchanged.

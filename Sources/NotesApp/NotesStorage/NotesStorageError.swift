@@ -1,16 +1,17 @@
-// NotesStorageError: every way the notes database can refuse to open or to save.
-//
-// Guarantees
-// - Every failure of NotesStorage surfaces as one of these cases; no SQLite result code
-//   escapes unwrapped.
-// - When opening fails with any case, the file at the path was not created or modified.
-// - A write that fails with any case has been rolled back: the database holds exactly
-//   what it held before the write.
-// - `description` is a sentence a person can read, naming the path where there is one.
-
 public import Airframe
 
 /// Why the notes database could not be opened, read or written.
+///
+/// Every way the notes database can refuse to open or to save.
+///
+/// ## Guarantees
+///
+/// - Every failure of NotesStorage surfaces as one of these cases; no SQLite result code
+///   escapes unwrapped.
+/// - When opening fails with any case, the file at the path was not created or modified.
+/// - A write that fails with any case has been rolled back: the database holds exactly
+///   what it held before the write.
+/// - `description` is a sentence a person can read, naming the path where there is one.
 public enum NotesStorageError: Error, Equatable, CustomStringConvertible {
   /// The file could not be opened; `reason` says why.
   case cannotOpen(path: String, reason: String)

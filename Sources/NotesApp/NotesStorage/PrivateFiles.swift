@@ -1,23 +1,3 @@
-// PrivateFiles: the library is readable by its owner only, whatever the umask.
-//
-// Guarantees
-// - A folder this code creates for the library gets mode 0700; a file it creates, 0600.
-//   The mode is set with chmod after creating, so no umask can widen it (or take the
-//   owner's own bits away). Folders that already exist are the user's and keep their
-//   mode.
-// - The library file is created (empty, 0600) before SQLite opens it, so SQLite gives the
-//   `-wal`, `-shm` and `-journal` files it creates beside it the same mode: SQLite copies
-//   the database file's mode to its companions, and sets it with fchmod, whatever the
-//   umask.
-// - An existing library and its existing companions keep a stricter mode and lose every
-//   group and other bit: their new mode is the old one masked with 0600. Nothing is
-//   changed on a file that is already private.
-// - A companion of this user's that this user may not write, beside a library it may
-//   write, gets the library's mode back before SQLite opens it (`repairCompanions`): a
-//   read-only reader (an `sqlite3 -readonly`, an older `notes`) creates missing
-//   companions with the read-only mode the library had then, and one left so would stop
-//   every later writer.
-
 internal import Foundation
 
 #if canImport(Glibc)
@@ -27,6 +7,27 @@ internal import Foundation
 #endif
 
 /// Creating and keeping the library's files private to their owner.
+///
+/// The library is readable by its owner only, whatever the umask.
+///
+/// ## Guarantees
+///
+/// - A folder this code creates for the library gets mode 0700; a file it creates, 0600.
+///   The mode is set with chmod after creating, so no umask can widen it (or take the
+///   owner's own bits away). Folders that already exist are the user's and keep their
+///   mode.
+/// - The library file is created (empty, 0600) before SQLite opens it, so SQLite gives the
+///   `-wal`, `-shm` and `-journal` files it creates beside it the same mode: SQLite copies
+///   the database file's mode to its companions, and sets it with fchmod, whatever the
+///   umask.
+/// - An existing library and its existing companions keep a stricter mode and lose every
+///   group and other bit: their new mode is the old one masked with 0600. Nothing is
+///   changed on a file that is already private.
+/// - A companion of this user's that this user may not write, beside a library it may
+///   write, gets the library's mode back before SQLite opens it (`repairCompanions`): a
+///   read-only reader (an `sqlite3 -readonly`, an older `notes`) creates missing
+///   companions with the read-only mode the library had then, and one left so would stop
+///   every later writer.
 enum PrivateFiles {
   /// The mode of a folder created for the library: the owner only.
   static let folderMode: mode_t = 0o700

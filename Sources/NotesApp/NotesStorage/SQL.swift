@@ -1,11 +1,12 @@
-// SQL: the statements NotesDatabase prepares once and reuses.
-//
-// Guarantees
-// - Each text here is a statement-cache key: it is prepared on first use and reused for
-//   the life of the connection. User input only ever reaches SQLite as a bound parameter.
-// - Column order in the SELECTs matches the readers in `NotesDatabase+Loading.swift`.
-
 /// The SQL text of every cached statement.
+///
+/// The statements NotesDatabase prepares once and reuses.
+///
+/// ## Guarantees
+///
+/// - Each text here is a statement-cache key: it is prepared on first use and reused for
+///   the life of the connection. User input only ever reaches SQLite as a bound parameter.
+/// - Column order in the SELECTs matches the readers in `NotesDatabase+Loading.swift`.
 enum SQL {
   static let insertNotebook = "INSERT INTO notebooks(id, title, created) VALUES (?1, ?2, ?3)"
   /// Schema version 6 and later: with the notebook's globally unique id.

@@ -1,37 +1,3 @@
-// SQLiteConnection: one open SQLite database handle, its statement cache and its
-// transactions.
-//
-// Guarantees
-// - Each distinct SQL text is prepared once and cached for the life of the connection;
-//   `withStatement` hands out the cached statement and always resets it and clears its
-//   bindings afterwards, so no statement keeps a read open or holds a stale binding.
-// - `transaction` runs its body between BEGIN IMMEDIATE and COMMIT. If the body or the
-//   COMMIT throws, the transaction is rolled back before the error is rethrown, so a
-//   failed transaction leaves the database exactly as it was. Transactions do not nest,
-//   with one exception: inside `holdingWriteLock` (BEGIN IMMEDIATE taken ahead), a `read`
-//   runs in the held transaction as it is, and the first `transaction` is the held one's
-//   body and ends it (COMMIT, or a rollback if it throws), so the write is durable when it
-//   returns. Whatever the held transaction has not ended when `holdingWriteLock` returns
-//   is rolled back.
-// - A connection opened without creating, to a file that this user may not write or in
-//   a folder it may not write, is opened read-only, and changes nothing on disk: with a
-//   write-ahead log beside the file (someone has it open, or it was not closed cleanly)
-//   SQLite reads the log as a read-only connection; without one, the file holds every
-//   commit and is opened `immutable`, so no `-wal` or `-shm` file is created (SQLite
-//   would create them with the file's read-only mode and leave them, and they would then
-//   stop every later writer). An immutable read takes no lock, so every statement checks
-//   afterwards that the file is as it was when opened, and throws `.changedWhileRead`
-//   otherwise: what another writer changed is never returned half-read.
-// - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
-//   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, SQLITE_FULL, and an
-//   I/O error caused by a full disk or quota (`ENOSPC`, `EDQUOT`, or no space left on its
-//   file system), as `.diskFull`, other I/O errors as `.ioFailure`, a permission refused
-//   by the system as `.permissionDenied`, the rest as `.sqlite` with the extended result
-//   code and SQLite's message.
-// - After `close()` (or deinit) every statement is finalized and the handle is closed;
-//   any further use throws `.closed`.
-// - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
-
 internal import CSQLite
 internal import Foundation  // strdup and free
 
@@ -42,6 +8,40 @@ internal import Foundation  // strdup and free
 #endif
 
 /// An open SQLite database: the low-level connection under ``NotesDatabase``.
+///
+/// One open SQLite database handle, its statement cache and its transactions.
+///
+/// ## Guarantees
+///
+/// - Each distinct SQL text is prepared once and cached for the life of the connection;
+///   `withStatement` hands out the cached statement and always resets it and clears its
+///   bindings afterwards, so no statement keeps a read open or holds a stale binding.
+/// - `transaction` runs its body between BEGIN IMMEDIATE and COMMIT. If the body or the
+///   COMMIT throws, the transaction is rolled back before the error is rethrown, so a
+///   failed transaction leaves the database exactly as it was. Transactions do not nest,
+///   with one exception: inside `holdingWriteLock` (BEGIN IMMEDIATE taken ahead), a `read`
+///   runs in the held transaction as it is, and the first `transaction` is the held one's
+///   body and ends it (COMMIT, or a rollback if it throws), so the write is durable when it
+///   returns. Whatever the held transaction has not ended when `holdingWriteLock` returns
+///   is rolled back.
+/// - A connection opened without creating, to a file that this user may not write or in
+///   a folder it may not write, is opened read-only, and changes nothing on disk: with a
+///   write-ahead log beside the file (someone has it open, or it was not closed cleanly)
+///   SQLite reads the log as a read-only connection; without one, the file holds every
+///   commit and is opened `immutable`, so no `-wal` or `-shm` file is created (SQLite
+///   would create them with the file's read-only mode and leave them, and they would then
+///   stop every later writer). An immutable read takes no lock, so every statement checks
+///   afterwards that the file is as it was when opened, and throws `.changedWhileRead`
+///   otherwise: what another writer changed is never returned half-read.
+/// - Every SQLite failure becomes a `NotesStorageError`: SQLITE_NOTADB and SQLITE_CORRUPT
+///   as `.notADatabase`, SQLITE_READONLY as `.unwritableLocation`, SQLITE_FULL, and an
+///   I/O error caused by a full disk or quota (`ENOSPC`, `EDQUOT`, or no space left on its
+///   file system), as `.diskFull`, other I/O errors as `.ioFailure`, a permission refused
+///   by the system as `.permissionDenied`, the rest as `.sqlite` with the extended result
+///   code and SQLite's message.
+/// - After `close()` (or deinit) every statement is finalized and the handle is closed;
+///   any further use throws `.closed`.
+/// - Not thread-safe: the owner (a main-actor `NotesDatabase`) is its only user.
 final class SQLiteConnection {
   /// The path the connection was opened with.
   let path: String
@@ -59,7 +59,7 @@ final class SQLiteConnection {
   enum Mode: Equatable {
     /// For reading and writing; with `create`, a missing file is created.
     case readWrite(create: Bool)
-    /// For reading only, changing nothing on disk (see the guarantees).
+    /// For reading only, changing nothing on disk (see the connection's guarantees).
     case readOnly
   }
 

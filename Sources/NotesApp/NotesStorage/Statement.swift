@@ -1,19 +1,20 @@
-// Statement: one prepared SQLite statement, bound, stepped and reset.
-//
-// Guarantees
-// - A statement is prepared once (as a persistent statement) and reused: the connection
-//   caches it by its SQL text, and `SQLiteConnection.withStatement` resets it and clears
-//   its bindings after every use, whether the use succeeded or threw.
-// - Text is bound as a copy (SQLITE_TRANSIENT) with an explicit byte count, so a Swift
-//   string is never read after the bind returns, embedded NULs survive, and an empty
-//   string is stored as '' (never NULL).
-// - Column reads copy the value out at once; no pointer into SQLite's row buffer outlives
-//   the call.
-// - Not thread-safe; used only by its connection's owner.
-
 internal import CSQLite
 
 /// A prepared statement owned by a ``SQLiteConnection``.
+///
+/// One prepared SQLite statement, bound, stepped and reset.
+///
+/// ## Guarantees
+///
+/// - A statement is prepared once (as a persistent statement) and reused: the connection
+///   caches it by its SQL text, and `SQLiteConnection.withStatement` resets it and clears
+///   its bindings after every use, whether the use succeeded or threw.
+/// - Text is bound as a copy (SQLITE_TRANSIENT) with an explicit byte count, so a Swift
+///   string is never read after the bind returns, embedded NULs survive, and an empty
+///   string is stored as '' (never NULL).
+/// - Column reads copy the value out at once; no pointer into SQLite's row buffer outlives
+///   the call.
+/// - Not thread-safe; used only by its connection's owner.
 final class Statement {
   /// The SQL the statement was prepared from.
   let sql: String

@@ -1,15 +1,16 @@
-// StoredDates: how a notes file's REAL date columns map to `Date`.
-//
-// Guarantees
-// - From schema version 3 on, a column holds `timeIntervalSinceReferenceDate` (seconds
-//   since 2001-01-01 UTC), the very `Double` a `Date` is made of, so every date reads back
-//   equal to the one written. Earlier versions held seconds since 1970, which round to
-//   about a quarter of a microsecond; only files being built for migration tests are still
-//   written that way.
-
 import Foundation
 
 /// The encoding of dates in one database file.
+///
+/// How a notes file's REAL date columns map to `Date`.
+///
+/// ## Guarantees
+///
+/// - From schema version 3 on, a column holds `timeIntervalSinceReferenceDate` (seconds
+///   since 2001-01-01 UTC), the very `Double` a `Date` is made of, so every date reads back
+///   equal to the one written. Earlier versions held seconds since 1970, which round to
+///   about a quarter of a microsecond; only files being built for migration tests are still
+///   written that way.
 struct StoredDates {
   /// Seconds added to `timeIntervalSinceReferenceDate` to get the stored value.
   let offset: Double

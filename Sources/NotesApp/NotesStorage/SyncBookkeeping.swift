@@ -1,28 +1,28 @@
-// SyncBookkeeping: the tables a library keeps for sync, and the ids that never collide.
-//
-// Guarantees
-// - Every notebook and note has a `uid`, unique across every device: rows created from
-//   schema version 6 on get a time-ordered UUID (version 7: 48 bits of milliseconds, then
-//   74 random bits), rows that existed before get a random one (version 4) in the
-//   migration, and so does a row some other writer inserts without one (a trigger). The
-//   library has a `deviceID` (a UUID, in `meta`) from the same migration.
-// - `sync_pending` names every entity changed since the server last accepted it. Triggers
-//   fill it in the same transaction as the change, whoever writes (this process, another
-//   one, the sync engine), so a pending change survives a kill: the outbox is never a
-//   separate step that can be lost. A pending row with a `change_id` holds the exact
-//   version being pushed under that id, so a retry after a lost acknowledgement sends the
-//   same change again and the server recognises it.
-// - `sync_base` holds, per entity, the last version the server accepted that this library
-//   knows (the ancestor of the next merge) and its server sequence number.
-// - `sync_notices` holds what sync told the user (a conflict copy, an edit that beat a
-//   delete), until the user acknowledges it.
-// - `sync_kept_aside` (schema version 7) holds, per entity, the latest version pulled from
-//   the server that broke the app's rules: its sequence number, change id and reasons,
-//   never its content. It stays until a valid version of the entity replaces it on the
-//   server; the user's acknowledgement only marks it read.
-
 internal import Foundation
 
+/// The tables a library keeps for sync, and the ids that never collide.
+///
+/// ## Guarantees
+///
+/// - Every notebook and note has a `uid`, unique across every device: rows created from
+///   schema version 6 on get a time-ordered UUID (version 7: 48 bits of milliseconds, then
+///   74 random bits), rows that existed before get a random one (version 4) in the
+///   migration, and so does a row some other writer inserts without one (a trigger). The
+///   library has a `deviceID` (a UUID, in `meta`) from the same migration.
+/// - `sync_pending` names every entity changed since the server last accepted it. Triggers
+///   fill it in the same transaction as the change, whoever writes (this process, another
+///   one, the sync engine), so a pending change survives a kill: the outbox is never a
+///   separate step that can be lost. A pending row with a `change_id` holds the exact
+///   version being pushed under that id, so a retry after a lost acknowledgement sends the
+///   same change again and the server recognises it.
+/// - `sync_base` holds, per entity, the last version the server accepted that this library
+///   knows (the ancestor of the next merge) and its server sequence number.
+/// - `sync_notices` holds what sync told the user (a conflict copy, an edit that beat a
+///   delete), until the user acknowledges it.
+/// - `sync_kept_aside` (schema version 7) holds, per entity, the latest version pulled from
+///   the server that broke the app's rules: its sequence number, change id and reasons,
+///   never its content. It stays until a valid version of the entity replaces it on the
+///   server; the user's acknowledgement only marks it read.
 enum SyncBookkeeping {
   /// A SQL expression for a random (version 4) UUID, evaluated per row.
   private static let randomUUID = """
@@ -114,8 +114,8 @@ enum SyncBookkeeping {
 
   /// A new time-ordered UUID (version 7), lower-case.
   ///
-  /// Two draws of the system's random generator supply the 74 random bits (a draw per
-  /// byte made this a tenth of importing 100,000 notes: each draw is a system call).
+  /// Two draws of the system's random generator supply the 74 random bits: each draw is a
+  /// system call, and a draw per byte would be a large share of an import's time.
   static func newUID(now: Date = Date()) -> String {
     let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
     var generator = SystemRandomNumberGenerator()

@@ -1,25 +1,26 @@
-// IncomingVersions: what the server sent, sorted into what the library may apply and what
-// it keeps aside — the last step of holding another writer to the app's rules.
-//
-// Guarantees
-// - Every version was checked by the app's rules as it was read (`PulledVersion`); here a
-//   note is checked against the notebooks: its notebook must be one the library knows of
-//   (here, or ever sent by the server) or one that comes valid in the same batch. The
-//   library is asked about each notebook once per batch, by uid.
-//   Otherwise it refers to a notebook the server never had, and is refused.
-// - A refused version is kept aside and reported; the entity then takes its latest valid
-//   version from the server's history, numbered as the refused one (so the device has
-//   seen it, and its next push of the entity replaces it on the server). Without a valid
-//   version in the last `historyLimit`, the entity stays as the library has it. Every
-//   device that pulls the same versions makes the same choice, so devices still agree.
-// - Nothing here writes: the caller applies the records and keeps the refused versions in
-//   one transaction with its cursor.
-
 internal import NotesCore
 internal import NotesServer
 internal import NotesStorage
 
 /// What a device does with one batch of versions from the server.
+///
+/// What the server sent, sorted into what the library may apply and what it keeps aside — the last
+/// step of holding another writer to the app's rules.
+///
+/// ## Guarantees
+///
+/// - Every version was checked by the app's rules as it was read (`PulledVersion`); here a
+///   note is checked against the notebooks: its notebook must be one the library knows of
+///   (here, or ever sent by the server) or one that comes valid in the same batch. The
+///   library is asked about each notebook once per batch, by uid.
+///   Otherwise it refers to a notebook the server never had, and is refused.
+/// - A refused version is kept aside and reported; the entity then takes its latest valid
+///   version from the server's history, numbered as the refused one (so the device has
+///   seen it, and its next push of the entity replaces it on the server). Without a valid
+///   version in the last `historyLimit`, the entity stays as the library has it. Every
+///   device that pulls the same versions makes the same choice, so devices still agree.
+/// - Nothing here writes: the caller applies the records and keeps the refused versions in
+///   one transaction with its cursor.
 struct IncomingVersions {
   /// How many earlier versions of an entity are looked through for a valid one.
   static let historyLimit = 1_000
@@ -43,7 +44,7 @@ struct IncomingVersions {
   /// - Parameter versions: One batch, in server order.
   /// - Returns: The records (a refused version's entity at its last valid version, if any)
   ///   and the refused versions, each with its reasons.
-  /// - Throws: ``PostgresError`` if the server's history cannot be read.
+  /// - Throws: `PostgresError` if the server's history cannot be read.
   mutating func sort(_ versions: [PulledVersion]) throws -> (
     records: [PulledRecord], refused: [RefusedVersion]
   ) {

@@ -1,30 +1,31 @@
-// LiveSync: when the running app syncs — on start, as soon as the user commits an edit,
-// when the server signals another device's change, and again after a failure, backing off.
-//
-// Guarantees
-// - One sync at a time: a reason to sync that comes while one runs (an edit, a signal)
-//   runs exactly one more sync right after it, never two at once and never lost.
-// - An edit is pushed at once: the first local commit starts a sync on the main actor's
-//   next turn (not inside the commit's delivery, where the sync's own status write would
-//   be refused). Edits that come while that sync is in flight are batched into the one
-//   that follows it, so a burst of typing costs two syncs, not one a key. Commits from
-//   other writers (sync itself, other processes) and status changes start nothing.
-// - After every sync, `caughtUp` runs on the main actor, so the model applies what the
-//   sync wrote at once.
-// - After a failure the next try comes after `retryDelay` (the service's: 1 s, doubling up
-//   to 60 s); editing meanwhile is never blocked, and the edits stay pending until a sync
-//   succeeds. A sync the user started that is still running is asked about again 100 ms
-//   later.
-// - Time goes through `scheduler`: tests drive every delay with a virtual clock, the
-//   server signals' heartbeat and reconnection included.
-// - `stop()` cancels the waits and the signal listener; nothing runs afterwards.
-
 public import Airframe
 internal import Foundation
 public import NotesCore
 public import NotesServer
 
 /// Drives the app's background syncs.
+///
+/// When the running app syncs — on start, as soon as the user commits an edit, when the server
+/// signals another device's change, and again after a failure, backing off.
+///
+/// ## Guarantees
+///
+/// - One sync at a time: a reason to sync that comes while one runs (an edit, a signal)
+///   runs exactly one more sync right after it, never two at once and never lost.
+/// - An edit is pushed at once: the first local commit starts a sync on the main actor's
+///   next turn (not inside the commit's delivery, where the sync's own status write would
+///   be refused). Edits that come while that sync is in flight are batched into the one
+///   that follows it, so a burst of typing costs two syncs, not one a key. Commits from
+///   other writers (sync itself, other processes) and status changes start nothing.
+/// - After every sync, `caughtUp` runs on the main actor, so the model applies what the
+///   sync wrote at once.
+/// - After a failure the next try comes after `retryDelay` (the service's: 1 s, doubling up
+///   to 60 s); editing meanwhile is never blocked, and the edits stay pending until a sync
+///   succeeds. A sync the user started that is still running is asked about again 100 ms
+///   later.
+/// - Time goes through `scheduler`: tests drive every delay with a virtual clock, the
+///   server signals' heartbeat and reconnection included.
+/// - `stop()` cancels the waits and the signal listener; nothing runs afterwards.
 @MainActor
 public final class LiveSync {
   /// How long to wait before asking again when a sync this driver did not start is running.

@@ -1,31 +1,31 @@
-// OutgoingBatches: a push's batches, collected from the library on a connection and a queue
-// of their own while the engine sends the ones before them to the server.
-//
-// Guarantees
-// - Batches come in the order `LibrarySyncStore.outgoingChanges()` gives, each made (its
-//   arrays written) on the collecting queue, from one SQLite transaction: the order and the
-//   snapshot are those of collecting every change at once, so the push still never holds a
-//   note without its notebook.
-// - `next()` answers `nil` only after that transaction committed: a push that commits on
-//   the server after it never commits a change whose id the library has not stored.
-// - An error collecting is thrown by `next()` at once, so the push fails (rolled back)
-//   instead of sending what was made before it.
-// - Acceptances handed to `acknowledge` are recorded on the same connection and queue,
-//   after the collection and in the order given, while the caller goes on (the engine
-//   sends the push's next server transaction meanwhile).
-// - `close()` stops the collection at its next chunk (what it stored stays stored: each
-//   change stored is pushed as it is next time), waits for it and for the acknowledgements
-//   handed over, and closes the connection, so no connection is closed while in use.
-// - Why: collecting a large push, and recording what the server accepted, is SQLite work (a
-//   write per change each) and sending it is the server's; done side by side, a first push
-//   costs about the larger of the two instead of their sum (the README has the figures).
-
 internal import Foundation
 internal import NotesCore
 internal import NotesServer
 internal import NotesStorage
 
 /// A push's batches, collected on a connection and a queue of their own.
+///
+/// They are collected from the library while the engine sends the ones before them to the server.
+///
+/// ## Guarantees
+///
+/// - Batches come in the order `LibrarySyncStore.outgoingChanges()` gives, each made (its
+///   arrays written) on the collecting queue, from one SQLite transaction: the order and the
+///   snapshot are those of collecting every change at once, so the push still never holds a
+///   note without its notebook.
+/// - `next()` answers `nil` only after that transaction committed: a push that commits on
+///   the server after it never commits a change whose id the library has not stored.
+/// - An error collecting is thrown by `next()` at once, so the push fails (rolled back)
+///   instead of sending what was made before it.
+/// - Acceptances handed to `acknowledge` are recorded on the same connection and queue,
+///   after the collection and in the order given, while the caller goes on (the engine
+///   sends the push's next server transaction meanwhile).
+/// - `close()` stops the collection at its next chunk (what it stored stays stored: each
+///   change stored is pushed as it is next time), waits for it and for the acknowledgements
+///   handed over, and closes the connection, so no connection is closed while in use.
+/// - Why: collecting a large push, and recording what the server accepted, is SQLite work (a
+///   write per change each) and sending it is the server's; done side by side, a first push
+///   costs about the larger of the two instead of their sum (the README has the figures).
 final class OutgoingBatches: @unchecked Sendable {
   // `store` is used only on `queue`; `ready`, `finished` and `isStopped` only under
   // `condition`, which is signalled when a batch is ready or the collection ends.

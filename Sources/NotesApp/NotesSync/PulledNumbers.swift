@@ -12,7 +12,7 @@ internal import NotesServer
 ///   numbers come from the log and are unique per kind). A version that breaks this is
 ///   still applied, held to the app's rules like any other, and counted here: a device
 ///   never skips a version because of its number.
-/// - Versions the server holds past its log's head (``SyncServer/LogHead``) are counted
+/// - Versions the server holds past its log's head (`SyncServer.LogHead`) are counted
 ///   too; they are not pulled, and are replaced on the server by their entities' next
 ///   change.
 /// - ``notices`` says each kind of finding once, in words, with what to do: the engine

@@ -1,21 +1,5 @@
 // PulledPages: the pages of one pull, each read from the server while the engine applies
 // the one before it to the library.
-//
-// Guarantees
-// - A page is what one round of the pull always read: every notebook after the cursor up
-//   to the pull's head, and up to a page of notes after it; the next page starts after the
-//   page's last note, or the pull ends at the head.
-// - The first page is read on the engine's own connection. Only a pull with a second page
-//   opens a second connection (with the engine's settings), reads each later page on a
-//   queue of its own while the engine applies the page before, and closes it at the end:
-//   a pull of a few changes costs no more than before.
-// - One page is read ahead at most, and only after the page before it was read; pages are
-//   handed over in order. `close()` waits for a read in flight, so no connection is
-//   closed while in use. An error reading ahead is thrown by `next()`, where the page would
-//   have been.
-// - Why: a page is partly the server's queries and partly one SQLite transaction here;
-//   read ahead, the two run side by side instead of one after the other (the README has
-//   the figures).
 
 internal import Foundation
 internal import NotesCore
@@ -44,6 +28,24 @@ struct PulledPage {
 }
 
 /// Reads a pull's later pages ahead of the engine, on a connection and a queue of its own.
+///
+/// Why: a page is partly the server's queries and partly one SQLite transaction here; read
+/// ahead, the two run side by side instead of one after the other (the README has the
+/// figures).
+///
+/// ## Guarantees
+///
+/// - A page (``PulledPage``) is every notebook after the cursor up to the pull's head, and up
+///   to a page of notes after it; the next page starts after the page's last note, or the
+///   pull ends at the head.
+/// - The first page is read on the engine's own connection. Only a pull with a second page
+///   opens a second connection (with the engine's settings), reads each later page on a
+///   queue of its own while the engine applies the page before, and closes it at the end:
+///   a pull of a few changes opens no second connection.
+/// - One page is read ahead at most, and only after the page before it was read; pages are
+///   handed over in order. `close()` waits for a read in flight, so no connection is
+///   closed while in use. An error reading ahead is thrown by `next()`, where the page would
+///   have been.
 final class PageReader: @unchecked Sendable {
   // `server` is used only on `queue`; `result` only under `lock`, and `ready` says when it
   // holds the page read ahead.

@@ -1,22 +1,20 @@
-// ServerSignals.Connection: the listening connection of `ServerSignals`, confined to a
-// serial queue of its own.
-//
-// Guarantees
-// - Every libpq call (connect, LISTEN, reading notifications, the heartbeat's SELECT 1,
-//   closing) runs on the connection's queue, one at a time, within its `NetworkBounds`.
-// - Nothing waits for notifications in a blocking call: a dispatch read source on the
-//   socket wakes the queue when the server sent something, which is then read without
-//   waiting. A socket that fails or a connection the server closed is reported once, as
-//   `lost`, and the connection is closed.
-// - Events go to `onEvent` (from the queue, in order); after `close()` none is reported.
-// - Thread-safety: the connection and the read source are touched only on the queue, so
-//   the class is `@unchecked Sendable` by that discipline.
-
 internal import Foundation
 internal import NotesServer
 
 extension ServerSignals {
   /// The listening connection, on a queue of its own.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Every libpq call (connect, LISTEN, reading notifications, the heartbeat's SELECT 1,
+  ///   closing) runs on the connection's queue, one at a time, within its `NetworkBounds`.
+  /// - Nothing waits for notifications in a blocking call: a dispatch read source on the
+  ///   socket wakes the queue when the server sent something, which is then read without
+  ///   waiting. A socket that fails or a connection the server closed is reported once, as
+  ///   `lost`, and the connection is closed.
+  /// - Events go to `onEvent` (from the queue, in order); after `close()` none is reported.
+  /// - Thread-safety: the connection and the read source are touched only on the queue, so
+  ///   the class is `@unchecked Sendable` by that discipline.
   final class Connection: @unchecked Sendable {
     /// What the connection reports.
     enum Event: Sendable {

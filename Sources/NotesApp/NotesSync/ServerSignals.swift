@@ -1,36 +1,11 @@
-// ServerSignals: listens for the server's signal that another device pushed, and tells
-// the main actor; keeps the listening connection alive, and makes it again when it is
-// lost.
-//
-// Guarantees
-// - Listens on its account's channel (`ServerAccount`: a name only that account can read)
-//   over a connection of its own, so no other account's pushes reach it. Every libpq call
-//   runs on that connection's serial queue (`ServerSignals.Connection`), never on the main
-//   actor: the app never waits for the network.
-// - Signals of this program's own pushes (its `sender`; without one, an older release's, its
-//   device's) are ignored; every batch received together with another's calls `onSignal` on
-//   the main actor once. Copies of one library share its device id, so the sender, not the
-//   device, tells them apart (`PushSignal`): each hears the other's pushes.
-// - A lost connection is noticed when the server closes it or the socket fails (at once),
-//   or, for a network that went silent, by the heartbeat: every `timing.heartbeat` the
-//   connection is asked a `SELECT 1`, which fails after `bounds.answer` of silence. A
-//   silent signal connection is so noticed within heartbeat + answer.
-// - A lost or refused connection is made again `timing.reconnectDelay` later, until it
-//   works. Signals sent while it was lost are not replayed, so a connection made again
-//   calls `onSignal` once: the sync it starts pulls what was missed.
-// - Time (the heartbeat, the delay before reconnecting) passes on `scheduler`, so a test
-//   drives every wait with a virtual clock; connecting and pinging are tasks of the
-//   scheduler, so its `runUntilIdle()` waits for them. Events from the network (a signal, a
-//   connection the server closed) reach the main actor as they happen; `status` says where
-//   the listener is, for anyone (a test) to observe.
-// - `stop()` cancels every wait and closes the connection on its queue; nothing is called
-//   afterwards. It never blocks the caller.
-
 public import Airframe
 internal import Foundation
 public import NotesServer
 
 /// The server's "another device pushed" signal, delivered to the main actor.
+///
+/// Listens for the server's signal that another device pushed, and tells the main actor; keeps the
+/// listening connection alive, and makes it again when it is lost.
 ///
 /// ```swift
 /// let signals = ServerSignals(url: server, device: engine.deviceID, sender: engine.sender) {
@@ -40,6 +15,31 @@ public import NotesServer
 /// …
 /// signals.stop()
 /// ```
+///
+/// ## Guarantees
+///
+/// - Listens on its account's channel (`ServerAccount`: a name only that account can read)
+///   over a connection of its own, so no other account's pushes reach it. Every libpq call
+///   runs on that connection's serial queue (`ServerSignals.Connection`), never on the main
+///   actor: the app never waits for the network.
+/// - Signals of this program's own pushes (its `sender`; without one, an older release's, its
+///   device's) are ignored; every batch received together with another's calls `onSignal` on
+///   the main actor once. Copies of one library share its device id, so the sender, not the
+///   device, tells them apart (`PushSignal`): each hears the other's pushes.
+/// - A lost connection is noticed when the server closes it or the socket fails (at once),
+///   or, for a network that went silent, by the heartbeat: every `timing.heartbeat` the
+///   connection is asked a `SELECT 1`, which fails after `bounds.answer` of silence. A
+///   silent signal connection is so noticed within heartbeat + answer.
+/// - A lost or refused connection is made again `timing.reconnectDelay` later, until it
+///   works. Signals sent while it was lost are not replayed, so a connection made again
+///   calls `onSignal` once: the sync it starts pulls what was missed.
+/// - Time (the heartbeat, the delay before reconnecting) passes on `scheduler`, so a test
+///   drives every wait with a virtual clock; connecting and pinging are tasks of the
+///   scheduler, so its `runUntilIdle()` waits for them. Events from the network (a signal, a
+///   connection the server closed) reach the main actor as they happen; `status` says where
+///   the listener is, for anyone (a test) to observe.
+/// - `stop()` cancels every wait and closes the connection on its queue; nothing is called
+///   afterwards. It never blocks the caller.
 @MainActor
 public final class ServerSignals {
   /// How often the connection is checked, and how long to wait before connecting again.

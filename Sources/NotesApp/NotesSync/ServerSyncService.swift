@@ -1,28 +1,3 @@
-// ServerSyncService: the app's `SyncService` on a real server — each sync runs the
-// `SyncEngine` on a serial queue of its own.
-//
-// Guarantees
-// - Never blocks the main actor or the cooperative pool: every engine call (SQLite and
-//   libpq, both blocking) runs on the service's own serial queue, one sync at a time, and
-//   what the main actor reads (`report`, `retryDelay`) is kept under a lock of its own,
-//   never behind a sync that waits on the network.
-// - Every wait on the network is bounded (`NetworkBounds`): a server that goes silent
-//   fails the sync as offline within `bounds.answer`, and the next try connects afresh.
-// - Progress is reported in order, from 0 to 1, by changes pushed and pulled.
-// - A failure keeps everything pending (see `SyncEngine`) and is described for the status
-//   bar with the reason and when the next try comes — as being offline only when the server
-//   could not be reached or the connection was lost (a server that answered and refused,
-//   or the library's own failure, is not "offline"): tries back off from 1 s, doubling up
-//   to 60 s, and a success resets them. The engine (its connections) is
-//   dropped after a failure and made again by the next try.
-// - Cancelling the awaiting task (quitting while a sync runs) ends the sync at the engine's
-//   next step, between transactions, and the call throws `CancellationError` once the queue
-//   is done with the library: nothing half-applied, every change not yet pushed still
-//   pending, and the next sync goes on from there.
-// - Thread-safety: the engine and the failure count are touched only on the queue; the
-//   last report and the retry delay under `lock`. The class is `@unchecked Sendable` by
-//   that discipline.
-
 public import Foundation
 public import NotesCore
 public import NotesServer
@@ -30,10 +5,36 @@ internal import NotesStorage
 
 /// Syncs a library with its server, off the main actor.
 ///
+/// The app's `SyncService` on a real server — each sync runs the `SyncEngine` on a serial queue of
+/// its own.
+///
 /// ```swift
 /// let service = ServerSyncService(libraryPath: database.path)
 /// let session = NotesSession(model: model, syncService: service)
 /// ```
+///
+/// ## Guarantees
+///
+/// - Never blocks the main actor or the cooperative pool: every engine call (SQLite and
+///   libpq, both blocking) runs on the service's own serial queue, one sync at a time, and
+///   what the main actor reads (`report`, `retryDelay`) is kept under a lock of its own,
+///   never behind a sync that waits on the network.
+/// - Every wait on the network is bounded (`NetworkBounds`): a server that goes silent
+///   fails the sync as offline within `bounds.answer`, and the next try connects afresh.
+/// - Progress is reported in order, from 0 to 1, by changes pushed and pulled.
+/// - A failure keeps everything pending (see `SyncEngine`) and is described for the status
+///   bar with the reason and when the next try comes — as being offline only when the server
+///   could not be reached or the connection was lost (a server that answered and refused,
+///   or the library's own failure, is not "offline"): tries back off from 1 s, doubling up
+///   to 60 s, and a success resets them. The engine (its connections) is
+///   dropped after a failure and made again by the next try.
+/// - Cancelling the awaiting task (quitting while a sync runs) ends the sync at the engine's
+///   next step, between transactions, and the call throws `CancellationError` once the queue
+///   is done with the library: nothing half-applied, every change not yet pushed still
+///   pending, and the next sync goes on from there.
+/// - Thread-safety: the engine and the failure count are touched only on the queue; the
+///   last report and the retry delay under `lock`. The class is `@unchecked Sendable` by
+///   that discipline.
 public final class ServerSyncService: SyncService, @unchecked Sendable {
   /// A sync that failed: the changes wait until a later try succeeds.
   public struct Offline: Error, CustomStringConvertible {

@@ -1,29 +1,3 @@
-// SyncEngine: one device's sync — push what changed here, pull what changed elsewhere,
-// merge, and repeat until both sides agree.
-//
-// Guarantees
-// - A sync is rounds of pull then push. Pull applies the server's versions in pages, each
-//   page one local transaction with its cursor, merging them with what changed here. Push
-//   then sends every pending change in batches of set-based statements
-//   (`SyncServer.push`), reporting progress after each: a push of one batch or less in one
-//   server transaction; a larger one sends each batch while the next is collected
-//   (`OutgoingBatches`), in server transactions of at least `batchesPerTransaction`
-//   batches, the first committing only after the collection committed here, and what each
-//   accepted is recorded while the next runs. Every transaction keeps the push's order
-//   (notebooks, notes, deleted notebooks), so a device pulling between two never sees a
-//   note without its notebook. Accepted ones become ancestors, refused ones (another device pushed in between) are made again after the
-//   next round's pull merged them. A round whose push was all accepted and left nothing
-//   pending ends the sync; at most `maximumRounds` rounds run.
-// - Nothing is lost by a failure at any point: pending changes stay pending until
-//   acknowledged, a change pushed twice is applied once (its id), a page is applied with
-//   its cursor or not at all.
-// - Every version pulled is held to the app's rules before it reaches the library
-//   (`PulledVersion`, `IncomingVersions`): one that breaks them is kept aside with its
-//   reasons and reported, the rest of its page applies and the cursor moves on. No version
-//   a server sends can stop a sync.
-// - Never on the main actor: every call blocks on SQLite and the network. One engine, one
-//   thread or serial queue.
-
 internal import Foundation
 public import NotesCore
 public import NotesServer
@@ -53,11 +27,37 @@ public struct SyncReport: Equatable, Sendable {
 
 /// One device's sync with the server.
 ///
+/// It pushes what changed here, pulls what changed elsewhere, merges, and repeats until both sides
+/// agree.
+///
 /// ```swift
 /// let engine = try SyncEngine(libraryPath: path)   // the server set up with `notes sync setup`
 /// let report = try engine.sync()
 /// print("pushed \(report.pushed), pulled \(report.pulled)")
 /// ```
+///
+/// ## Guarantees
+///
+/// - A sync is rounds of pull then push. Pull applies the server's versions in pages, each page one
+///   local transaction with its cursor, merging them with what changed here. Push then sends every
+///   pending change in batches of set-based statements (`SyncServer.push`), reporting progress
+///   after each: a push of one batch or less in one server transaction; a larger one sends each
+///   batch while the next is collected (`OutgoingBatches`), in server transactions of at least
+///   `batchesPerTransaction` batches, the first committing only after the collection committed
+///   here, and what each accepted is recorded while the next runs. Every transaction keeps the
+///   push's order (notebooks, notes, deleted notebooks), so a device pulling between two never sees
+///   a note without its notebook. Accepted ones become ancestors, refused ones (another device
+///   pushed in between) are made again after the next round's pull merged them. A round whose push
+///   was all accepted and left nothing pending ends the sync; at most `maximumRounds` rounds run.
+/// - Nothing is lost by a failure at any point: pending changes stay pending until
+///   acknowledged, a change pushed twice is applied once (its id), a page is applied with
+///   its cursor or not at all.
+/// - Every version pulled is held to the app's rules before it reaches the library
+///   (`PulledVersion`, `IncomingVersions`): one that breaks them is kept aside with its
+///   reasons and reported, the rest of its page applies and the cursor moves on. No version
+///   a server sends can stop a sync.
+/// - Never on the main actor: every call blocks on SQLite and the network. One engine, one
+///   thread or serial queue.
 public final class SyncEngine {
   /// Why a sync cannot start.
   public struct NotSetUp: Error, CustomStringConvertible {

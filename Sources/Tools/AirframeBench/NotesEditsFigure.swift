@@ -4,9 +4,9 @@
 // `ActionDispatcher.dispatch(EditNoteBody)` on a `Model` whose storage is a
 // `NotesDatabase`. Beside it, the same statements issued through raw sqlite3 calls on a
 // connection with the same pragmas: BEGIN IMMEDIATE, the same UPDATE of every column
-// (on a copy of the same file, so the same full-text triggers fire: since schema 4 they
-// record the note's old title and body for the next index update instead of
-// re-tokenizing it), a changed-row check, COMMIT. The index update itself happens at
+// (on a copy of the same file, so the same full-text triggers fire: they record the
+// note's old title and body for the next index update instead of re-tokenizing it), a
+// changed-row check, COMMIT. The index update itself happens at
 // the next search, on neither side here (notes-search measures a search after edits).
 // Pin toggles (`SetNotePinned`; the triggers' WHEN clause records nothing) both ways as
 // well. Every subject edits its own copy of the library file, the same notes in the

@@ -1,11 +1,11 @@
 // Report: prints the measured figures, as a readable table or as JSON lines.
 //
-// Every row of every figure becomes one JSON object on its own line, with at least
-// `benchmark`, `subject`, `ns_per_op` (median), `min_ns_per_op`, `p90_ns_per_op`,
-// `operations` (operations per timed run), `repetitions` and `median_of`, plus the
-// figure's ratios (`ratio_to_baseline`, `ratio_100k_to_1k`, each also as the ratio of the
-// fastest runs, `min_ratio_…`) and, for the memory figure, `bytes_per_subscription`. The JSON is written by hand: the package does not depend on
-// Foundation.
+// Every row of every figure becomes one JSON object on its own line, with at least `benchmark`,
+// `subject`, `ns_per_op` (median), `min_ns_per_op`, `p90_ns_per_op`, `operations` (operations per
+// timed run), `repetitions` and `median_of`, plus the figure's ratios (`ratio_to_baseline`,
+// `ratio_100k_to_1k`, each also as the ratio of the fastest runs, `min_ratio_…`) and, for the
+// memory figure, `bytes_per_subscription`. The JSON is written by hand: the package does not depend
+// on Foundation.
 
 /// A JSON scalar.
 enum JSONValue {
@@ -76,8 +76,8 @@ struct Reporter {
         + " other subjects of its figure; median shown.")
     if let budgetSeconds {
       print(
-        "A figure whose \(repetitions) rounds would take over \(formatted(budgetSeconds, digits: 0))"
-          + " s takes fewer (at least 3) and says so.")
+        "A figure whose \(repetitions) rounds would take over"
+          + " \(formatted(budgetSeconds, digits: 0)) s takes fewer (at least 3) and says so.")
     }
   }
 

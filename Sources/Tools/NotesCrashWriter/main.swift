@@ -5,7 +5,8 @@
 // Usage: notes-crash-writer DATABASE-PATH COUNT
 // Prints "ready" once the database is open, then "committed <note id>" after each
 // `Model.write` has returned (that is, after the storage transaction committed); each line
-// is written straight to the file descriptor, unbuffered. Exits 0 after COUNT notes, 1 with a message on stderr on error.
+// is written straight to the file descriptor, unbuffered. Exits 0 after COUNT notes, 1 with
+// a message on stderr on error.
 
 import Airframe
 import Foundation

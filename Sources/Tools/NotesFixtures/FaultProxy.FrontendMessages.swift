@@ -1,17 +1,18 @@
-// FaultProxy.FrontendMessages: the client's side of the PostgreSQL protocol cut into
-// whole messages, so the proxy can place a fault before or after a chosen one.
-//
-// Guarantees
-// - Bytes come out exactly as they went in, whole messages only: a message split over
-//   several reads is held until its last byte arrives (a client writes each message in
-//   one go, so this adds no wait in practice).
-// - The start of a connection is read as the protocol has it: untyped packets (length
-//   first) while the client asks for TLS or GSS encryption or starts up, typed messages
-//   (a type byte, then the length) afterwards. Anything it cannot read as either (an
-//   encrypted stream, a length that makes no sense) is passed on as it comes, unread.
-
 extension FaultProxy {
   /// Cuts a client's byte stream into the protocol's messages.
+  ///
+  /// The client's side of the PostgreSQL protocol cut into whole messages, so the proxy can place a
+  /// fault before or after a chosen one.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Bytes come out exactly as they went in, whole messages only: a message split over
+  ///   several reads is held until its last byte arrives (a client writes each message in
+  ///   one go, so this adds no wait in practice).
+  /// - The start of a connection is read as the protocol has it: untyped packets (length
+  ///   first) while the client asks for TLS or GSS encryption or starts up, typed messages
+  ///   (a type byte, then the length) afterwards. Anything it cannot read as either (an
+  ///   encrypted stream, a length that makes no sense) is passed on as it comes, unread.
   struct FrontendMessages {
     private var pending: [UInt8] = []
     private var isStartingUp = true

@@ -1,14 +1,3 @@
-// FaultProxy.Link: one proxied connection — the device's socket, the server's, and the
-// bytes on their way each direction — and FaultProxy.Trigger, a fault placed at a message.
-//
-// Guarantees
-// - Used only by the proxy's thread and its steering calls, under the proxy's lock.
-// - Each direction keeps its bytes in order; what it holds is sent by `flush()` as its
-//   fault allows, and a peer's end (FIN, or a reset) is passed on after the last byte
-//   before it, under the same fault.
-// - A trigger fires once, on the first message that contains its marker, and everyone
-//   waiting for it learns the connection's id.
-
 import Foundation
 
 #if canImport(Glibc)
@@ -17,6 +6,11 @@ import Foundation
 
 extension FaultProxy {
   /// A fault placed at the first message that contains a marker.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A trigger fires once, on the first message that contains its marker, and everyone
+  ///   waiting for it learns the connection's id.
   public final class Trigger: @unchecked Sendable {
     let marker: [UInt8]
     let moment: Moment
@@ -93,6 +87,15 @@ extension FaultProxy {
   }
 
   /// One proxied connection.
+  ///
+  /// It holds the device's socket, the server's, and the bytes on their way each direction.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Used only by the proxy's thread and its steering calls, under the proxy's lock.
+  /// - Each direction keeps its bytes in order; what it holds is sent by `flush()` as its
+  ///   fault allows, and a peer's end (FIN, or a reset) is passed on after the last byte
+  ///   before it, under the same fault.
   final class Link {
     let id: Int
     private let client: Int32

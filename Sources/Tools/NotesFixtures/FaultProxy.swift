@@ -1,30 +1,3 @@
-// FaultProxy: a TCP proxy of the tests' own between a device and the server, whose network
-// faults a test places exactly — pass, delay, drop (a silent network: nothing crosses,
-// nothing is reset), cut (a reset) — per direction and per connection, changed while the
-// connections are open.
-//
-// Guarantees
-// - In-process, on one thread of its own, with Glibc sockets only: a test steers it with
-//   method calls that take effect before they return (no control protocol, no process to
-//   reap), and it runs under the sanitizers with the tests.
-// - Listens on 127.0.0.1 on a port the kernel picks; each connection accepted is
-//   connected to the target port on 127.0.0.1 and forwarded both ways, byte for byte.
-// - Drop holds: bytes read while a direction drops are kept, in order, and cross when it
-//   passes again, as TCP delivers them after a partition heals. A peer's end (FIN) or
-//   reset is held the same way. Nothing is ever reset by a drop.
-// - Cut resets both sides at once (`SO_LINGER` 0): each peer reads ECONNRESET.
-// - Triggers place a fault at a message: the client's stream is read as PostgreSQL's
-//   protocol messages, and a trigger fires on the first message that contains its marker
-//   (`FaultProxy.Trigger`), applying its action to that connection just before the message
-//   is forwarded, or just after.
-// - Once a direction passes, a byte is sent as soon as it is read (a delayed direction
-//   sends each byte its delay after it was read, in order).
-// - `stop()` resets every connection, closes the listener and ends the thread; call it in
-//   a `defer` right after making the proxy.
-// - Thread-safety: everything mutable is guarded by `lock`, which the thread holds while it
-//   reads and writes (every socket is non-blocking), so a change made by a call is in force
-//   for every byte the thread moves after the call returns.
-
 import Foundation
 
 #if canImport(Glibc)
@@ -32,6 +5,10 @@ import Foundation
 #endif
 
 /// A TCP proxy whose network faults a test places.
+///
+/// A TCP proxy of the tests' own between a device and the server, whose network faults a test
+/// places exactly — pass, delay, drop (a silent network: nothing crosses, nothing is reset), cut (a
+/// reset) — per direction and per connection, changed while the connections are open.
 ///
 /// ```swift
 /// let proxy = try FaultProxy(to: server.port)
@@ -41,6 +18,29 @@ import Foundation
 /// let connection = await silent.fired()
 /// proxy.set(.pass)   // the partition heals
 /// ```
+///
+/// ## Guarantees
+///
+/// - In-process, on one thread of its own, with Glibc sockets only: a test steers it with
+///   method calls that take effect before they return (no control protocol, no process to
+///   reap), and it runs under the sanitizers with the tests.
+/// - Listens on 127.0.0.1 on a port the kernel picks; each connection accepted is
+///   connected to the target port on 127.0.0.1 and forwarded both ways, byte for byte.
+/// - Drop holds: bytes read while a direction drops are kept, in order, and cross when it
+///   passes again, as TCP delivers them after a partition heals. A peer's end (FIN) or
+///   reset is held the same way. Nothing is ever reset by a drop.
+/// - Cut resets both sides at once (`SO_LINGER` 0): each peer reads ECONNRESET.
+/// - Triggers place a fault at a message: the client's stream is read as PostgreSQL's
+///   protocol messages, and a trigger fires on the first message that contains its marker
+///   (`FaultProxy.Trigger`), applying its action to that connection just before the message
+///   is forwarded, or just after.
+/// - Once a direction passes, a byte is sent as soon as it is read (a delayed direction
+///   sends each byte its delay after it was read, in order).
+/// - `stop()` resets every connection, closes the listener and ends the thread; call it in
+///   a `defer` right after making the proxy.
+/// - Thread-safety: everything mutable is guarded by `lock`, which the thread holds while it
+///   reads and writes (every socket is non-blocking), so a change made by a call is in force
+///   for every byte the thread moves after the call returns.
 public final class FaultProxy: @unchecked Sendable {
   /// What happens to the bytes of one direction of a connection.
   public enum Fault: Equatable, Sendable {

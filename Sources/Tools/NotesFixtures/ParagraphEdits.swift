@@ -1,23 +1,24 @@
-// ParagraphEdits: random paragraphs and pairs of edits of them, seeded, for the word merge's
-// property test (LineMergeTokenTests) and its benchmark figure (figure 18, notes-merge).
-//
-// Guarantees
-// - The same seed gives the same cases, on every platform (`SeededRandomNumberGenerator`,
-//   SplitMix64; no `Hasher`).
-// - A paragraph is 1–3 lines of 4–24 words with separators between them (" ", ", ", ". ",
-//   "\t", "; ", " — "), some lines ending in trailing white space. About a third of the
-//   words are common ones that repeat ("the", "a", "and", "of", "to"); the others are
-//   unique (a word with a number), some with a combining mark, in CJK (no space around it),
-//   or with an emoji. Every inserted word is fresh: it appears nowhere else.
-// - Each side makes 1–2 edits: replace a word by a fresh one, delete a word with one
-//   separator next to it, or insert a fresh word (with a space) after a word. When the two
-//   sides' edits are apart — at least one word neither side touched between them — the
-//   case says what merging must give (`expected`): both sides' edits applied to the
-//   ancestor.
-
 public import AirframeTesting
 
 /// Random paragraphs and pairs of edits of them.
+///
+/// They are seeded, for the word merge's property test (LineMergeTokenTests) and its benchmark
+/// figure (figure 18, notes-merge).
+///
+/// ## Guarantees
+///
+/// - The same seed gives the same cases, on every platform (`SeededRandomNumberGenerator`,
+///   SplitMix64; no `Hasher`).
+/// - A paragraph is 1–3 lines of 4–24 words with separators between them (" ", ", ", ". ",
+///   "\t", "; ", " — "), some lines ending in trailing white space. About a third of the
+///   words are common ones that repeat ("the", "a", "and", "of", "to"); the others are
+///   unique (a word with a number), some with a combining mark, in CJK (no space around it),
+///   or with an emoji. Every inserted word is fresh: it appears nowhere else.
+/// - Each side makes 1–2 edits: replace a word by a fresh one, delete a word with one
+///   separator next to it, or insert a fresh word (with a space) after a word. When the two
+///   sides' edits are apart — at least one word neither side touched between them — the
+///   case says what merging must give (`expected`): both sides' edits applied to the
+///   ancestor.
 public enum ParagraphEdits {
   /// One case: an ancestor paragraph, two edited versions, and what is known of the merge.
   public struct Case: Sendable {

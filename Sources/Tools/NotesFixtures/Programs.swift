@@ -1,16 +1,3 @@
-// Programs: finds the programs the package built and runs programs for the tests, with
-// posix_spawn and files for their standard streams.
-//
-// Guarantees
-// - Never Foundation.Process: its output pipe stays open in a daemon the child forks (the
-//   tmux server), so reading it would wait for that daemon.
-// - Output goes to files, never pipes, so no child can block on a full pipe.
-// - A child starts with no signal blocked and every signal's default action, whatever
-//   the test thread had, and with exactly the environment it is given.
-// - A run ends within its stated time: a child still running at its deadline is killed
-//   (SIGKILL) and the run throws `ProgramTimedOut`, naming the program and what it had
-//   printed, rather than waiting for ever.
-
 public import Foundation
 
 #if canImport(Glibc)
@@ -66,6 +53,20 @@ public struct ProgramTimedOut: Error, CustomStringConvertible {
 }
 
 /// Finds programs (those the package built, those on the search path) and runs them.
+///
+/// Finds the programs the package built and runs programs for the tests, with posix_spawn and files
+/// for their standard streams.
+///
+/// ## Guarantees
+///
+/// - Never Foundation.Process: its output pipe stays open in a daemon the child forks (the
+///   tmux server), so reading it would wait for that daemon.
+/// - Output goes to files, never pipes, so no child can block on a full pipe.
+/// - A child starts with no signal blocked and every signal's default action, whatever
+///   the test thread had, and with exactly the environment it is given.
+/// - A run ends within its stated time: a child still running at its deadline is killed
+///   (SIGKILL) and the run throws `ProgramTimedOut`, naming the program and what it had
+///   printed, rather than waiting for ever.
 public enum Programs {
   /// How long a program may run before `run` kills it, unless the caller states another
   /// time: a safety net for a program that hangs, far beyond what a program the tests run

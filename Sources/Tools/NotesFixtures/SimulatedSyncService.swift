@@ -10,7 +10,8 @@ public import NotesCore
 ///
 /// ```swift
 /// let service = SimulatedSyncService(steps: 4, stepDelay: .milliseconds(150))
-/// let failing = SimulatedSyncService(steps: 4, stepDelay: .zero, failure: .atStep(2, "Server unavailable"))
+/// let failing = SimulatedSyncService(
+///   steps: 4, stepDelay: .zero, failure: .atStep(2, "Server unavailable"))
 /// ```
 public struct SimulatedSyncService: SyncService {
   /// A simulated failure.

@@ -1,29 +1,3 @@
-// TemporaryPostgres: a throwaway PostgreSQL cluster for one test, started by the test and
-// stopped by it whatever happens.
-//
-// Guarantees
-// - Private: the cluster lives in a new temporary folder and listens on a Unix socket in
-//   that folder, so tests in parallel and a system server never clash. With TLS files it
-//   also listens on 127.0.0.1, on a port no other program holds (tried again on a clash),
-//   and takes only TLS connections there. Asked for TCP without TLS (for a test's fault
-//   proxy, which needs a TCP server behind it), it listens on 127.0.0.1 the same way and
-//   takes plain connections there (a loopback address: the transport rule asks no TLS).
-// - Server settings a test gives (`max_connections` for a test of many devices) are set on
-//   the server's command line, after the ones above, so a test's own value wins.
-// - Authentication as a server in use has it: the superuser `postgres` connects over the
-//   socket without a password (the operator's door); every other role needs its SCRAM
-//   password, over the socket and (TLS only) over TCP.
-// - `initdb` refuses to run as root: when the tests run as root (as CI does), the cluster
-//   folder is given to the `postgres` user and `initdb` and `pg_ctl` run as that user
-//   (`runuser`).
-// - Without PostgreSQL's server programs, `start()` throws an error that names the Debian
-//   package to install: a sync test never passes because its server was absent.
-// - `stop()` stops the server (immediate shutdown) and deletes the folder; call it in a
-//   `defer` right after `start()`.
-// - Starting and stopping end within a stated time: each server program (`initdb`,
-//   `pg_ctl`) is killed and reported after `programTimeout`, and `pg_ctl` itself gives up
-//   waiting for the server after 60 s (`-t 60`).
-
 import Foundation
 
 #if canImport(Glibc)
@@ -31,6 +5,33 @@ import Foundation
 #endif
 
 /// A PostgreSQL server of a test's own, with one database named `postgres`.
+///
+/// A throwaway PostgreSQL cluster for one test, started by the test and stopped by it whatever
+/// happens.
+///
+/// ## Guarantees
+///
+/// - Private: the cluster lives in a new temporary folder and listens on a Unix socket in
+///   that folder, so tests in parallel and a system server never clash. With TLS files it
+///   also listens on 127.0.0.1, on a port no other program holds (tried again on a clash),
+///   and takes only TLS connections there. Asked for TCP without TLS (for a test's fault
+///   proxy, which needs a TCP server behind it), it listens on 127.0.0.1 the same way and
+///   takes plain connections there (a loopback address: the transport rule asks no TLS).
+/// - Server settings a test gives (`max_connections` for a test of many devices) are set on
+///   the server's command line, after the ones above, so a test's own value wins.
+/// - Authentication as a server in use has it: the superuser `postgres` connects over the
+///   socket without a password (the operator's door); every other role needs its SCRAM
+///   password, over the socket and (TLS only) over TCP.
+/// - `initdb` refuses to run as root: when the tests run as root (as CI does), the cluster
+///   folder is given to the `postgres` user and `initdb` and `pg_ctl` run as that user
+///   (`runuser`).
+/// - Without PostgreSQL's server programs, `start()` throws an error that names the Debian
+///   package to install: a sync test never passes because its server was absent.
+/// - `stop()` stops the server (immediate shutdown) and deletes the folder; call it in a
+///   `defer` right after `start()`.
+/// - Starting and stopping end within a stated time: each server program (`initdb`,
+///   `pg_ctl`) is killed and reported after `programTimeout`, and `pg_ctl` itself gives up
+///   waiting for the server after 60 s (`-t 60`).
 public final class TemporaryPostgres: Sendable {
   /// The libpq connection URL of the server's `postgres` database, as the superuser.
   public let url: String

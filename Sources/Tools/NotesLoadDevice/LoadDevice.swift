@@ -1,26 +1,3 @@
-// LoadDevice: one device of the sync load test — a library opened as the app opens it,
-// edited as fast as the main actor allows, watching for the other devices' edits.
-//
-// Guarantees
-// - Only the app's own layers: the library is opened and started by `NotesLibrary` (the
-//   watcher, the sync service and live sync, as `notes` runs them), every edit is an
-//   `EditNoteBody` dispatched through the model's funnel with the text it was based on, as
-//   the editor sends it, and what arrives from elsewhere is seen through the model's commit
-//   notification, as every view sees it.
-// - Every edit puts one token on a line of its own: `~NAME.SEQ.MICROS`, the device's name,
-//   a sequence number and the wall-clock time (microseconds since 1970) just before the
-//   edit was dispatched. A token is logged (`edit TOKEN MICROS TITLE`, the time after the
-//   commit returned) only once its commit returned, so every logged token is durable here.
-//   Tokens are unique, and none is a prefix of another (the "." after each field).
-// - Own notes get tokens appended; shared notes get them inserted at a random line, so
-//   concurrent edits of one note meet the merge: lines apart merge, a line both inserted at
-//   becomes a conflict copy (which holds the other side's tokens).
-// - A token of another device is logged (`seen TOKEN MICROS`) the first time a commit from
-//   another writer (sync, through the watcher) brings a note that holds it.
-// - A sync that fails is logged (`failed MICROS MESSAGE`): live sync then waits before it
-//   tries again, which shows in the figures.
-// - The log is written one line a `write`, unbuffered: what is logged survives a kill.
-
 import Airframe
 import Foundation
 import NotesCore
@@ -43,6 +20,30 @@ enum NotesLoadDevice {
 }
 
 /// One device of the load test.
+///
+/// One device of the sync load test — a library opened as the app opens it, edited as fast as the
+/// main actor allows, watching for the other devices' edits.
+///
+/// ## Guarantees
+///
+/// - Only the app's own layers: the library is opened and started by `NotesLibrary` (the
+///   watcher, the sync service and live sync, as `notes` runs them), every edit is an
+///   `EditNoteBody` dispatched through the model's funnel with the text it was based on, as
+///   the editor sends it, and what arrives from elsewhere is seen through the model's commit
+///   notification, as every view sees it.
+/// - Every edit puts one token on a line of its own: `~NAME.SEQ.MICROS`, the device's name,
+///   a sequence number and the wall-clock time (microseconds since 1970) just before the
+///   edit was dispatched. A token is logged (`edit TOKEN MICROS TITLE`, the time after the
+///   commit returned) only once its commit returned, so every logged token is durable here.
+///   Tokens are unique, and none is a prefix of another (the "." after each field).
+/// - Own notes get tokens appended; shared notes get them inserted at a random line, so
+///   concurrent edits of one note meet the merge: lines apart merge, a line both inserted at
+///   becomes a conflict copy (which holds the other side's tokens).
+/// - A token of another device is logged (`seen TOKEN MICROS`) the first time a commit from
+///   another writer (sync, through the watcher) brings a note that holds it.
+/// - A sync that fails is logged (`failed MICROS MESSAGE`): live sync then waits before it
+///   tries again, which shows in the figures.
+/// - The log is written one line a `write`, unbuffered: what is logged survives a kill.
 @MainActor
 final class LoadDevice {
   let arguments: LoadArguments

@@ -75,7 +75,8 @@ struct TableInsideValueTests {
     #expect(model.state == makeStore())
     #expect(
       ModelError.tableInsideValue(path: "shelf").description
-        == "shelf holds an entity table, so it cannot be set as one value; set or change the table itself."
+        == "shelf holds an entity table, so it cannot be set as one value;"
+        + " set or change the table itself."
     )
   }
 

@@ -69,12 +69,14 @@ struct ImportExportTests {
     defer { library.remove() }
     let document = """
       {"version": 1,
-       "notebooks": [{"id": 7, "title": "WORK"}, {"id": 8, "title": "Garden", "created": "2024-01-02T03:04:05Z"}],
+       "notebooks": [{"id": 7, "title": "WORK"},
+                     {"id": 8, "title": "Garden", "created": "2024-01-02T03:04:05Z"}],
        "notes": [
          {"notebookID": 7, "title": "Imported", "pinned": true,
           "created": "2024-01-02T03:04:05.250+01:00"},
-         {"id": 99, "notebookID": 8, "title": "Roses", "body": "red", "created": "2024-01-01T00:00:00Z",
-          "modified": "2024-02-01T00:00:00Z", "extra": "ignored"}
+         {"id": 99, "notebookID": 8, "title": "Roses", "body": "red",
+          "created": "2024-01-01T00:00:00Z", "modified": "2024-02-01T00:00:00Z",
+          "extra": "ignored"}
        ]}
       """
     let result = library.run(["import", "-"], input: Data(document.utf8))
@@ -113,7 +115,8 @@ struct ImportExportTests {
       "notebooks[0].id must be a whole number"
     ),
     (
-      "{\"version\": 1, \"notebooks\": [{\"id\": 1, \"title\": \"A\", \"created\": \"yesterday\"}], \"notes\": []}",
+      "{\"version\": 1, \"notebooks\": [{\"id\": 1, \"title\": \"A\","
+        + " \"created\": \"yesterday\"}], \"notes\": []}",
       "notebooks[0].created: \"yesterday\" is not an ISO 8601 date and time"
     ),
   ])
@@ -136,7 +139,8 @@ struct ImportExportTests {
     let hugeTitle = String(repeating: "t", count: 1 << 20)
     let document = """
       {"version": 1,
-       "notebooks": [{"id": 1, "title": "Fine"}, {"id": 2, "title": "\\u001b[2J"}, {"id": 1, "title": "Again"}],
+       "notebooks": [{"id": 1, "title": "Fine"}, {"id": 2, "title": "\\u001b[2J"},
+                     {"id": 1, "title": "Again"}],
        "notes": [
          {"notebookID": 1, "title": "ok"},
          {"notebookID": 1, "title": ""},
@@ -155,7 +159,8 @@ struct ImportExportTests {
         notes: notes[1]: The note title must not be empty.
         notes: notes[3]: no notebook in the document has the id 5
         notes: notes[4]: The note title must be at most 200 characters.
-        notes: notes[4]: The note body must not contain control characters other than tabs and line breaks.
+        notes: notes[4]: The note body must not contain control characters other than tabs \
+        and line breaks.
 
         """)
     #expect(try library.state() == before)
@@ -196,7 +201,8 @@ struct ImportExportTests {
     defer { library.remove() }
     let notes = Array(repeating: "{\"notebookID\": 1, \"title\": \"\"}", count: 25)
     let document =
-      "{\"version\": 1, \"notebooks\": [{\"id\": 1, \"title\": \"X\"}], \"notes\": [\(notes.joined(separator: ","))]}"
+      "{\"version\": 1, \"notebooks\": [{\"id\": 1, \"title\": \"X\"}],"
+      + " \"notes\": [\(notes.joined(separator: ","))]}"
     let result = library.run(["import", "-"], input: Data(document.utf8))
     #expect(result.status == 65)
     let lines = result.errors.split(separator: "\n")

@@ -108,7 +108,7 @@ let badInputs: [BadInput] = [
   .plain("200 flags (1,600 bytes)", String(repeating: "🇫🇷", count: NotesRules.titleLimit)),
   // A regression case: NonEmptyText (Unicode White_Space) lets U+200B through, but
   // NotesRules.normalizedTitle (CharacterSet.whitespacesAndNewlines, which on this
-  // Foundation contains U+200B) trims it away; titles are now judged after trimming.
+  // Foundation contains U+200B) trims it away; titles are judged after trimming.
   BadInput(
     name: "zero-width space only", text: "\u{200B}", asTitle: .rejected("empty"),
     asBody: .accepted("\u{200B}")),

@@ -29,7 +29,7 @@ struct NotebookDeletionTests {
     #expect(deletion.confirmations.pending.count == 2)  // Trip is still there, now empty
     #expect(dispatcher.undo().isCommitted)
     #expect(deletion.confirmations.pending.map(\.notebookID) == [work])
-    // Asking about a notebook again after its question was withdrawn works as before.
+    // Asking about a notebook again after its question was withdrawn works as the first time.
     #expect(dispatcher.redo().isCommitted)
     #expect(deletion.deleteRequested(trip).isCommitted)  // empty now: deleted at once
     deletion.cancel()

@@ -158,7 +158,8 @@ struct NotesViewStateTests {
     // plain message, which logs and files keep, is not.
     #expect(
       app.status.status.value.text
-        == "2 notebooks · 1 note · Not synced · A notebook title \"\u{2068}Work\u{2069}\" already exists."
+        == "2 notebooks · 1 note · Not synced · "
+        + "A notebook title \"\u{2068}Work\u{2069}\" already exists."
     )
     #expect(outcome.description == "A notebook title \"Work\" already exists.")
     app.status.report(app.dispatcher.dispatch(CreateNotebook(title: "Travel", now: t1)))

@@ -134,7 +134,7 @@ struct SearchMatchingTests {
         let expected = NoteListController.recomputedRows(
           for: model.state, notebook: list.notebook, search: search, sort: list.sort)
         // The same notes. Their order is not compared: on these texts the lens and
-        // `recomputedRows` order some titles differently, before this change as after.
+        // `recomputedRows` order some titles differently.
         #expect(
           Set(list.lens.rows.map(\.id)) == Set(expected.map(\.id)),
           "search \(search.debugDescription)")

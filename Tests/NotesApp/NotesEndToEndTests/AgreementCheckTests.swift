@@ -10,8 +10,8 @@ import Testing
 @Suite(.noLiveBindings, .serialized, .timeLimit(.minutes(10)))
 struct AgreementCheckTests {
   /// The barrier every observation waits for: keys the program has not read yet count as
-  /// activity, however still the screen is (issue 16: under ThreadSanitizer the random
-  /// bursts outlasted a still screen, and observations were taken half-way through).
+  /// activity, however still the screen is (under ThreadSanitizer a random burst can
+  /// outlast a still screen, and an observation would be taken half-way through it).
   @Test func keysNotYetReadAreActivity() async throws {
     let (notes, start) = try await NotesProgram.onSampleLibrary()
     defer { notes.close() }

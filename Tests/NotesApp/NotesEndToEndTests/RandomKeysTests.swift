@@ -198,8 +198,8 @@ struct RandomKeysTests {
     try tmux.type("c")
     let screen = try #require(
       await notes.waitForNotesScreen("c shows") { $0.hint.hasSuffix("c") })
-    // Regression: ncurses' wget_wch dropped every byte after the invalid one in the same
-    // read; the terminal now decodes bytes itself and drops only the invalid byte.
+    // Regression: ncurses' wget_wch drops every byte after an invalid one in the same read,
+    // so the terminal decodes bytes itself and drops only the invalid byte.
     #expect(screen.hint == "New note title: abc", "the field shows \(screen.hint)")
     try tmux.press("Escape")
     let cancelled = try #require(
@@ -297,10 +297,9 @@ struct RandomKeysTests {
   /// Idle matters: only then is a key pressed next the only key in flight, so what the
   /// screen shows afterwards is that key's doing. (A screen that merely stays the same is
   /// no proof: under ThreadSanitizer a burst's keys cost tens of milliseconds each, and
-  /// a run of keys that change nothing outlasts two captures; then the burst's own F1 or
-  /// `?` opened help, and the database was compared with a screen half-way through the
-  /// burst. That was the "stray key" of issue 16: no key was late, the observation was
-  /// early.)
+  /// a run of keys that change nothing outlasts two captures; if the burst's own F1 or
+  /// `?` then opens help, the database is compared with a screen half-way through the
+  /// burst: no key is late, the observation is early.)
   static func settledCapture(_ notes: NotesProgram) async throws -> [StyledText] {
     var current = (try notes.tmux.styledScreen(), try notes.activity())
     let deadline = ContinuousClock.now + .seconds(5)

@@ -124,7 +124,8 @@ struct AccountIsolationTests {
       #expect(
         refusal(
           bob,
-          "INSERT INTO notes_devices (device_id, account) VALUES ('\(SyncBookkeepingStandIn.uid())', 'alice')"
+          "INSERT INTO notes_devices (device_id, account)"
+            + " VALUES ('\(SyncBookkeepingStandIn.uid())', 'alice')"
         ) == "42501")
       #expect(
         refusal(

@@ -311,7 +311,8 @@ struct ServerSchemaTests {
   static func recordAnnasNotebookChange(on connection: PostgresConnection) throws -> String {
     let device = "00000000-0000-4000-8000-000000000001"
     let payload =
-      #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
+      #"{"title": "Work", "body": "", "notebook": null, "pinned": false,"#
+      + #" "created": 1, "modified": 1}"#
     try connection.execute("INSERT INTO notes_accounts (account) VALUES ('anna')")
     try connection.execute(
       "INSERT INTO notes_devices (device_id, account) VALUES ($1::uuid, 'anna')", [device])
@@ -333,11 +334,13 @@ struct ServerSchemaTests {
     for (index, (entity, id, payload)) in [
       (
         "notebook", notebook,
-        #"{"title": "Work", "body": "", "notebook": null, "pinned": false, "created": 1, "modified": 1}"#
+        #"{"title": "Work", "body": "", "notebook": null, "pinned": false,"#
+          + #" "created": 1, "modified": 1}"#
       ),
       (
         "note", note,
-        #"{"title": "Plan", "body": "x", "notebook": "\#(notebook)", "pinned": false, "created": 1, "modified": 2}"#
+        #"{"title": "Plan", "body": "x", "notebook": "\#(notebook)", "pinned": false,"#
+          + #" "created": 1, "modified": 2}"#
       ),
     ].enumerated() {
       try connection.execute(
@@ -359,8 +362,8 @@ struct ServerSchemaTests {
         try ServerSchema.prepare(connection)
       } throws: { error in
         (error as? PostgresError)?.message
-          == "the server's schema is version 99, newer than this program's (\(ServerSchema.version)): update notes"
-          + " before syncing with it"
+          == "the server's schema is version 99, newer than this program's"
+          + " (\(ServerSchema.version)): update notes before syncing with it"
       }
       #expect(try connection.execute("SELECT version FROM notes_schema").singleValue == "99")
     }

@@ -70,10 +70,10 @@ struct CrashSafetyTests {
   ///
   /// The process runs note edits and full-text index updates (the storage's own SQL, one
   /// transaction each, as `persist` and `search` run them) and is killed with SIGKILL at a
-  /// random moment; index updates take about 40% of its time, so many kills land inside
-  /// one. Each time the file must pass
-  /// its integrity checks, and once the next search has applied the record of changes the
-  /// index must hold exactly every note's current text and find exactly the right notes.
+  /// random moment; index updates take a large share of its time, so many kills land
+  /// inside one. Each time the file must pass its integrity checks, and once the next
+  /// search has applied the record of changes the index must hold exactly every note's
+  /// current text and find exactly the right notes.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: shell)))
   func theIndexIsNeverCorruptedWhenAnEditorOrAnIndexUpdateIsKilled() async throws {
     let folder = try TemporaryFolder()

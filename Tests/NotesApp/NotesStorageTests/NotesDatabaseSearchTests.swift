@@ -114,8 +114,8 @@ struct NotesDatabaseSearchTests {
     }
   }
 
-  /// Regression (found by the search-query fuzz target): a NUL inside a word ended the
-  /// FTS5 expression inside its quotes, so the search failed with "unterminated string".
+  /// Regression: a NUL separates words, since inside a word it would end the FTS5
+  /// expression inside its quotes and fail the search with "unterminated string".
   @Test func aNULSeparatesWords() throws {
     #expect(NotesDatabase.queryWords(in: "milk\0bread") == ["milk", "bread"])
     try withLibrary { database, _ throws in
@@ -144,11 +144,11 @@ struct NotesDatabaseSearchTests {
     }
   }
 
-  /// Regression, found by the search-query fuzz target.
+  /// Regression: a word in which the index's tokenizer finds no token is ignored.
   ///
   /// U+0820, a Samaritan vowel sign, is alphabetic to Swift but no token to FTS5, so a
-  /// query of it alone became an empty phrase that found nothing, not even the note whose
-  /// body it was. Which words full text searches is now the index's tokenizer's answer.
+  /// query of it alone would be an empty phrase that finds nothing, not even the note whose
+  /// body it is. Which words full text searches is the index's tokenizer's answer.
   @Test func aWordTheTokenizerFindsNoTokenInIsIgnoredByFullText() throws {
     try withLibrary { database, model throws in
       #expect(try database.searchedWords(in: "\u{0820} milk ; --") == ["milk"])

@@ -18,7 +18,8 @@ import Testing
 struct BadRowsTests {
   /// The JSON of a valid note.
   nonisolated static func validNote(_ title: String, in notebook: String) -> String {
-    #"{"title": "\#(title)", "body": "fine", "notebook": "\#(notebook)", "pinned": false, "created": 800000000, "modified": 800000001.5}"#
+    #"{"title": "\#(title)", "body": "fine", "notebook": "\#(notebook)", "pinned": false,"#
+      + #" "created": 800000000, "modified": 800000001.5}"#
   }
 
   @Test func everyBadVersionIsKeptAsideWithItsReasonAndTheGoodOnesApply() async throws {

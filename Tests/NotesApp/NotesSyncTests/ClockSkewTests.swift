@@ -13,7 +13,7 @@
 // server, the one whose uid sorts last is numbered, and a uid's first 48 bits are the
 // creating device's clock, so a skewed clock changes which one keeps the name (both
 // devices still agree). Deciding it by server order needs each notebook's first sequence
-// number in the library; the report on issue 25 says so.
+// number in the library.
 
 import Airframe
 import Foundation

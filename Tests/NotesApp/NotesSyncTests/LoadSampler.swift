@@ -1,23 +1,3 @@
-// LoadSampler: what the load test's server and devices hold while they run — the server's
-// connections and memory, the device processes' memory — sampled on a thread of its own,
-// and the processor time each side used.
-//
-// Guarantees
-// - Measures, never asserts: a sample that cannot be taken (a process that ended between
-//   the listing and the reading, a query that failed) is left out, never an issue.
-// - Connections are the server's own count (`pg_stat_activity`), over one connection of
-//   the sampler's, which is not counted. Memory is read from /proc: each process's resident
-//   set (RSS, which counts a shared page once in every process mapping it) in every
-//   sample; its proportional share (PSS, which splits a shared page between the processes
-//   mapping it, so a sum counts it once) and its private pages (what the process alone
-//   costs) in every fifth, since reading them costs far more and the sampler must not
-//   take the cores it measures.
-// - Processor time is the kernel's account: the devices' is what the test process's
-//   children used (counted when each ends), the server's what its processes used, ended
-//   ones included (the postmaster's children's account).
-// - `stop()` ends the thread and waits for it (on a thread of its own); a sample in flight
-//   finishes first.
-
 import Foundation
 import NotesServer
 import NotesTestSupport
@@ -125,6 +105,27 @@ struct LoadSample: Sendable {
 }
 
 /// Samples the server and the devices every `interval` until stopped.
+///
+/// What the load test's server and devices hold while they run — the server's connections and
+/// memory, the device processes' memory — sampled on a thread of its own, and the processor time
+/// each side used.
+///
+/// ## Guarantees
+///
+/// - Measures, never asserts: a sample that cannot be taken (a process that ended between
+///   the listing and the reading, a query that failed) is left out, never an issue.
+/// - Connections are the server's own count (`pg_stat_activity`), over one connection of
+///   the sampler's, which is not counted. Memory is read from /proc: each process's resident
+///   set (RSS, which counts a shared page once in every process mapping it) in every
+///   sample; its proportional share (PSS, which splits a shared page between the processes
+///   mapping it, so a sum counts it once) and its private pages (what the process alone
+///   costs) in every fifth, since reading them costs far more and the sampler must not
+///   take the cores it measures.
+/// - Processor time is the kernel's account: the devices' is what the test process's
+///   children used (counted when each ends), the server's what its processes used, ended
+///   ones included (the postmaster's children's account).
+/// - `stop()` ends the thread and waits for it (on a thread of its own); a sample in flight
+///   finishes first.
 final class LoadSampler: @unchecked Sendable {
   // `samples` and `isStopped` only under `lock`; the connection only on the thread.
   private let lock = NSLock()

@@ -302,7 +302,7 @@ struct LoadTests {
       }
     }
     // A write's last try holds the library's write lock, so sync cannot refuse it a third
-    // time: no edit may fail to save (before that fix, about one in 40,000 did).
+    // time: no edit may fail to save.
     #expect(notMade.unsaved == 0, "edits not saved because sync kept writing")
     report(
       logs, notMade: notMade, seconds: seconds, started: started, ended: ended, server: server)

@@ -1,10 +1,10 @@
-// The network between a device and its server failing at exact places, through a
-// `FaultProxy` the test steers: a connection that goes silent inside a push's transaction,
-// one cut while a statement of the push is on its way, the signal connection lost while
-// the data connection lives, and the network gone while both sides keep editing. After each: the device noticed within its bounds on its own
-// (nothing waits for ever), it recovered on its own (the app's service connects afresh, the
-// signals reconnect), and every device converges with the server with nothing applied
-// twice and nothing lost.
+// The network between a device and its server failing at exact places, through a `FaultProxy` the
+// test steers: a connection that goes silent inside a push's transaction, one cut while a statement
+// of the push is on its way, the signal connection lost while the data connection lives, and the
+// network gone while both sides keep editing. After each: the device noticed within its bounds on
+// its own (nothing waits for ever), it recovered on its own (the app's service connects afresh, the
+// signals reconnect), and every device converges with the server with nothing applied twice and
+// nothing lost.
 //
 // The devices behind the proxy use short bounds (seconds), so each fault costs a few
 // seconds of real time; the tests wait on what they are told (a trigger fired, a sync

@@ -317,7 +317,8 @@ struct SyncedContent: Equatable, Sendable, CustomStringConvertible {
   var description: String {
     let books = notebooks.sorted { $0.key < $1.key }.map { "  notebook \($0.value)" }
     let pages = notes.sorted { $0.key < $1.key }.map {
-      "  note \($0.value.title) in \(notebooks[$0.value.notebook] ?? "?"): \($0.value.body.debugDescription)"
+      "  note \($0.value.title) in \(notebooks[$0.value.notebook] ?? "?"): "
+        + $0.value.body.debugDescription
     }
     return (books + pages).joined(separator: "\n")
   }

@@ -367,8 +367,8 @@ struct SyncMergeRuleTests {
       let store = try LibrarySyncStore(path: a.path)
       defer { store.close() }
       // Cancelled as soon as it reports its start, as quitting the app does: the engine is
-      // still connecting, and stops at its first step. (The sync used to crash here: the
-      // progress loop ended early and an unset result was force-unwrapped.)
+      // still connecting, and stops at its first step. (A progress loop that ends early
+      // must not leave a result unset for a later step to force-unwrap.)
       // In a task of its own: cancelling the test's task would end the test there.
       await #expect(throws: CancellationError.self) {
         _ = try await Task {

@@ -92,9 +92,9 @@ struct RandomRun {
   init(seed: UInt64, hostile: HostileWriter) {
     self.seed = seed
     self.hostile = hostile
-    // Not `seed × 0x9E3779B97F4A7C15`, SplitMix64's own increment: with it, run n + 1 was
-    // run n one draw later, so the runs were nearly one sequence. Another odd multiplier
-    // keeps every run's sequence apart.
+    // Not `seed × 0x9E3779B97F4A7C15`, SplitMix64's own increment: with it, run n + 1 would
+    // be run n one draw later, so the runs would be nearly one sequence. Another odd
+    // multiplier keeps every run's sequence apart.
     random = SeededRandomNumberGenerator(seed: seed &* 0xD1B5_4A32_D192_ED03)
   }
 

@@ -1,16 +1,3 @@
-// TestDatabase: one PostgreSQL server for a whole suite, and a fresh database in it for
-// each test.
-//
-// Guarantees
-// - `.sharedPostgres` on a suite starts one `TemporaryPostgres` before the suite's first
-//   test and stops it (deleting its folder) after the last, whatever happens; a server
-//   that cannot start fails the suite with the reason, so no test passes without one.
-// - `TestDatabase.make()` creates a new database on it (from template0, about a tenth of
-//   a second instead of a new cluster's second); `drop()` drops it, ending any connection
-//   still open to it, and drops every login role the test made (roles belong to the
-//   cluster, not to a database). Suites using it run their tests one at a time
-//   (`.serialized`), so no other test sees those roles.
-
 import Foundation
 @_exported public import NotesFixtures
 public import Testing
@@ -88,6 +75,18 @@ extension Trait where Self == SharedPostgresTrait {
 }
 
 /// A database of a test's own on the suite's server.
+///
+/// One PostgreSQL server for a whole suite, and a fresh database in it for each test.
+///
+/// ## Guarantees
+///
+/// - `.sharedPostgres` on a suite starts one `TemporaryPostgres` before the suite's first
+///   test and stops it (deleting its folder) after the last, whatever happens; a server
+///   that cannot start fails the suite with the reason, so no test passes without one.
+/// - `TestDatabase.make()` creates a new database on it (from template0, far quicker than a new
+///   cluster); `drop()` drops it, ending any connection still open to it, and drops every login
+///   role the test made (roles belong to the cluster, not to a database). Suites using it run their
+///   tests one at a time (`.serialized`), so no other test sees those roles.
 public struct TestDatabase: Sendable {
   /// The server.
   public let server: TemporaryPostgres

@@ -1,20 +1,20 @@
-// ChoiceDialog: a modal list to pick one item from — the command palette and the notebook
-// picker of Move Note — with a filter entry, every row's label, and a line for the reason a
-// pick was refused.
-//
-// Guarantees
-// - Keyboard first: the filter entry has the focus; typing filters the rows (GTK's own
-//   string filter, case-insensitive substring), Up and Down move the selection, Enter picks
-//   the selected row; Tab reaches the list, where Enter or a double click picks a row.
-// - A pick reaches the owner through an input slot; a pick the owner refuses (a disabled
-//   command) keeps the dialog open with the reason. Rows rendered while it is open never
-//   emit a pick.
-// - `close()` ends it without a pick (the owning window closing).
-
 import AirframeBinding
 import CGtk
 
 /// A modal list of choices.
+///
+/// The command palette and the notebook picker of Move Note: a filter entry, every row's label, and
+/// a line for the reason a pick was refused.
+///
+/// ## Guarantees
+///
+/// - Keyboard first: the filter entry has the focus; typing filters the rows (GTK's own
+///   string filter, case-insensitive substring), Up and Down move the selection, Enter picks
+///   the selected row; Tab reaches the list, where Enter or a double click picks a row.
+/// - A pick reaches the owner through an input slot; a pick the owner refuses (a disabled
+///   command) keeps the dialog open with the reason. Rows rendered while it is open never
+///   emit a pick.
+/// - `close()` ends it without a pick (the owning window closing).
 @MainActor
 final class ChoiceDialog: WindowDialog {
   /// One row: what a pick reports, and what the row shows.

@@ -1,17 +1,18 @@
-// Dialog: a prompt for a title or a confirmation, whose buttons and Enter key reach the
-// session through an input slot.
-//
-// Guarantees
-// - One dialog per question: it closes when answered or cancelled (Escape, Cancel, or the
-//   window's close button, which counts as Cancel), and its binding ends with it.
-// - A prompt whose answer the session refuses stays open with the reason under the entry.
-// - `close()` (the window it belongs to closing, or the question answered elsewhere) ends it
-//   without an answer.
-
 import AirframeBinding
 import CGtk
 
 /// A window over its parent with a message, optionally an entry, and two buttons.
+///
+/// A prompt for a title or a confirmation, whose buttons and Enter key reach the session through an
+/// input slot.
+///
+/// ## Guarantees
+///
+/// - One dialog per question: it closes when answered or cancelled (Escape, Cancel, or the
+///   window's close button, which counts as Cancel), and its binding ends with it.
+/// - A prompt whose answer the session refuses stays open with the reason under the entry.
+/// - `close()` (the window it belongs to closing, or the question answered elsewhere) ends it
+///   without an answer.
 @MainActor
 final class Dialog: WindowDialog {
   /// The user's answer: the entry's text and whether they chose the main button.

@@ -1,11 +1,6 @@
 // GObject: the small bridge between GTK's C API and Swift closures that every widget of the
 // window uses — signal handlers that are Swift closures, and pointer casts between GTK's
 // class hierarchy.
-//
-// Guarantees
-// - A handler runs on the main thread (GTK emits signals there) as main-actor code.
-// - A handler's closure lives exactly as long as its GTK connection: it is released when
-//   the signal is disconnected or the instance is finalized (the closure's destroy notify).
 
 import CGtk
 
@@ -76,6 +71,12 @@ private final class ChangeHandler {
 }
 
 /// Connects Swift closures to GTK signals.
+///
+/// ## Guarantees
+///
+/// - A handler runs on the main thread (GTK emits signals there) as main-actor code.
+/// - A handler's closure lives exactly as long as its GTK connection: it is released when
+///   the signal is disconnected or the instance is finalized (the closure's destroy notify).
 @MainActor
 package enum Signal {
   private static func context(_ handler: SignalHandler) -> GPointer {

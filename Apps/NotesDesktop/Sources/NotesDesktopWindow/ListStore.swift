@@ -1,21 +1,22 @@
-// ListStore: a GTK list model (`GListStore` of `GtkStringObject`s, one per row, holding the
-// row's id) kept in step with a list lens by the positions its updates name.
-//
-// Guarantees
-// - An update changes only the rows it names: removed and moved rows are taken out at their
-//   old positions (from the last), inserted and moved rows put in at their new positions
-//   (from the first), one `items-changed` each with the update's own positions, never a
-//   reload for one row.
-// - An updated row keeps its item (an item is the row's id, which did not change): GTK is
-//   told nothing, and the owner refreshes the row's widget if one shows it. Replacing the
-//   item would make GTK measure the list again, a few milliseconds at 100,000 rows, on
-//   every keystroke into the open note.
-// - A `.reloaded` update replaces every row in one splice.
-
 import Airframe
 import CGtk
 
 /// The rows of one list, by id, as GTK's list views read them.
+///
+/// A GTK list model (`GListStore` of `GtkStringObject`s, one per row, holding the row's id) kept in
+/// step with a list lens by the positions its updates name.
+///
+/// ## Guarantees
+///
+/// - An update changes only the rows it names: removed and moved rows are taken out at their
+///   old positions (from the last), inserted and moved rows put in at their new positions
+///   (from the first), one `items-changed` each with the update's own positions, never a
+///   reload for one row.
+/// - An updated row keeps its item (an item is the row's id, which did not change): GTK is
+///   told nothing, and the owner refreshes the row's widget if one shows it. Replacing the
+///   item would make GTK measure the whole list again, which grows with the list, on every
+///   keystroke into the open note.
+/// - A `.reloaded` update replaces every row in one splice.
 @MainActor
 final class ListStore {
   /// The `GListStore`; the selection model that wraps it owns it.

@@ -39,7 +39,7 @@ struct RecycledRowTests {
     library.close()
     try #require(imported.isCommitted, "\(imported)")
 
-    // Previews take 1.5 s here, so the scrolling below recycles rows whose previews for
+    // Previews take 1,500 ms here, so the scrolling below recycles rows whose previews for
     // their new notes are still being computed.
     try desktop.launch(["NOTES_DESKTOP_PREVIEW_DELAY": "1500"])
     let opened = try #require(
@@ -101,7 +101,8 @@ struct RecycledRowTests {
     let first = lines.first.map(String.init) ?? ""
     let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
     return
-      "\(leftToRightMark)\(isolated(shown)) · \(lines.count) \(lines.count == 1 ? "line" : "lines"), "
+      "\(leftToRightMark)\(isolated(shown)) · "
+      + "\(lines.count) \(lines.count == 1 ? "line" : "lines"), "
       + "\(words) \(words == 1 ? "word" : "words")"
   }
 }

@@ -11,9 +11,9 @@
 ///   byte that is not the same in every key (a byte all keys share, such as the top bytes
 ///   of nearby dates, costs only its count); each long run of equal first keys is sorted
 ///   the same way by the second keys, and so on; runs of at most 64 positions, and runs
-///   equal in every key, are compared (`tie` only for the latter). For 100,000 rows this
-///   replaced about 1.7 million comparisons through closures with a few linear passes
-///   over integers.
+///   equal in every key, are compared (`tie` only for the latter). For 100,000 rows that is
+///   a few linear passes over integers instead of about 1.7 million comparisons through
+///   closures.
 @usableFromInline
 enum KeyOrder {
   /// A key and its position.

@@ -149,9 +149,9 @@ struct SortedRows<Row> {
 
   /// The same rows in the order of `compare`, each row copied once.
   ///
-  /// Sorts positions (with each row's `leadingKeys` computed once, radix-sorted by them)
-  /// and gathers the rows into new chunks: one retain and, when the old storage goes, one release per row,
-  /// which for 100,000 rows scattered in memory is most of the cost.
+  /// Sorts positions (with each row's `leadingKeys` computed once, radix-sorted by them) and
+  /// gathers the rows into new chunks: one retain and, when the old storage goes, one release per
+  /// row, which for 100,000 rows scattered in memory is most of the cost.
   @inlinable
   func resorted(
     by compare: @escaping (Row, Row) -> Int, leadingKeys: [(Row) -> UInt64]

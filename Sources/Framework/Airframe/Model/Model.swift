@@ -89,10 +89,10 @@ extension ModelStorage {
 ///
 /// ## Guarantees
 ///
-/// - `state` changes only inside ``write(origin:_:)``. The body changes the state in place through a
-///   `Transaction` (no table is copied); if the body or the storage hook fails, the
-///   transaction's log reverts every change before the write returns. While a write runs,
-///   `state` shows its changes so far, as a database transaction reads its own writes.
+/// - `state` changes only inside ``write(origin:_:)``. The body changes the state in place through
+///   a `Transaction` (no table is copied); if the body or the storage hook fails, the transaction's
+///   log reverts every change before the write returns. While a write runs, `state` shows its
+///   changes so far, as a database transaction reads its own writes.
 /// - All or nothing: if the body throws or the storage hook throws, the state, the revision
 ///   and the storage are exactly as before, and nothing is posted.
 /// - A write that changes nothing is not a commit: no storage call, no new revision, no

@@ -21,7 +21,8 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
     case .missingID(let table, let id): "\(table) has no item with id \(id)."
     case .storageFailed(let message): "Saving failed: \(message)"
     case .tableInsideValue(let path):
-      "\(path) holds an entity table, so it cannot be set as one value; set or change the table itself."
+      "\(path) holds an entity table, so it cannot be set as one value;"
+        + " set or change the table itself."
     }
   }
 }

@@ -55,7 +55,7 @@ enum OffMainReleases {
     lock.unlock()
   }
 
-  /// Records that a release recorded by ``begin(_:)`` has finished.
+  /// Records that a release recorded by ``begin()`` has finished.
   static func end() {
     lock.lock()
     pending -= 1

@@ -1,42 +1,3 @@
-// Terminal: the full-screen terminal of the `notes` app, drawn with ncursesw.
-//
-// Guarantees
-// - Starts only on a terminal: `start()` throws `.notATerminal` unless standard input and
-//   output are both terminals, and `.cannotInitialize` (instead of exiting, as initscr
-//   would) when ncurses cannot set up the terminal type.
-// - Every ncurses call happens on the main actor. Keys arrive through a read source on the
-//   main queue; reads never block (nodelay), except that a lone Escape waits up to 25 ms
-//   for the rest of a key sequence. Text arrives as bytes decoded by `InputDecoder`: a
-//   byte that is not UTF-8 is dropped on its own, and every key after it still arrives.
-// - Bracketed paste is on while the screen is (off again on every exit path below): pasted
-//   text arrives as `Key.paste`, never as keys. The keys of one read arrive together, as
-//   one batch, so the app handles a paste or a burst of typing as one edit and one draw.
-// - Size changes are handled here, not by ncurses: SIGWINCH gets a handler of ours before
-//   ncurses starts (so ncurses installs none of its own) that reports it through a pipe,
-//   read on the main queue; none is lost, however early it arrives (Terminal+Size.swift).
-//   The new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
-// - `draw(_:)` puts each glyph at its own column, so a character the terminal measures
-//   differently from `DisplayWidth` shifts nothing after it; a buffer larger than the
-//   screen is clipped; a buffer smaller leaves the rest of the screen blank.
-// - The terminal is restored on every exit path:
-//   - `stop()` (idempotent) ends curses mode; so does `exit` without it (atexit).
-//   - SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP
-//     (Swift's traps are SIGILL on x86-64, SIGTRAP on arm64) get a C handler (in
-//     CNcurses/shim.h) that puts the signal's previous action back, calls endwin() and
-//     lets the signal take its course: the process ends with that signal, or the Swift
-//     runtime's backtracer, if it was installed, reports the crash on a normal screen.
-//     (The backtracer lets a process run on after a crash signal sent with kill; that is
-//     the runtime's choice, not this file's.) endwin() is not async-signal-safe; it is the
-//     compromise ncurses itself makes in its own SIGINT/SIGTERM handlers, and the only
-//     way to leave the alternate screen and show the cursor again without hand-written
-//     escape sequences. The risk is a garbled escape sequence if the signal interrupts
-//     a screen update; a crash inside endwin still ends the process with the signal
-//     (the other restore signals are blocked while the handler runs). Signals the
-//     parent ignores (SIGHUP under nohup) stay ignored. SIGTSTP is left to ncurses,
-//     which suspends and resumes the screen itself.
-// - A hangup on standard input (the terminal went away) calls `onHangup`; by default the
-//   terminal stops itself and the process exits with status 0.
-
 import CNcurses
 import Dispatch
 import NotesTerminalUI
@@ -64,7 +25,46 @@ enum TerminalError: Error, CustomStringConvertible {
 
 /// The full-screen terminal: draws screen buffers and reports keys and resizes.
 ///
-/// There is one terminal per process: ncurses has one screen. Create it with `start()`.
+/// It draws with ncursesw. There is one terminal per process: ncurses has one screen. Create it
+/// with `start()`.
+///
+/// ## Guarantees
+///
+/// - Starts only on a terminal: `start()` throws `.notATerminal` unless standard input and
+///   output are both terminals, and `.cannotInitialize` (instead of exiting, as initscr
+///   would) when ncurses cannot set up the terminal type.
+/// - Every ncurses call happens on the main actor. Keys arrive through a read source on the
+///   main queue; reads never block (nodelay), except that a lone Escape waits up to 25 ms
+///   for the rest of a key sequence. Text arrives as bytes decoded by `InputDecoder`: a
+///   byte that is not UTF-8 is dropped on its own, and every key after it still arrives.
+/// - Bracketed paste is on while the screen is (off again on every exit path below): pasted
+///   text arrives as `Key.paste`, never as keys. The keys of one read arrive together, as
+///   one batch, so the app handles a paste or a burst of typing as one edit and one draw.
+/// - Size changes are handled here, not by ncurses: SIGWINCH gets a handler of ours before
+///   ncurses starts (so ncurses installs none of its own) that reports it through a pipe,
+///   read on the main queue; none is lost, however early it arrives (Terminal+Size.swift).
+///   The new size comes from the kernel, then `resizeterm`, `size`, `onResize`.
+/// - `draw(_:)` puts each glyph at its own column, so a character the terminal measures
+///   differently from `DisplayWidth` shifts nothing after it; a buffer larger than the
+///   screen is clipped; a buffer smaller leaves the rest of the screen blank.
+/// - The terminal is restored on every exit path:
+///   - `stop()` (idempotent) ends curses mode; so does `exit` without it (atexit).
+///   - SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP
+///     (Swift's traps are SIGILL on x86-64, SIGTRAP on arm64) get a C handler (in
+///     CNcurses/shim.h) that puts the signal's previous action back, calls endwin() and
+///     lets the signal take its course: the process ends with that signal, or the Swift
+///     runtime's backtracer, if it was installed, reports the crash on a normal screen.
+///     (The backtracer lets a process run on after a crash signal sent with kill; that is
+///     the runtime's choice, not this type's.) endwin() is not async-signal-safe; it is the
+///     compromise ncurses itself makes in its own SIGINT/SIGTERM handlers, and the only
+///     way to leave the alternate screen and show the cursor again without hand-written
+///     escape sequences. The risk is a garbled escape sequence if the signal interrupts
+///     a screen update; a crash inside endwin still ends the process with the signal
+///     (the other restore signals are blocked while the handler runs). Signals the
+///     parent ignores (SIGHUP under nohup) stay ignored. SIGTSTP is left to ncurses,
+///     which suspends and resumes the screen itself.
+/// - A hangup on standard input (the terminal went away) calls `onHangup`; by default the
+///   terminal stops itself and the process exits with status 0.
 @MainActor
 final class Terminal {
   /// The screen's size in columns and rows (set by the resize handling only).

@@ -1,25 +1,26 @@
-// ImportNotes: notebooks and notes added in one step, all or nothing — what `notes import`
-// and `notes add` do, through the same dispatcher as every gesture.
-//
-// Guarantees
-// - Each item is validated by the Notes actions (`CreateNotebook`, `CreateNote`, so by
-//   `NotesRules`) against the state as the import has changed it so far: a note may go to
-//   a notebook the same import creates, and two imported notebooks of one title are one.
-// - A notebook whose title (ignoring case and surrounding white space) is taken merges
-//   into the existing notebook; notes keep their titles, bodies, both dates and pins, and
-//   get new ids.
-// - Every refused item is reported with its label (`notes[3]: …`, or a file's path), and
-//   then nothing is saved: `perform` throws `ActionRefusal` with every reason, so the
-//   dispatcher discards the write and reports the import as invalid.
-// - One undo step: the inverse removes exactly what the import created; undoing that puts
-//   it back.
-// - Cost: O(items) — each created id is learnt from the insertion journal
-//   (`Transaction.creating`), never by reading the whole change set.
-
 public import Airframe
 public import Foundation
 
 /// Notebooks and notes to add to the library in one step.
+///
+/// Notebooks and notes added in one step, all or nothing — what `notes import` and `notes add` do,
+/// through the same dispatcher as every gesture.
+///
+/// ## Guarantees
+///
+/// - Each item is validated by the Notes actions (`CreateNotebook`, `CreateNote`, so by
+///   `NotesRules`) against the state as the import has changed it so far: a note may go to
+///   a notebook the same import creates, and two imported notebooks of one title are one.
+/// - A notebook whose title (ignoring case and surrounding white space) is taken merges
+///   into the existing notebook; notes keep their titles, bodies, both dates and pins, and
+///   get new ids.
+/// - Every refused item is reported with its label (`notes[3]: …`, or a file's path), and
+///   then nothing is saved: `perform` throws `ActionRefusal` with every reason, so the
+///   dispatcher discards the write and reports the import as invalid.
+/// - One undo step: the inverse removes exactly what the import created; undoing that puts
+///   it back.
+/// - Cost: O(items) — each created id is learnt from the insertion journal
+///   (`Transaction.creating`), never by reading the whole change set.
 public struct ImportNotes: Action {
   /// A notebook to create, or to merge into an existing one of the same title.
   public struct NotebookItem: Sendable {
@@ -118,7 +119,7 @@ public struct ImportNotes: Action {
   /// made so far, while performing.
   public func validate(in state: NotesState) -> ValidationResult { ValidationResult() }
 
-  /// Creates every item, or throws ``ActionRefusal`` with every item's reasons.
+  /// Creates every item, or throws `ActionRefusal` with every item's reasons.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {

@@ -61,8 +61,9 @@ public enum NotesRules {
 
   /// The rules of a title.
   ///
-  /// Emptiness and length are judged on the title as it would be stored (trimmed), so a title that trims to nothing, such as a lone U+200B, is refused
-  /// rather than stored empty; control and invisible characters on what the user typed.
+  /// Emptiness and length are judged on the title as it would be stored (trimmed), so a title that
+  /// trims to nothing, such as a lone U+200B, is refused rather than stored empty; control and
+  /// invisible characters on what the user typed.
   ///
   /// - Parameter field: The field name for messages, such as `"note title"`.
   /// - Returns: The rules, in the order their issues are reported.
@@ -169,7 +170,7 @@ public enum NotesRules {
     ]
   }
 
-  /// The field of the issue ``unchangedElsewhere(_:_:expected:in:)`` reports, so the
+  /// The field of the issue ``unchangedElsewhere(_:_:expected:target:in:)`` reports, so the
   /// editor can tell that refusal (a conflict) from invalid input.
   static let changedElsewhere = "changed elsewhere"
 

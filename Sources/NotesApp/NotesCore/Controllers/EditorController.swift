@@ -160,7 +160,7 @@ public struct EditorState: Equatable, Sendable {
   public func cancel() { lifetime?.cancel() }
 
   /// How the editor's published state disagrees with the model, or `nil` when it agrees
-  /// (see ``ViewStateController``).
+  /// (see `ViewStateController`).
   ///
   /// The open note must exist unless the editor says it was deleted, and a draft without
   /// unsaved edits or a conflict must be the stored title and body.

@@ -11,10 +11,10 @@ public import Airframe
 ///
 /// ## Guarantees
 ///
-/// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere in the
-///   same words or title as the draft's unsaved edits; the draft is kept and nothing is
-///   saved until the user keeps theirs or takes the other version) and `deleted` (the note was deleted while
-///   open; saving is refused until it comes back, an unresolved conflict with it).
+/// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere in the same
+///   words or title as the draft's unsaved edits; the draft is kept and nothing is saved until the
+///   user keeps theirs or takes the other version) and `deleted` (the note was deleted while open;
+///   saving is refused until it comes back, an unresolved conflict with it).
 /// - The draft is dirty exactly when its title or body differs from its base.
 /// - A change elsewhere to other lines, or to other words of the same lines (or, with the
 ///   title untouched here, to the title), merges into an unsaved draft without asking: the

@@ -2,29 +2,26 @@
 // its own.
 //
 // Why: the note list copies rows often (a search key lists up to 100,000 of them, a sort
-// toggle gathers every one). When each row held its own box of strings, every copy was a
-// reference-count write to a box somewhere in memory; at 100,000 notes that was most of a
-// first search key and of a sort toggle. Rows now point at a shared chunk of 64 rows' texts,
-// so copying 100,000 rows touches about 1,600 chunks, which stay in cache.
-//
-// Guarantees
-// - A slot is written once, before any row points at it, and never changed: a row's texts
-//   are those of the note it was made from, for as long as the row exists (the row keeps
-//   its chunk alive). Reading a slot needs no lock, from any thread.
-// - Each slot has its texts' gram signature: one bit for every ASCII letter or digit
-//   (case folded) and one for every pair of them side by side in the title or the body,
-//   stored by gram (a word per gram, a bit per slot), so that testing a gram for 64 rows
-//   reads one word. A
-//   word whose letters and digits are not all in a row's signature is not in its ASCII
-//   text; for a word of one or two letters or digits the signature is the exact answer.
-// - `NoteTextStore` (the note list's appender, on the main actor) fills chunks in order and
-//   knows which slot holds each note's current row. A full chunk where at most a quarter of
-//   the slots are current is reported as sparse, so the list can move those rows to fresh
-//   slots and let the chunk (with its old texts) go.
+// toggle gathers every one). If each row held its own box of strings, every copy would be a
+// reference-count write to a box somewhere in memory. Rows point at a shared chunk of 64
+// rows' texts instead, so copying 100,000 rows touches about 1,600 chunks, which stay in
+// cache.
 
 import Foundation
 
 /// Up to 64 rows' texts, each written once, with their gram signatures.
+///
+/// ## Guarantees
+///
+/// - A slot is written once, before any row points at it, and never changed: a row's texts
+///   are those of the note it was made from, for as long as the row exists (the row keeps
+///   its chunk alive). Reading a slot needs no lock, from any thread.
+/// - Each slot has its texts' gram signature: one bit for every ASCII letter or digit
+///   (case folded) and one for every pair of them side by side in the title or the body,
+///   stored by gram (a word per gram, a bit per slot), so that testing a gram for 64 rows
+///   reads one word. A word whose letters and digits are not all in a row's signature is
+///   not in its ASCII text; for a word of one or two letters or digits the signature is the
+///   exact answer.
 final class NoteTextChunk: @unchecked Sendable {
   /// The texts of one row.
   struct Entry {
@@ -233,6 +230,13 @@ private final class GramWork: @unchecked Sendable {
 
 /// Fills chunks with the note list's row texts and keeps track of which slots hold each
 /// note's current row.
+///
+/// ## Guarantees
+///
+/// - The note list's appender, on the main actor, fills chunks in order and knows which slot
+///   holds each note's current row. A full chunk where at most a quarter of the slots are
+///   current is reported as sparse, so the list can move those rows to fresh slots and let
+///   the chunk (with its old texts) go.
 @MainActor
 final class NoteTextStore {
   /// The chunk being filled.
@@ -252,8 +256,8 @@ final class NoteTextStore {
   /// Writes the following slots without their grams, until ``writeGramsInBackground()``.
   ///
   /// Loading a library then costs only its texts' ASCII check; the grams (a pass over every
-  /// byte, about a third of building the list at 100,000 notes) are written on another
-  /// core after the first screen.
+  /// byte, a large share of building the list) are written on another core after the first
+  /// screen.
   func deferGrams() {
     if gramless == nil { gramless = [filling] }
   }

@@ -8,7 +8,7 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
   /// The notebook to delete.
   public let notebookID: NotebookID
   /// The question to show, such as `Delete "Work" and its 3 notes?`, the notebook's title
-  /// isolated (``BidiIsolation``) so a right-to-left title cannot reorder the question.
+  /// isolated (`BidiIsolation`) so a right-to-left title cannot reorder the question.
   public let message: String
 }
 

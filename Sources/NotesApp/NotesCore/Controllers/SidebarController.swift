@@ -75,7 +75,7 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
   }
 
   /// How the rows differ from rows recomputed from the model's notebooks and notes, or
-  /// `nil` when they agree (see ``ViewStateController``).
+  /// `nil` when they agree (see `ViewStateController`).
   ///
   /// - Returns: The first difference.
   public func differenceFromModel() -> String? {

@@ -82,7 +82,7 @@ public struct StatusBar: Equatable, Sendable {
   }
 
   /// How the status differs from the status computed from the model now (with the current
-  /// message), or `nil` when they agree (see ``ViewStateController``).
+  /// message), or `nil` when they agree (see `ViewStateController`).
   ///
   /// - Returns: Both statuses, when they differ.
   public func differenceFromModel() -> String? {

@@ -12,7 +12,7 @@ import Foundation
 /// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
 ///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
 ///   " — Sync failed" while syncing or after a failure. Each title is isolated
-///   (``BidiIsolation``): a title in a right-to-left script cannot reorder the other title,
+///   (`BidiIsolation`): a title in a right-to-left script cannot reorder the other title,
 ///   the dashes or the sync state.
 @MainActor
 @_spi(Instrumentation) public final class WindowTitleController: ViewStateController {
@@ -51,7 +51,7 @@ import Foundation
   public var title: some StateProjection<String> { titleSource }
 
   /// How the title differs from the title computed from the model now, or `nil` when
-  /// they agree (see ``ViewStateController``).
+  /// they agree (see `ViewStateController`).
   ///
   /// - Returns: Both titles, when they differ.
   public func differenceFromModel() -> String? {

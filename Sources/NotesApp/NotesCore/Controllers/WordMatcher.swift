@@ -1,28 +1,29 @@
-// WordMatcher: finds one search word in a note row, ignoring case and diacritics, fast
-// enough to search 100,000 notes on every key.
-//
-// Guarantees
-// - `matches` is exactly "the row's title or body contains the word, ignoring case and
-//   diacritics" (Foundation's `range(of:options: [.caseInsensitive, .diacriticInsensitive])`
-//   on each).
-// - Fast path: an ASCII word is looked for in the title's and the body's UTF-8, eight bytes
-//   at a time with ASCII case folded, without allocating. A match found that way is a
-//   match; no match in an all-ASCII row is no match. Only a row with non-ASCII text in
-//   which the byte search found nothing goes to Foundation (an "é" may still match an "e"
-//   of the word).
-// - Gram signatures first: in an all-ASCII row, a word whose letters and digits (alone and
-//   in adjacent pairs) are not all in the row's signature is not there, and one of one or
-//   two letters or digits is there exactly when they are; only the rows left are read. The
-//   signature lives with the row's texts, in the chunk (see NoteTexts.swift).
-// - A non-ASCII word is folded once (case and diacritics, as Foundation folds them): in an
-//   all-ASCII row it is looked for as that folded form (ASCII, such as "strass" for
-//   "straß"), or found nowhere when the folded form is not ASCII ("三体"); rows with
-//   non-ASCII text go to Foundation. At 100,000 notes, asking Foundation about every row
-//   made each key of a word such as "étude" take seconds.
-
 import Foundation
 
 /// One word of a search, ready to be looked for in many rows.
+///
+/// Finds one search word in a note row, ignoring case and diacritics, fast enough to search 100,000
+/// notes on every key.
+///
+/// ## Guarantees
+///
+/// - `matches` is exactly "the row's title or body contains the word, ignoring case and
+///   diacritics" (Foundation's `range(of:options: [.caseInsensitive, .diacriticInsensitive])`
+///   on each).
+/// - Fast path: an ASCII word is looked for in the title's and the body's UTF-8, eight bytes
+///   at a time with ASCII case folded, without allocating. A match found that way is a
+///   match; no match in an all-ASCII row is no match. Only a row with non-ASCII text in
+///   which the byte search found nothing goes to Foundation (an "é" may still match an "e"
+///   of the word).
+/// - Gram signatures first: in an all-ASCII row, a word whose letters and digits (alone and
+///   in adjacent pairs) are not all in the row's signature is not there, and one of one or
+///   two letters or digits is there exactly when they are; only the rows left are read. The
+///   signature lives with the row's texts, in the chunk (see NoteTexts.swift).
+/// - A non-ASCII word is folded once (case and diacritics, as Foundation folds them): in an
+///   all-ASCII row it is looked for as that folded form (ASCII, such as "strass" for
+///   "straß"), or found nowhere when the folded form is not ASCII ("三体"); rows with
+///   non-ASCII text go to Foundation. At 100,000 notes, asking Foundation about every row
+///   made each key of a word such as "étude" take seconds.
 struct WordMatcher: Sendable {
   /// The word.
   let word: String

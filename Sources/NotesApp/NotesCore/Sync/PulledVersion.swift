@@ -1,13 +1,3 @@
-// PulledVersion: what a device makes of one version the server sent — a record to apply,
-// or a version kept aside with the reasons it breaks the app's rules.
-//
-// Guarantees
-// - A version is accepted only if every check passed: its shape (what the server's row
-//   holds), its ids, and the same rules the actions apply to what a user types
-//   (`SyncRules`). Anything else is refused with every reason found, each a sentence.
-// - A refused version carries what identifies it (kind, uid, sequence number, change id)
-//   so it can be reported and kept aside; never its content.
-
 /// A version the server sent that breaks the app's rules: kept aside, never applied.
 public struct RefusedVersion: Equatable, Sendable {
   /// Notebook or note.
@@ -61,6 +51,17 @@ public struct RefusedVersion: Equatable, Sendable {
 }
 
 /// One version as a device receives it: accepted, or refused with its reasons.
+///
+/// What a device makes of one version the server sent — a record to apply, or a version kept aside
+/// with the reasons it breaks the app's rules.
+///
+/// ## Guarantees
+///
+/// - A version is accepted only if every check passed: its shape (what the server's row
+///   holds), its ids, and the same rules the actions apply to what a user types
+///   (`SyncRules`). Anything else is refused with every reason found, each a sentence.
+/// - A refused version carries what identifies it (kind, uid, sequence number, change id)
+///   so it can be reported and kept aside; never its content.
 public enum PulledVersion: Equatable, Sendable {
   /// A version that passed every check.
   case accepted(PulledRecord)

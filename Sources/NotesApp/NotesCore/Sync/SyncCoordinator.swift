@@ -6,11 +6,11 @@ import Foundation
 /// ## Guarantees
 ///
 /// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
-/// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at
-///   each progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on
-///   failure (keeping the last successful time). A success also sets `syncKeptAside`, in the
-///   same write, to the service's count of versions kept aside. A cancelled sync returns to `.idle` with
-///   the previous time. `retry()` starts a new sync after a failure.
+/// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at each
+///   progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on failure
+///   (keeping the last successful time). A success also sets `syncKeptAside`, in the same write, to
+///   the service's count of versions kept aside. A cancelled sync returns to `.idle` with the
+///   previous time. `retry()` starts a new sync after a failure.
 /// - A quiet sync (`syncNow(quietFor:)`, what the app starts on its own after each edit)
 ///   leaves the status alone while it runs, unless it is still running when the quiet
 ///   period ends: from then on it reports `.syncing(progress:)` like any other, starting

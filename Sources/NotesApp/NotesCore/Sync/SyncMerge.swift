@@ -1,29 +1,3 @@
-// SyncMerge: the merge rules of sync — how a change made on this device and a change made
-// elsewhere to the same entity become one, without losing either.
-//
-// Guarantees (the rules, in the order they apply)
-// - One side unchanged: if this device's version equals the ancestor (the last version the
-//   server accepted that this device knows), the other device's version is taken whole, and
-//   the other way round. Both sides equal: kept as is.
-// - Edit against delete: the edit wins and the entity stays (or comes back); a notice says
-//   so. Both deleted: deleted.
-// - Both changed a note's body: the bodies are merged line by line against the ancestor
-//   (`LineMerge`), and lines both changed again word by word. Changes to different lines,
-//   or to different words of one line (an unchanged token between them), both survive.
-//   Changes that overlap or touch, or that the word merge cannot prove clean, keep this
-//   device's text in the note and return the other version as a conflict copy: a new note
-//   beside it, titled "<title> (conflict copy)" (the title shortened to keep the title
-//   limit), which the caller saves; a notice names it. A merged body past the body limit
-//   is a conflict too: the merge never makes what the app's rules refuse.
-// - Both changed the title, the notebook or the pin: server order decides. The other
-//   device's change is already on the server; this device's is pushed after it, so this
-//   device's value wins — the last change the server accepts is the one that stays, on
-//   every device. A losing title or notebook is named in a notice (a pin, true or false,
-//   needs none).
-// - `modified` becomes the later of the two; `created` never changes.
-// - The merge is a pure function of its three inputs: every device that merges the same
-//   versions gets the same result.
-
 /// The outcome of merging one entity.
 public struct SyncMergeResult: Equatable, Sendable {
   /// What the library keeps: the merged fields, or `nil` if the entity stays deleted.
@@ -48,10 +22,37 @@ public struct SyncMergeResult: Equatable, Sendable {
 
 /// The merge rules of sync.
 ///
+/// They decide how a change made on this device and a change made elsewhere to the same entity
+/// become one, without losing either.
+///
 /// ```swift
 /// let result = SyncMerge.merge(.note, ancestor: base, local: mine, remote: theirs)
 /// // result.fields: what the library keeps; result.conflictCopy: a note to add, if any
 /// ```
+///
+/// ## Guarantees
+///
+/// - One side unchanged: if this device's version equals the ancestor (the last version the
+///   server accepted that this device knows), the other device's version is taken whole, and
+///   the other way round. Both sides equal: kept as is.
+/// - Edit against delete: the edit wins and the entity stays (or comes back); a notice says
+///   so. Both deleted: deleted.
+/// - Both changed a note's body: the bodies are merged line by line against the ancestor
+///   (`LineMerge`), and lines both changed again word by word. Changes to different lines,
+///   or to different words of one line (an unchanged token between them), both survive.
+///   Changes that overlap or touch, or that the word merge cannot prove clean, keep this
+///   device's text in the note and return the other version as a conflict copy: a new note
+///   beside it, titled "<title> (conflict copy)" (the title shortened to keep the title
+///   limit), which the caller saves; a notice names it. A merged body past the body limit
+///   is a conflict too: the merge never makes what the app's rules refuse.
+/// - Both changed the title, the notebook or the pin: server order decides. The other
+///   device's change is already on the server; this device's is pushed after it, so this
+///   device's value wins — the last change the server accepts is the one that stays, on
+///   every device. A losing title or notebook is named in a notice (a pin, true or false,
+///   needs none).
+/// - `modified` becomes the later of the two; `created` never changes.
+/// - The merge is a pure function of its three inputs: every device that merges the same
+///   versions gets the same result.
 public enum SyncMerge {
   /// The suffix of a conflict copy's title.
   public static let conflictCopySuffix = " (conflict copy)"
@@ -147,8 +148,8 @@ public enum SyncMerge {
           copy.isPinned = false
           conflictCopy = copy
           notices.append(
-            "\(sentence(kind, local.title)) was changed here and on another device in the same lines: the other"
-              + " version is saved as “\(copy.title)”.")
+            "\(sentence(kind, local.title)) was changed here and on another device in the same"
+              + " lines: the other version is saved as “\(copy.title)”.")
         }
       }
     }

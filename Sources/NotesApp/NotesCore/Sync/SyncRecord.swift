@@ -1,14 +1,3 @@
-// SyncRecord: what sync moves between a library and the server — an entity's kind, its
-// globally unique id, and its fields (or none, for a deletion).
-//
-// Guarantees
-// - Devices name entities only by `uid`, a UUID that no two devices ever give twice; the
-//   numbers a library uses locally (`NoteID`, `NotebookID`) never leave it.
-// - Dates travel as seconds since 2001 (`Date`'s reference date) in `Double`, so a date
-//   reads back bit for bit on every device.
-// - Two records are equal exactly when every synced field is equal: equality is what
-//   decides whether a side changed an entity.
-
 /// What kind of entity a sync record describes.
 public enum SyncEntityKind: String, Sendable, CaseIterable {
   /// A notebook.
@@ -58,6 +47,18 @@ public struct SyncFields: Equatable, Sendable {
 }
 
 /// One entity as sync moves it: its kind, uid and fields, `nil` fields for a deletion.
+///
+/// What sync moves between a library and the server — an entity's kind, its globally unique id, and
+/// its fields (or none, for a deletion).
+///
+/// ## Guarantees
+///
+/// - Devices name entities only by `uid`, a UUID that no two devices ever give twice; the
+///   numbers a library uses locally (`NoteID`, `NotebookID`) never leave it.
+/// - Dates travel as seconds since 2001 (`Date`'s reference date) in `Double`, so a date
+///   reads back bit for bit on every device.
+/// - Two records are equal exactly when every synced field is equal: equality is what
+///   decides whether a side changed an entity.
 public struct SyncRecord: Equatable, Sendable {
   /// Notebook or note.
   public var kind: SyncEntityKind

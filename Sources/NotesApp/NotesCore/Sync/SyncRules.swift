@@ -1,22 +1,23 @@
-// SyncRules: the app's rules applied to a version another writer made, before it reaches
-// the library or the model.
-//
-// Guarantees
-// - The same validators the actions run on what a user types (`NotesRules`): a title not
-//   empty once trimmed, at most 200 characters, without control characters, bidirectional
-//   controls, invisible characters or noncharacters, and stored trimmed (as every action
-//   stores it); a body of at most 1,000,000 characters without control characters other
-//   than tabs and line breaks.
-// - Ids are lower-case UUIDs, as every device makes them: the entity's, and a note's
-//   notebook's.
-// - Dates are finite numbers of seconds since 2001 within ±10¹⁴ (about three million
-//   years, beyond any date `notes import` reads), so nothing downstream meets a date it
-//   cannot handle.
-// - Every issue is reported, each a sentence naming the field; none stops the others.
-
 import Airframe
 
 /// The app's rules for a version pulled from the sync server.
+///
+/// The app's rules applied to a version another writer made, before it reaches the library or the
+/// model.
+///
+/// ## Guarantees
+///
+/// - The same validators the actions run on what a user types (`NotesRules`): a title not
+///   empty once trimmed, at most 200 characters, without control characters, bidirectional
+///   controls, invisible characters or noncharacters, and stored trimmed (as every action
+///   stores it); a body of at most 1,000,000 characters without control characters other
+///   than tabs and line breaks.
+/// - Ids are lower-case UUIDs, as every device makes them: the entity's, and a note's
+///   notebook's.
+/// - Dates are finite numbers of seconds since 2001 within ±10¹⁴ (about three million
+///   years, beyond any date `notes import` reads), so nothing downstream meets a date it
+///   cannot handle.
+/// - Every issue is reported, each a sentence naming the field; none stops the others.
 public enum SyncRules {
   /// The largest date, in seconds either side of 2001, a version may hold.
   public static let dateLimit = 1e14

@@ -1,11 +1,3 @@
-// Interaction: the terminal app's view state that belongs to no single controller — which
-// pane has focus, and which modal interaction (prompt, palette, help, confirmation, move
-// picker) is in progress.
-//
-// Guarantees
-// - Plain values: the app holds exactly one `Interaction`, and the renderer reads it.
-// - At most one modal interaction at a time; `.browsing` is the resting state.
-
 public import NotesCore
 
 /// A pane that can have the keyboard focus.
@@ -70,6 +62,14 @@ public struct Prompt: Equatable, Sendable {
 }
 
 /// The modal interaction in progress.
+///
+/// The terminal app's view state that belongs to no single controller — which pane has focus, and
+/// which modal interaction (prompt, palette, help, confirmation, move picker) is in progress.
+///
+/// ## Guarantees
+///
+/// - Plain values: the app holds exactly one `Interaction`, and the renderer reads it.
+/// - At most one modal interaction at a time; `.browsing` is the resting state.
 public enum Interaction: Equatable, Sendable {
   /// No modal interaction: keys go to the focused pane.
   case browsing

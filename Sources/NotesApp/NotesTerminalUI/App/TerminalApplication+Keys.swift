@@ -1,21 +1,4 @@
 // Key handling: every key press becomes a gesture on a command or a change of view state.
-//
-// Guarantees
-// - Keys go to the modal interaction if one is open, else to the focused pane, else to
-//   the global commands; a key nothing handles is ignored. Ctrl-L asks for a repaint
-//   (`onRepaint`) wherever the keyboard is; Ctrl-C (which does not quit) says how to quit.
-// - A status message lasts until the next key (in a prompt: until it is submitted or
-//   closed); a key whose action is refused shows the reason again.
-// - The editor saves after every typed key through the editor controller (one undo step
-//   per typing run); leaving the editor ends the run.
-// - A batch of keys (what the terminal read at once) is handled in order, and each run of
-//   typed or pasted text in it that goes to the editor or a prompt is one edit: one
-//   insertion and one save, however long the run.
-// - Pasted text is only ever text: in the editor it is inserted as is; in a prompt its
-//   line breaks and tabs become spaces (a pasted newline is not Enter); elsewhere it is
-//   ignored with a note in the status bar.
-// - A prompt whose action is refused stays open with its text, and the status bar shows
-//   why; Escape closes it without changing anything.
 
 import Airframe
 import NotesCore
@@ -27,6 +10,31 @@ extension TerminalApplication {
   /// Each run of text (typed characters and pastes, and Enter in the editor) that goes to
   /// the editor or to a prompt becomes one edit, so a long paste costs one save. Keys after
   /// one that quits are not handled.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Keys go to the modal interaction if one is open, else to the focused pane, else to
+  ///   the global commands; a key nothing handles is ignored. Ctrl-L asks for a repaint
+  ///   (`onRepaint`) wherever the keyboard is; Ctrl-C (which does not quit) says how to quit.
+  /// - A status message lasts until the next key (in a prompt: until it is submitted or
+  ///   closed); a key whose action is refused shows the reason again.
+  /// - The editor saves after every typed key through the editor controller (one undo step
+  ///   per typing run); leaving the editor ends the run.
+  /// - A batch of keys (what the terminal read at once) is handled in order, and each run of
+  ///   typed or pasted text in it that goes to the editor or a prompt is one edit: one
+  ///   insertion and one save, however long the run.
+  /// - Pasted text is only ever text: in the editor it is inserted as is; in a prompt its
+  ///   line breaks and tabs become spaces (a pasted newline is not Enter); elsewhere it is
+  ///   ignored with a note in the status bar.
+  /// - A prompt submits through its command's `ActionController`; a refused submission keeps
+  ///   the prompt open with its text, and the status bar shows why; Escape closes it and
+  ///   changes nothing (for search, Escape also clears the search).
+  /// - Search is as-you-type: every key in the search prompt updates the note list's filter.
+  /// - The palette runs the highlighted command only if it is available, else reports why.
+  /// - A confirmation is acknowledged exactly once, by yes or no; the notebook is deleted
+  ///   only on yes.
+  /// - The help screen closes on any key when it fits; when it does not, ↑ ↓ j k PgUp PgDn
+  ///   Space Home End scroll it and every other key closes it.
   ///
   /// - Parameter keys: The keys, in the order they arrived.
   public func handle(_ keys: [Key]) {

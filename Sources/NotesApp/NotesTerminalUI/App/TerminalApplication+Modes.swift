@@ -1,16 +1,6 @@
 // Modal interactions: prompts (new, rename, search), the command palette, the deletion
-// confirmation and the move picker.
-//
-// Guarantees
-// - A prompt submits through its command's `ActionController`; a refused submission keeps
-//   the prompt open and reports the reason; Escape closes it and changes nothing (for
-//   search, Escape also clears the search).
-// - Search is as-you-type: every key in the search prompt updates the note list's filter.
-// - The palette runs the highlighted command only if it is available, else reports why.
-// - A confirmation is acknowledged exactly once, by yes or no; the notebook is deleted
-//   only on yes.
-// - The help screen closes on any key when it fits; when it does not, ↑ ↓ j k PgUp PgDn
-//   Space Home End scroll it and every other key closes it.
+// confirmation and the move picker. Their guarantees are on `handle(_:)`, with those of every
+// other key.
 
 import Airframe
 import NotesCore

@@ -1,10 +1,4 @@
 // Rendering the whole screen from the app's view state.
-//
-// Guarantees
-// - `render(width:height:)` draws every pane from the values the controllers last
-//   published, inside `Rendering.perform`: it sends no input and dispatches nothing. Its
-//   only side effect is keeping each pane's scroll offset around its selection.
-// - The list draws only its visible rows (O(visible × log n) at any list size).
 
 import Airframe
 import NotesCore
@@ -12,6 +6,13 @@ import NotesPresentation
 
 extension TerminalApplication {
   /// Draws every pane into a buffer of the given size.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Every pane is drawn from the values the controllers last published, inside
+  ///   `Rendering.perform`: rendering sends no input and dispatches nothing. Its only side
+  ///   effect is keeping each pane's scroll offset around its selection.
+  /// - The list draws only its visible rows (O(visible × log n) at any list size).
   ///
   /// - Parameters:
   ///   - width: Columns.
@@ -91,7 +92,8 @@ extension TerminalApplication {
     let hint =
       focus == .editor
       ? "Type to edit · Esc leaves the editor · Ctrl-Q quits"
-      : "Tab pane · n note · N notebook · r rename · d delete · / search · : commands · ? help · q quit"
+      : "Tab pane · n note · N notebook · r rename · d delete · / search · : commands"
+        + " · ? help · q quit"
     screen.write(hint, row: frame.row, column: 1, limit: frame.width - 2, style: .dim)
   }
 

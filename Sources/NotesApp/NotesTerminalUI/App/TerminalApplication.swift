@@ -1,21 +1,22 @@
-// TerminalApplication: the terminal presentation of one Notes session — keys in, screens out.
-//
-// Guarantees
-// - Thin: every key press becomes a gesture on the session (`NotesSession`) or a change of
-//   the terminal's own view state (focus, the modal interaction, scroll offsets, the
-//   editor's cursor). The app never reads the model and never writes a controller; it
-//   draws the session's projections.
-// - Rendering emits no input: `render(width:height:)` runs inside `Rendering.perform` and
-//   changes nothing but scroll offsets, which are presentation state.
-// - `shutdown()` closes the session (saving the editor's draft) and cancels every binding
-//   the app made.
-
 public import Airframe
 public import Foundation
 public import NotesCore
 public import NotesPresentation
 
 /// The Notes app as a terminal presents it: keys in, screens out.
+///
+/// It presents one `NotesSession`.
+///
+/// ## Guarantees
+///
+/// - Thin: every key press becomes a gesture on the session (`NotesSession`) or a change of
+///   the terminal's own view state (focus, the modal interaction, scroll offsets, the
+///   editor's cursor). The app never reads the model and never writes a controller; it
+///   draws the session's projections.
+/// - Rendering emits no input: `render(width:height:)` runs inside `Rendering.perform` and
+///   changes nothing but scroll offsets, which are presentation state.
+/// - `shutdown()` closes the session (saving the editor's draft) and cancels every binding
+///   the app made.
 @MainActor
 public final class TerminalApplication {
   /// The session every pane shows and every key acts on.

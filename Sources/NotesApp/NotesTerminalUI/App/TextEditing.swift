@@ -1,16 +1,15 @@
 // TextEditing: the editor pane's text operations on a body and a cursor, and the layout
 // of the body into screen lines.
-//
-// Guarantees
-// - Pure functions of their arguments; the cursor is a UTF-8 offset that always sits on a
-//   character boundary inside the text, so finding it costs O(1) at any body length.
-// - Layout wraps each paragraph at the pane's width in display columns (wide characters
-//   never straddle the edge) and gives the cursor's row and column in the wrapped lines.
 
 /// A body of text with a cursor, edited one key at a time.
 ///
 /// The cursor is kept as a UTF-8 offset, so typing at the cursor costs O(1) to find the
 /// place however long the body is; it always sits on a character boundary.
+///
+/// ## Guarantees
+///
+/// - Pure functions of their arguments; the cursor is a UTF-8 offset that always sits on a
+///   character boundary inside the text, so finding it costs O(1) at any body length.
 public struct TextCursor: Equatable, Sendable {
   /// The text.
   public private(set) var text: String
@@ -136,6 +135,11 @@ public struct TextCursor: Equatable, Sendable {
 }
 
 /// A body wrapped into screen lines, with the cursor's place in them.
+///
+/// ## Guarantees
+///
+/// - Layout wraps each paragraph at the pane's width in display columns (wide characters
+///   never straddle the edge) and gives the cursor's row and column in the wrapped lines.
 public struct TextLayout: Equatable, Sendable {
   /// One wrapped line.
   public struct Line: Equatable, Sendable {

@@ -1,19 +1,18 @@
-// InputDecoder: turns what a terminal sends in one read into keys, with bracketed paste.
-//
-// Guarantees
-// - Platform-neutral: the terminal layer feeds it bytes (and the keys it already decoded,
-//   such as arrows), one read at a time; tests feed it the same.
-// - Text bytes are decoded as UTF-8 (`UTF8Decoder`): a byte that is not UTF-8 is dropped
-//   on its own. Control bytes become `Key.control(byte:)` keys.
-// - Bracketed paste: everything between `ESC [ 2 0 0 ~` and `ESC [ 2 0 1 ~` comes out as
-//   `Key.paste` text, never as keys, even when the paste spans many reads. In pasted text a
-//   carriage return or CR LF becomes a newline, tabs and newlines are kept, and every other
-//   control character (an escape, a key the terminal decoded inside the paste) is dropped,
-//   so pasted text can never act as a command or reach the terminal as an escape sequence.
-// - A read's keys come out together, in order, so the app can handle them as one batch;
-//   an escape that starts no paste marker comes out as Escape, then the keys after it.
-
 /// Decodes terminal input into keys, recognizing bracketed paste.
+///
+/// ## Guarantees
+///
+/// - Platform-neutral: the terminal layer feeds it bytes (and the keys it already decoded,
+///   such as arrows), one read at a time; tests feed it the same.
+/// - Text bytes are decoded as UTF-8 (`UTF8Decoder`): a byte that is not UTF-8 is dropped
+///   on its own. Control bytes become `Key.control(byte:)` keys.
+/// - Bracketed paste: everything between `ESC [ 2 0 0 ~` and `ESC [ 2 0 1 ~` comes out as
+///   `Key.paste` text, never as keys, even when the paste spans many reads. In pasted text a
+///   carriage return or CR LF becomes a newline, tabs and newlines are kept, and every other
+///   control character (an escape, a key the terminal decoded inside the paste) is dropped,
+///   so pasted text can never act as a command or reach the terminal as an escape sequence.
+/// - A read's keys come out together, in order, so the app can handle them as one batch;
+///   an escape that starts no paste marker comes out as Escape, then the keys after it.
 public struct InputDecoder: Sendable {
   /// The sequence a terminal sends before pasted text.
   public static let pasteStart = Array("\u{1B}[200~".unicodeScalars)

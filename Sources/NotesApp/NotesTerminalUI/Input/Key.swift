@@ -1,13 +1,14 @@
-// Key: one key press, as the app sees it after the terminal layer decoded it.
-//
-// Guarantees
-// - Terminal-independent: the ncurses layer produces these, tests construct them.
-// - `character` carries printable text only; control keys arrive as `control`, and the
-//   keys with names (Enter, Tab, arrows, …) as their own cases.
-// - `paste` carries text the terminal marked as pasted (bracketed paste): it is inserted
-//   as text wherever text goes and never runs a command.
-
 /// One key press.
+///
+/// It is what the app sees once the terminal layer decoded the input.
+///
+/// ## Guarantees
+///
+/// - Terminal-independent: the ncurses layer produces these, tests construct them.
+/// - `character` carries printable text only; control keys arrive as `control`, and the
+///   keys with names (Enter, Tab, arrows, …) as their own cases.
+/// - `paste` carries text the terminal marked as pasted (bracketed paste): it is inserted
+///   as text wherever text goes and never runs a command.
 public enum Key: Hashable, Sendable {
   /// A printable character.
   case character(Character)

@@ -1,13 +1,14 @@
-// UTF8Decoder: turns the bytes a terminal sends into characters, one byte at a time.
-//
-// Guarantees
-// - Valid UTF-8 comes out as the scalars it encodes, in order, even when a character's
-//   bytes arrive in separate reads.
-// - A byte that cannot be part of valid UTF-8 (a stray continuation byte, an overlong or
-//   surrogate form, a value past U+10FFFF, a lead byte cut short) is dropped on its own:
-//   the decoder resynchronizes at the next byte, so no valid key after it is lost.
-
 /// A UTF-8 decoder that takes one byte at a time and drops invalid bytes.
+///
+/// It turns the bytes a terminal sends into characters.
+///
+/// ## Guarantees
+///
+/// - Valid UTF-8 comes out as the scalars it encodes, in order, even when a character's
+///   bytes arrive in separate reads.
+/// - A byte that cannot be part of valid UTF-8 (a stray continuation byte, an overlong or
+///   surrogate form, a value past U+10FFFF, a lead byte cut short) is dropped on its own:
+///   the decoder resynchronizes at the next byte, so no valid key after it is lost.
 public struct UTF8Decoder: Sendable {
   /// Continuation bytes still expected for the current character.
   private var remaining = 0

@@ -1,12 +1,5 @@
 // Overlays: boxes drawn over the panes — the command palette, the help screen, the
 // deletion confirmation and the move picker.
-//
-// Guarantees
-// - Each box is centred, clipped to the screen, and drawn after the panes so nothing
-//   overwrites it. A box too short for its lines scrolls to keep the highlighted line in
-//   view and marks hidden lines with ▲ / ▼; a line too long is cut at a word, with "…".
-// - The palette lists every command with its key; a disabled command is dimmed and shows
-//   its reason.
 
 import Airframe
 import NotesCore
@@ -41,6 +34,12 @@ public enum KeyBindings {
 ///
 /// When the lines do not all fit, the box shows a window of them that keeps `selected`
 /// in view, starting at `scroll` (adjusted), and marks hidden lines with ▲ and ▼.
+///
+/// ## Guarantees
+///
+/// - Each box is centred, clipped to the screen, and drawn after the panes so nothing
+///   overwrites it. A box too short for its lines scrolls to keep the highlighted line in
+///   view and marks hidden lines with ▲ / ▼; a line too long is cut at a word, with "…".
 @discardableResult
 func drawBox(
   title: String, lines: [(String, CellStyle)], width: Int, selected: Int? = nil,
@@ -81,6 +80,11 @@ func padded(_ text: String, to width: Int) -> String {
 }
 
 /// Draws the command palette, scrolled to keep the highlighted command in view.
+///
+/// ## Guarantees
+///
+/// - The palette lists every command with its key; a disabled command is dimmed and shows
+///   its reason.
 func drawPalette(
   _ rows: [CommandRow], selected: Int, scroll: inout Int, into screen: inout ScreenBuffer
 ) {

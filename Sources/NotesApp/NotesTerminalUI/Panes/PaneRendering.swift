@@ -1,14 +1,12 @@
 // Pane rendering: each pane drawn from its view state into a frame of the screen buffer.
 //
-// Guarantees
-// - Pure drawing: each function reads the values it is given and writes only cells inside
-//   its frame (and, for the editor, the cursor position).
-// - The focused pane's header is reversed; the selected row is reversed when its pane has
-//   focus and bold otherwise.
-// - Text a user wrote (a title, the search, a title being typed) is isolated
-//   (`BidiIsolation`) wherever it shares a row with the app's own text, a count or another
-//   title, so a right-to-left title cannot reorder the row on a terminal that lays out
-//   right-to-left text.
+// Pure drawing: each function reads the values it is given and writes only cells inside its
+// frame (and, for the editor, the cursor position). The focused pane's header is reversed
+// (`drawHeader`); the selected row is reversed when its pane has focus and bold otherwise
+// (`rowStyle`). Text a user wrote (a title, the search, a title being typed) is isolated
+// (`BidiIsolation`) wherever it shares a row with the app's own text, a count or another
+// title, so a right-to-left title cannot reorder the row on a terminal that lays out
+// right-to-left text.
 
 import Airframe
 import Foundation

@@ -1,11 +1,3 @@
-// ScreenLayout: where each pane goes on a screen of a given size.
-//
-// Guarantees
-// - A pure function of the size. Rows: the title bar on top, the panes in the middle, a
-//   hint or prompt line, and the status bar at the bottom. Columns: sidebar, note list and
-//   editor, separated by one-column rules.
-// - Below the minimum size (40 × 10) only a "too small" notice is drawn.
-
 /// A rectangle of cells.
 struct Frame: Equatable {
   var row: Int
@@ -18,6 +10,13 @@ struct Frame: Equatable {
 }
 
 /// The frames of every pane for one screen size.
+///
+/// ## Guarantees
+///
+/// - A pure function of the size. Rows: the title bar on top, the panes in the middle, a
+///   hint or prompt line, and the status bar at the bottom. Columns: sidebar, note list and
+///   editor, separated by one-column rules.
+/// - Below the minimum size (40 × 10) only a "too small" notice is drawn.
 struct ScreenLayout: Equatable {
   static let minimumWidth = 40
   static let minimumHeight = 10

@@ -1,32 +1,28 @@
 // DisplayWidth: how many terminal columns a character takes, and what a terminal is sent
 // to draw it in exactly that many.
-//
-// Guarantees
-// - Pure and locale-independent, so render tests give the same lines on every machine.
-// - Widths follow grapheme clusters (Swift's `Character`): a cluster is drawn in one cell
-//   of its base's width — 2 for East Asian wide and fullwidth characters and for emoji
-//   shown as pictures, 1 otherwise — whatever follows the base: combining marks, a
-//   variation selector, an emoji modifier (skin tone), a zero-width joiner sequence
-//   (👩‍👩‍👧) or tag characters. A pair of regional indicators (a flag, 🇺🇸) takes 2.
-// - What the terminal is sent (`terminalGlyph`) is only what every terminal draws at that
-//   width: the base and its combining marks. Variation selectors, emoji modifiers and
-//   everything from a zero-width joiner on are left out, because terminals disagree about
-//   them (tmux 3.3 draws ❤️ in 1 column and 👍🏽 in 4), and a disagreement would shift the
-//   rest of the row. So a row never shifts; a joined emoji shows as its first picture.
-// - A character that draws nothing on its own — a control or format character (such as
-//   U+200B, U+202E or U+FEFF), a lone combining mark, a noncharacter (such as U+FFFF) or
-//   a lone regional indicator — takes 1 column and is drawn as U+FFFD, so it is visible and
-//   cannot reorder or hide the text around it.
-// - The two marks that isolate user text inside the app's own (U+2068 and U+2069, see
-//   `BidiIsolation`) take no column: the screen buffer keeps them beside the characters
-//   they enclose and sends them only in pairs (`ScreenBuffer`), so column arithmetic is the
-//   same with them as without.
 
 import Airframe
 
 extension Character {
   /// The number of terminal columns the character takes: 1 or 2, or 0 for an isolation
   /// mark (0 also for the empty cluster, which a `String` never holds).
+  ///
+  /// ## Guarantees
+  ///
+  /// - Pure and locale-independent, so render tests give the same lines on every machine.
+  /// - Widths follow grapheme clusters (Swift's `Character`): a cluster is drawn in one cell
+  ///   of its base's width — 2 for East Asian wide and fullwidth characters and for emoji
+  ///   shown as pictures, 1 otherwise — whatever follows the base: combining marks, a
+  ///   variation selector, an emoji modifier (skin tone), a zero-width joiner sequence
+  ///   (👩‍👩‍👧) or tag characters. A pair of regional indicators (a flag, 🇺🇸) takes 2.
+  /// - A character that draws nothing on its own — a control or format character (such as
+  ///   U+200B, U+202E or U+FEFF), a lone combining mark, a noncharacter (such as U+FFFF) or
+  ///   a lone regional indicator — takes 1 column and is drawn as U+FFFD
+  ///   (`terminalGlyph`), so it is visible and cannot reorder or hide the text around it.
+  /// - The two marks that isolate user text inside the app's own (U+2068 and U+2069, see
+  ///   `BidiIsolation`) take no column: the screen buffer keeps them beside the characters
+  ///   they enclose and sends them only in pairs (`ScreenBuffer`), so column arithmetic is
+  ///   the same with them as without.
   public var displayWidth: Int {
     if asciiValue != nil { return 1 }
     if isIsolationMark { return 0 }
@@ -41,6 +37,14 @@ extension Character {
   }
 
   /// What a terminal is sent to draw the character in `displayWidth` columns.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Only what every terminal draws at that width: the base and its combining marks.
+  ///   Variation selectors, emoji modifiers and everything from a zero-width joiner on are
+  ///   left out, because terminals disagree about them (tmux 3.3 draws ❤️ in 1 column and 👍🏽
+  ///   in 4), and a disagreement would shift the rest of the row. So a row never shifts; a
+  ///   joined emoji shows as its first picture.
   public var terminalGlyph: String {
     if let ascii = asciiValue {
       return ascii < 0x20 || ascii == 0x7F ? "\u{FFFD}" : String(self)
@@ -65,7 +69,7 @@ extension Character {
     return base.columns
   }
 
-  /// Whether a cluster has a base that draws something (see the file's guarantees).
+  /// Whether a cluster has a base that draws something (see `displayWidth`).
   private static func drawsOnItsOwn(_ scalars: String.UnicodeScalarView) -> Bool {
     guard let base = scalars.first else { return false }
     if base.value < 0x20 || (0x7F..<0xA0).contains(base.value) { return false }

@@ -1,24 +1,3 @@
-// ScreenBuffer: an off-screen grid of terminal cells that the panes draw into.
-//
-// Guarantees
-// - Fixed size; writes outside the grid are clipped, never a crash.
-// - A wide character takes two cells: its glyph in the first, an empty continuation in
-//   the second. A wide character that would straddle the right edge of a write's limit
-//   is replaced by a space, so columns always line up.
-// - A cell holds what the terminal is sent (`Character.terminalGlyph`): characters that
-//   draw nothing on their own (control and format characters, noncharacters) are drawn as
-//   U+FFFD, so an escape byte, a bidi override or an invisible character can never reach
-//   the terminal through a note's text.
-// - Isolation marks (U+2068 … U+2069, `BidiIsolation`: the app's way of keeping user text
-//   apart from its own words) take no column. A write keeps each on the cell of the
-//   character after (an opening mark) or before it (a closing one), leaves out a closing
-//   mark that closes nothing it opened, and closes what it opened on the last cell it
-//   drew. The terminal is sent only the marks that pair up within their row
-//   (`terminalTexts(row:columns:)`): an isolation can never reach past its row, nor past
-//   text drawn over part of it, so it cannot reorder anything but the text it encloses.
-// - `lines` is the text a terminal would show, one string per row, trailing spaces kept;
-//   `terminalLine(_:)` is a row with the isolation marks it is sent.
-
 import Airframe
 
 /// How a cell is drawn.
@@ -67,6 +46,26 @@ public struct ScreenCell: Equatable, Sendable {
 }
 
 /// A grid of cells the size of the terminal, drawn by the panes and shown by a terminal.
+///
+/// ## Guarantees
+///
+/// - Fixed size; writes outside the grid are clipped, never a crash.
+/// - A wide character takes two cells: its glyph in the first, an empty continuation in
+///   the second. A wide character that would straddle the right edge of a write's limit
+///   is replaced by a space, so columns always line up.
+/// - A cell holds what the terminal is sent (`Character.terminalGlyph`): characters that
+///   draw nothing on their own (control and format characters, noncharacters) are drawn as
+///   U+FFFD, so an escape byte, a bidi override or an invisible character can never reach
+///   the terminal through a note's text.
+/// - Isolation marks (U+2068 … U+2069, `BidiIsolation`: the app's way of keeping user text
+///   apart from its own words) take no column. A write keeps each on the cell of the
+///   character after (an opening mark) or before it (a closing one), leaves out a closing
+///   mark that closes nothing it opened, and closes what it opened on the last cell it
+///   drew. The terminal is sent only the marks that pair up within their row
+///   (`terminalTexts(row:columns:)`): an isolation can never reach past its row, nor past
+///   text drawn over part of it, so it cannot reorder anything but the text it encloses.
+/// - `lines` is the text a terminal would show, one string per row, trailing spaces kept;
+///   `terminalLine(_:)` is a row with the isolation marks it is sent.
 public struct ScreenBuffer: Equatable, Sendable {
   /// Columns.
   public let width: Int
@@ -121,7 +120,7 @@ public struct ScreenBuffer: Equatable, Sendable {
   ///
   /// Newlines and tabs are drawn as spaces; each other character as its
   /// `Character.terminalGlyph`, in `Character.displayWidth` columns. Isolation marks take
-  /// no column (see the file's guarantees).
+  /// no column (see the buffer's guarantees).
   ///
   /// - Parameters:
   ///   - text: The text.

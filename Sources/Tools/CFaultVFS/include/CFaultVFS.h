@@ -1,21 +1,6 @@
 // CFaultVFS: an SQLite VFS for tests that fails chosen I/O calls, as SQLite's own test
-// suite does.
-//
-// Guarantees
-// - `airframe_fault_vfs_register` registers the VFS "airframe-fault" once (never as the
-//   default): it wraps the default VFS and forwards every call unchanged, so a database
-//   opened through it behaves exactly as without it until a fault is armed.
-// - Counted calls are xWrite, xSync and xTruncate on files opened through it (the
-//   database, its -wal and -journal files), and xShmMap, which maps (and on first use
-//   grows) the memory-mapped -shm file.
-// - An armed fault fails the Nth counted call of the chosen kinds (1 = the first call
-//   after arming) with the chosen result code, such as SQLITE_IOERR_WRITE or SQLITE_FULL,
-//   without performing it, and leaves `errno` as a failed system call would: EIO, or the
-//   value given to `airframe_fault_vfs_arm_errno` (ENOSPC for a full disk that SQLite
-//   reports as an I/O error). A persistent fault also fails every later call of those
-//   kinds, as a full disk does, until it is disarmed.
-// - Not thread-safe: one test at a time arms it, and the connections using it are used
-//   from one thread.
+// suite does. Not thread-safe: one test at a time arms it, and the connections using it are
+// used from one thread.
 
 #ifndef CFAULTVFS_H
 #define CFAULTVFS_H
@@ -31,11 +16,23 @@ enum {
   AIRFRAME_FAULT_SHM_MAP = 8,
 };
 
-/// Registers the VFS (once); returns SQLITE_OK or SQLite's error code.
+/// Registers the VFS (once, never as the default); returns SQLITE_OK or SQLite's error code.
+///
+/// The VFS wraps the default VFS and forwards every call unchanged, so a database opened
+/// through it behaves exactly as without it until a fault is armed.
 int airframe_fault_vfs_register(void);
 
 /// Arms a fault: the `nth` counted call of `kinds` from now on fails with `code`, and so
 /// does every later one if `persistent` is non-zero. Resets the count.
+///
+/// Counted calls are xWrite, xSync and xTruncate on files opened through the VFS (the
+/// database, its -wal and -journal files), and xShmMap, which maps (and on first use grows)
+/// the memory-mapped -shm file. The fault fails the `nth` counted call of the chosen kinds
+/// (1 = the first call after arming) with `code`, such as SQLITE_IOERR_WRITE or
+/// SQLITE_FULL, without performing it, and leaves `errno` as a failed system call would:
+/// EIO, or the value given to `airframe_fault_vfs_arm_errno` (ENOSPC for a full disk that
+/// SQLite reports as an I/O error). A persistent fault also fails every later call of those
+/// kinds, as a full disk does, until it is disarmed.
 void airframe_fault_vfs_arm(int kinds, long nth, int code, int persistent);
 
 /// Arms a fault as `airframe_fault_vfs_arm` does, whose failed calls leave `errno` set to

@@ -1,17 +1,3 @@
-// UnprivilegedNotes: the built `notes` program run as a user that file permissions apply
-// to, for the tests of read-only, unreadable and unwritable files.
-//
-// Guarantees
-// - Root reads and writes every file whatever its mode, so under root (as in CI) the
-//   program runs as `nobody` through `setpriv`, with no supplementary group; under any
-//   other user it runs as that user.
-// - Nothing is skipped quietly: if the mechanism is missing (no `setpriv` or `timeout`, no
-//   `nobody` account), or if a probe shows that the user can still write a read-only file
-//   or cannot run the program, creating it throws an error that says so, and the test
-//   fails with it.
-// - Every run is bounded: `timeout` ends the program after `limit`, and the result then
-//   has status 124 (or 137).
-
 import Foundation
 import NotesTestSupport
 
@@ -20,6 +6,21 @@ import NotesTestSupport
 #endif
 
 /// The built `notes` program, run in `folder` as a user that file permissions apply to.
+///
+/// The built `notes` program run as a user that file permissions apply to, for the tests of
+/// read-only, unreadable and unwritable files.
+///
+/// ## Guarantees
+///
+/// - Root reads and writes every file whatever its mode, so under root (as in CI) the
+///   program runs as `nobody` through `setpriv`, with no supplementary group; under any
+///   other user it runs as that user.
+/// - Nothing is skipped quietly: if the mechanism is missing (no `setpriv` or `timeout`, no
+///   `nobody` account), or if a probe shows that the user can still write a read-only file
+///   or cannot run the program, creating it throws an error that says so, and the test
+///   fails with it.
+/// - Every run is bounded: `timeout` ends the program after `limit`, and the result then
+///   has status 124 (or 137).
 struct UnprivilegedNotes {
   /// Why permissions cannot be tested on this machine.
   struct Unavailable: Error, CustomStringConvertible {

@@ -184,13 +184,13 @@ struct ModelBasedTests {
     #expect(correct == nil)
   }
 
-  /// Regression (a bug this generator found): the window title follows the insertion of
-  /// the note or notebook it shows.
+  /// Regression: the window title follows the insertion of the note or notebook it shows.
   ///
-  /// WindowTitleController used to recompute the title when a commit *updated* the shown
-  /// note or notebook, but not when it *inserted* it. Shown an id that does not exist yet (here the
-  /// next id, which the following create or redo assigns), the title stays "Notes" while
-  /// a full recomputation names the new note or notebook.
+  /// WindowTitleController must recompute the title when a commit *inserts* the shown note
+  /// or notebook, as it does when one *updates* it. Shown an id that does not exist yet
+  /// (here the next id, which the following create or redo assigns), a title recomputed
+  /// only on updates would stay "Notes" while a full recomputation names the new note or
+  /// notebook.
   @Test(
     arguments: [
       [.showNotebook(.id(4)), .dispatch(.createNotebook("Travel", tick: 1))],
@@ -204,12 +204,11 @@ struct ModelBasedTests {
     await expectAgreement(steps)
   }
 
-  /// Regression (a bug this generator found): the editor stops saying "deleted" once the
-  /// note is back.
+  /// Regression: the editor stops saying "deleted" once the note is back.
   ///
-  /// EditorController set `isDeleted` when the open note was deleted and never cleared it
-  /// when the note came back (undo of the deletion), so `save()` kept refusing with "The
-  /// note was deleted." although the note existed again.
+  /// EditorController sets `isDeleted` when the open note is deleted; unless it clears it
+  /// when the note comes back (undo of the deletion), `save()` keeps refusing with "The
+  /// note was deleted." although the note exists again.
   @Test(
     arguments: [
       [.openEditor(.at(0)), .dispatch(.deleteNote(.at(0))), .undo],
@@ -222,13 +221,12 @@ struct ModelBasedTests {
     await expectAgreement(steps)
   }
 
-  /// Regression (found by this generator: seeds 77013, 77071, 77275 of a 3,000-sequence
-  /// soak): undoing a typing run whose saves end where they began restores the date.
+  /// Regression: undoing a typing run whose saves end where they began restores the date.
   ///
   /// A joined typing run keeps only its first save's inverse, `RestoreNoteFields(original)`.
-  /// When the run's net change was only the modification date (the text was typed back),
-  /// the restore treated the date-only difference as no edit, so "Undo Typing" returned
-  /// `.unchanged` and the note kept the run's date. A restore now puts the date back too.
+  /// When the run's net change is only the modification date (the text was typed back), a
+  /// restore that took the date-only difference for no edit would make "Undo Typing" return
+  /// `.unchanged` and leave the run's date; a restore puts the date back too.
   @Test(
     arguments: [
       [
@@ -272,16 +270,19 @@ struct ModelBasedTests {
     seed: UInt64, steps: Int, failure: RunFailure, shrunk: [GeneratedStep],
     shrunkFailure: RunFailure?, shrinkRuns: Int
   ) -> String {
-    """
-    model-based failure: seed \(seed), after step \(failure.stepIndex) of \(steps)
-      \(failure.area): \(failure.detail)
-    shrunk to \(shrunk.count) steps (\(shrinkRuns) runs), \
-    \(shrunkFailure.map { "failing after step \($0.stepIndex): \($0.area): \($0.detail)" } ?? "no longer failing")
-    [
-    \(shrunk.map { "  \($0)," }.joined(separator: "\n"))
-    ]
-    replay: AIRFRAME_MBT_SEED=\(seed) swift test --filter ModelBasedTests
-    """
+    let shrunkOutcome =
+      shrunkFailure.map { "failing after step \($0.stepIndex): \($0.area): \($0.detail)" }
+      ?? "no longer failing"
+    return """
+      model-based failure: seed \(seed), after step \(failure.stepIndex) of \(steps)
+        \(failure.area): \(failure.detail)
+      shrunk to \(shrunk.count) steps (\(shrinkRuns) runs), \
+      \(shrunkOutcome)
+      [
+      \(shrunk.map { "  \($0)," }.joined(separator: "\n"))
+      ]
+      replay: AIRFRAME_MBT_SEED=\(seed) swift test --filter ModelBasedTests
+      """
   }
 
   static func figures(_ counts: [String: Int]) -> String {

@@ -12,9 +12,9 @@
 //   each commit by comparing the content before and after it.
 // - Validation failures are predicted as the list of fields the issues name, in order,
 //   not as message text, so wording changes in NotesCore do not break the model.
-// - It states the documented guarantees, never the app's current behaviour: the four bugs
-//   it found (see the regression tests in ModelBasedTests and BadInputTests) were fixed
-//   in the app, not mirrored here.
+// - It states the documented guarantees, never the app's current behaviour: a
+//   disagreement is fixed in the app, never mirrored here (the regression tests in
+//   ModelBasedTests and BadInputTests keep the ones it found).
 
 import Airframe
 import Foundation

@@ -1,18 +1,3 @@
-// Agreement: the checks that every pane of the Notes screen tells the same story — with
-// each other (sidebar counts, list header, title bar, editor, status bar) and with the
-// database as `notes export` reads it.
-//
-// Guarantees
-// - Pure: each check takes a parsed screen (and a library) and returns its disagreements
-//   as sentences; an empty list means the screen agrees. `expectAgreement` records them.
-// - Expected text is drawn by the app's documented rules (`ScreenLayout`'s pane widths,
-//   `ScreenBuffer.write`'s clipping, `TextLayout`'s wrapping, `DisplayWidth`'s columns),
-//   re-stated here rather than imported, so the terminal test does not trust the code it
-//   tests to say what the screen should show.
-// - Nothing is assumed about what cannot be seen: a sidebar or list that scrolls, a
-//   title cut at a pane's edge, a search text the header cuts short and notes the export
-//   cannot order (modified in the same millisecond) are checked only as far as they show.
-
 import Foundation
 import Testing
 
@@ -112,6 +97,22 @@ enum Columns {
 }
 
 /// Whether the panes of a screen agree with each other and with the database.
+///
+/// The checks that every pane of the Notes screen tells the same story — with each other (sidebar
+/// counts, list header, title bar, editor, status bar) and with the database as `notes export`
+/// reads it.
+///
+/// ## Guarantees
+///
+/// - Pure: each check takes a parsed screen (and a library) and returns its disagreements
+///   as sentences; an empty list means the screen agrees. `expectAgreement` records them.
+/// - Expected text is drawn by the app's documented rules (`ScreenLayout`'s pane widths,
+///   `ScreenBuffer.write`'s clipping, `TextLayout`'s wrapping, `DisplayWidth`'s columns),
+///   re-stated here rather than imported, so the terminal test does not trust the code it
+///   tests to say what the screen should show.
+/// - Nothing is assumed about what cannot be seen: a sidebar or list that scrolls, a
+///   title cut at a pane's edge, a search text the header cuts short and notes the export
+///   cannot order (modified in the same millisecond) are checked only as far as they show.
 enum Agreement {
   /// Where the title bar's marks go: unsaved edits before, sync state after.
   struct TitleBar {

@@ -1,20 +1,21 @@
-// Library: what the database holds, read through the `notes` command line (`notes export`),
-// the way a script would, never through the app's own code.
-//
-// Guarantees
-// - `Library.read(database:)` runs the built `notes export --database PATH`; it may run
-//   while the full-screen app has the same file open (SQLite WAL: a reader sees the last
-//   commit and never blocks the app).
-// - Two reads of an unchanged database are equal (`==`): every field of every notebook
-//   and note is compared, modification dates included.
-// - The orders are the app's documented ones: notebooks by title ignoring case, then id;
-//   notes pinned first, then most recently modified first (or by title), then id.
-
 import Foundation
 import NotesTestSupport
 import Testing
 
 /// The notebooks and notes of a database, as `notes export` prints them.
+///
+/// What the database holds, read through the `notes` command line (`notes export`), the way a
+/// script would, never through the app's own code.
+///
+/// ## Guarantees
+///
+/// - `Library.read(database:)` runs the built `notes export --database PATH`; it may run
+///   while the full-screen app has the same file open (SQLite WAL: a reader sees the last
+///   commit and never blocks the app).
+/// - Two reads of an unchanged database are equal (`==`): every field of every notebook
+///   and note is compared, modification dates included.
+/// - The orders are the app's documented ones: notebooks by title ignoring case, then id;
+///   notes pinned first, then most recently modified first (or by title), then id.
 struct Library: Equatable, Decodable, CustomStringConvertible {
   /// A notebook.
   struct Notebook: Equatable, Decodable {
@@ -86,8 +87,8 @@ struct Library: Equatable, Decodable, CustomStringConvertible {
 
   /// The notes a list shows, in the list's order.
   ///
-  /// Those of `notebook` (all when `nil`) that match `search`. Notes whose order the export cannot tell apart (the same
-  /// millisecond) may come in either order; see `isListOrdered(_:_:sort:)`.
+  /// Those of `notebook` (all when `nil`) that match `search`. Notes whose order the export cannot
+  /// tell apart (the same millisecond) may come in either order; see `isListOrdered(_:_:sort:)`.
   ///
   /// - Parameters:
   ///   - notebook: The selected notebook, or `nil` for all notes.

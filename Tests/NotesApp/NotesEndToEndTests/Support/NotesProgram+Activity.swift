@@ -5,13 +5,6 @@
 // keys that change nothing on the screen for longer than two captures apart, and ncurses
 // holds back screen updates while input is pending. A test that reads the database then
 // pairs it with a screen the program has already moved past.
-//
-// Guarantees
-// - `activity()` reads two facts without disturbing the program: whether bytes are still
-//   waiting in its terminal's input queue (poll on the pane's tty, which shares the queue;
-//   nothing is read), and the processor time it has used so far (/proc/PID/stat).
-// - Two equal samples in a row, with no pending input, mean the program read all its
-//   input and used no processor time in between: it is idle, waiting for keys.
 
 import Foundation
 
@@ -29,6 +22,14 @@ extension NotesProgram {
   }
 
   /// Samples what `notes` is doing, or `nil` when it is not running.
+  ///
+  /// ## Guarantees
+  ///
+  /// - Reads two facts without disturbing the program: whether bytes are still waiting in
+  ///   its terminal's input queue (poll on the pane's tty, which shares the queue; nothing
+  ///   is read), and the processor time it has used so far (/proc/PID/stat).
+  /// - Two equal samples in a row, with no pending input, mean the program read all its
+  ///   input and used no processor time in between: it is idle, waiting for keys.
   ///
   /// - Returns: Its activity.
   /// - Throws: `TmuxError` when tmux cannot name the pane's terminal.

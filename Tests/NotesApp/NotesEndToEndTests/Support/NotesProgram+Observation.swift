@@ -1,16 +1,5 @@
 // Observing a Notes session: its screen read back as a `NotesScreen`, and its database
 // read through the command line while that screen shows, so the two can be compared.
-//
-// Guarantees
-// - A screen is taken only once it has settled (two captures in a row are the same,
-//   attributes included), `notes` is idle (it has read every byte sent to it and used no
-//   processor time between the two captures, see `activity()`), and it parses as the
-//   browsing screen.
-// - An observation is consistent: the database is read between two identical captures,
-//   and the app writes a change to the database before it draws it, so the database read
-//   is the one the screen shows.
-// - Waiting has a generous timeout as a safety net; hitting it records an issue with the
-//   screen at that moment.
 
 import Testing
 
@@ -134,6 +123,18 @@ extension NotesProgram {
   /// Waits for a settled browsing screen that satisfies `condition`, reads the database
   /// while it shows, and records every disagreement between the panes and with the
   /// database.
+  ///
+  /// ## Guarantees
+  ///
+  /// - A screen is taken only once it has settled (two captures in a row are the same,
+  ///   attributes included), `notes` is idle (it has read every byte sent to it and used no
+  ///   processor time between the two captures, see `activity()`), and it parses as the
+  ///   browsing screen.
+  /// - An observation is consistent: the database is read between two identical captures,
+  ///   and the app writes a change to the database before it draws it, so the database read
+  ///   is the one the screen shows.
+  /// - Waiting has a generous timeout as a safety net; hitting it records an issue with the
+  ///   screen at that moment.
   ///
   /// - Parameters:
   ///   - step: What the test just did, for the issues recorded.

@@ -1,15 +1,3 @@
-// NotesProgram: the built `notes` program running full-screen in a private tmux pane, on a
-// fresh library, started by a shell that records the terminal's modes before and after.
-//
-// Guarantees
-// - The pane's shell saves `stty -g` before `notes` starts and after it ends, prints
-//   "notes exited with status N" (N as a shell reports it: 128 + the signal for a
-//   signal), then stays; so a test sees the normal screen the user would be back at.
-// - `notes` runs with the pid the shell wrote to `notes.pid` (the shell execs it).
-// - The library is `notes.sqlite` in the session's temporary folder, new for each session,
-//   unless the session is given a database file of its own (which it never removes).
-// - `close()` leaves nothing behind: no tmux server, no folder, no `notes`.
-
 import Foundation
 import NotesTestSupport
 import Testing
@@ -19,6 +7,19 @@ import Testing
 #endif
 
 /// `notes` in a tmux pane, with what is needed to check how it leaves the terminal.
+///
+/// The built `notes` program running full-screen in a private tmux pane, on a fresh library,
+/// started by a shell that records the terminal's modes before and after.
+///
+/// ## Guarantees
+///
+/// - The pane's shell saves `stty -g` before `notes` starts and after it ends, prints
+///   "notes exited with status N" (N as a shell reports it: 128 + the signal for a
+///   signal), then stays; so a test sees the normal screen the user would be back at.
+/// - `notes` runs with the pid the shell wrote to `notes.pid` (the shell execs it).
+/// - The library is `notes.sqlite` in the session's temporary folder, new for each session,
+///   unless the session is given a database file of its own (which it never removes).
+/// - `close()` leaves nothing behind: no tmux server, no folder, no `notes`.
 final class NotesProgram {
   /// The tmux session.
   let tmux: TmuxSession

@@ -1,20 +1,20 @@
-// NotesScreen: what the Notes app's screen says, read back from the terminal the way a
-// user reads it — the title bar, each pane's header and rows, the editor, the hint line
-// and the status bar — so tests can compare the panes with each other and with the
-// database.
-//
-// Guarantees
-// - Parsing follows the layout of `ScreenLayout`: the title bar on row 0, the pane
-//   headers on row 1, the pane rows down to the hint line (second to last row) and the
-//   status bar (last row); panes are separated by the dim rules (│) between them.
-// - A selected row is one drawn highlighted (reversed in the focused pane, bold in
-//   another); a focused pane is one whose header is reversed.
-// - A screen that does not have this shape (an overlay box is open, the terminal is too
-//   small, the program is not running) is refused with the reason, never guessed at.
-
 import Foundation
 
 /// A parse of the screen of the Notes app in browsing mode.
+///
+/// What the Notes app's screen says, read back from the terminal the way a user reads it — the
+/// title bar, each pane's header and rows, the editor, the hint line and the status bar — so tests
+/// can compare the panes with each other and with the database.
+///
+/// ## Guarantees
+///
+/// - Parsing follows the layout of `ScreenLayout`: the title bar on row 0, the pane
+///   headers on row 1, the pane rows down to the hint line (second to last row) and the
+///   status bar (last row); panes are separated by the dim rules (│) between them.
+/// - A selected row is one drawn highlighted (reversed in the focused pane, bold in
+///   another); a focused pane is one whose header is reversed.
+/// - A screen that does not have this shape (an overlay box is open, the terminal is too
+///   small, the program is not running) is refused with the reason, never guessed at.
 struct NotesScreen: CustomStringConvertible {
   /// A sidebar row: "All notes" or a notebook, with its count.
   struct SidebarEntry: Equatable {

@@ -1,15 +1,3 @@
-// RandomKeys: seeded random key bytes for the terminal tests, and the model of what a
-// prompt does with them.
-//
-// Guarantees
-// - Deterministic: the same seed gives the same bytes on every machine (SplitMix64, not
-//   the system generator), so a failure is reproduced by its seed.
-// - Each alphabet says which bytes it may produce; none produces a byte it excludes, also
-//   not inside a multi-byte character or an escape sequence.
-// - `promptText(after:startingWith:)` follows the prompt's documented keys: a printable
-//   character is appended, Backspace (^H, DEL) removes the last character, Ctrl-U clears
-//   the field, every other control byte is ignored.
-
 import AirframeTesting
 import Foundation
 
@@ -17,6 +5,19 @@ import Foundation
 typealias SeededGenerator = SeededRandomNumberGenerator
 
 /// Random key bytes.
+///
+/// They are seeded, for the terminal tests; `promptText(after:startingWith:)` models what a prompt
+/// does with them.
+///
+/// ## Guarantees
+///
+/// - Deterministic: the same seed gives the same bytes on every machine (SplitMix64, not
+///   the system generator), so a failure is reproduced by its seed.
+/// - Each alphabet says which bytes it may produce; none produces a byte it excludes, also
+///   not inside a multi-byte character or an escape sequence.
+/// - `promptText(after:startingWith:)` follows the prompt's documented keys: a printable
+///   character is appended, Backspace (^H, DEL) removes the last character, Ctrl-U clears
+///   the field, every other control byte is ignored.
 enum RandomKeys {
   /// The seeds every random test runs with; `NOTES_RANDOM_KEYS_SEED` in the environment
   /// adds one (to reproduce a failure, or to try a new one).
@@ -30,7 +31,8 @@ enum RandomKeys {
 
   /// Characters beyond ASCII that keys may type.
   ///
-  /// Accented, wide (two columns) and a currency sign. None is a character the screen uses for its own structure (│ — · “ ”).
+  /// Accented, wide (two columns) and a currency sign. None is a character the screen uses for its
+  /// own structure (│ — · “ ”).
   static let unicodeCharacters: [String] = ["é", "ß", "ñ", "Ω", "€", "漢", "字"]
 
   /// Key sequences a terminal sends for named keys: arrows, Home, End, Page Up/Down,

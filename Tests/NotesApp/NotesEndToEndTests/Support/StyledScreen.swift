@@ -1,13 +1,6 @@
 // StyledScreen: the pane's text with each character's attributes (bold, dim, reverse,
 // underline), read from `tmux capture-pane -e`, so a test can tell the selected row and the
 // focused pane the way a user does, by their highlighting.
-//
-// Guarantees
-// - One row per pane row; each row holds the characters tmux reports, in order, each
-//   with the attributes in effect where it is drawn. tmux carries attributes from one row
-//   to the next in its output, and so does the parser.
-// - Only SGR sequences (`ESC [ … m`) change attributes; colours are ignored, and any other
-//   escape sequence is skipped.
 
 import Foundation
 
@@ -70,6 +63,14 @@ struct StyledText: Equatable {
   }
 
   /// Parses the rows `tmux capture-pane -p -e` prints.
+  ///
+  /// ## Guarantees
+  ///
+  /// - One row per pane row; each row holds the characters tmux reports, in order, each
+  ///   with the attributes in effect where it is drawn. tmux carries attributes from one row
+  ///   to the next in its output, and so does the parser.
+  /// - Only SGR sequences (`ESC [ … m`) change attributes; colours are ignored, and any other
+  ///   escape sequence is skipped.
   ///
   /// - Parameter output: What tmux printed.
   /// - Returns: One styled row per line.

@@ -1,22 +1,3 @@
-// Tmux: a private tmux server with one session of a fixed size, for end-to-end tests of
-// the full-screen app: type and press keys (or send any bytes), read the screen (with or
-// without its attributes) and the pane's modes, wait for them to change.
-//
-// Guarantees
-// - Private: its own socket in its own temporary folder and only its own configuration
-//   (`-f`), so it never touches the user's tmux server or settings.
-// - `close()` kills the server and removes the folder; call it in a `defer`.
-// - A missing tmux is an error (`TmuxError`), so the tests fail with a clear message in CI
-//   rather than pass without running.
-// - The pane runs with a fixed environment (C.UTF-8 locale, TERM=screen, and the Swift
-//   backtracer off: on a crash signal sent with kill it prints a backtrace and lets the
-//   process run on), whatever the test process's environment is — only sanitizer settings
-//   pass through — and stays after its program ends (remain-on-exit).
-// - Waiting polls every 20 ms; the timeout is only a safety net, with room for a machine
-//   busy with other work (each poll runs tmux, and an observation reads the library with
-//   `notes`), and hitting it records an issue that names what was awaited and shows the
-//   screen at that moment.
-
 import Foundation
 import NotesTestSupport
 import Testing
@@ -28,6 +9,26 @@ struct TmuxError: Error, CustomStringConvertible {
 }
 
 /// A tmux server of its own, with one session whose only pane runs a shell script.
+///
+/// It serves the end-to-end tests of the full-screen app: the session has a fixed size, and a
+/// test types and presses keys (or sends any bytes), reads the screen (with or without its
+/// attributes) and the pane's modes, and waits for them to change.
+///
+/// ## Guarantees
+///
+/// - Private: its own socket in its own temporary folder and only its own configuration
+///   (`-f`), so it never touches the user's tmux server or settings.
+/// - `close()` kills the server and removes the folder; call it in a `defer`.
+/// - A missing tmux is an error (`TmuxError`), so the tests fail with a clear message in CI
+///   rather than pass without running.
+/// - The pane runs with a fixed environment (C.UTF-8 locale, TERM=screen, and the Swift
+///   backtracer off: on a crash signal sent with kill it prints a backtrace and lets the
+///   process run on), whatever the test process's environment is — only sanitizer settings
+///   pass through — and stays after its program ends (remain-on-exit).
+/// - Waiting polls every 20 ms; the timeout is only a safety net, with room for a machine
+///   busy with other work (each poll runs tmux, and an observation reads the library with
+///   `notes`), and hitting it records an issue that names what was awaited and shows the
+///   screen at that moment.
 final class TmuxSession {
   /// The folder of the socket and the configuration; the script's files go here too.
   let folder: TemporaryFolder

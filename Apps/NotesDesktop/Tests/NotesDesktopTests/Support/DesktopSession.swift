@@ -1,16 +1,3 @@
-// DesktopSession: one run of the built `notes-desktop` in a private X server (Xvfb) with a
-// private D-Bus for accessibility, driven with xdotool and read through AT-SPI.
-//
-// Guarantees
-// - Everything is the test's own: a free display number, a D-Bus socket and a HOME in a
-//   temporary folder; `close()` stops every program it started and removes the folder.
-// - Reads never race the window: `waitForTree` polls the accessible tree until a
-//   condition holds (or records the last tree on a timeout).
-// - A warning is a failure: `close()` records an issue naming every warning or critical
-//   GTK, GLib or GIO wrote to the window's standard error while the test ran (a critical is
-//   a programming error GTK survived, such as a freed widget used), so no test passes with
-//   one in its log.
-
 import Airframe
 import Foundation
 import NotesCore
@@ -39,6 +26,20 @@ struct WindowReport: Decodable, Equatable {
 }
 
 /// A desktop window under test.
+///
+/// One run of the built `notes-desktop` in a private X server (Xvfb) with a private D-Bus for
+/// accessibility, driven with xdotool and read through AT-SPI.
+///
+/// ## Guarantees
+///
+/// - Everything is the test's own: a free display number, a D-Bus socket and a HOME in a
+///   temporary folder; `close()` stops every program it started and removes the folder.
+/// - Reads never race the window: `waitForTree` polls the accessible tree until a
+///   condition holds (or records the last tree on a timeout).
+/// - A warning is a failure: `close()` records an issue naming every warning or critical
+///   GTK, GLib or GIO wrote to the window's standard error while the test ran (a critical is
+///   a programming error GTK survived, such as a freed widget used), so no test passes with
+///   one in its log.
 @MainActor
 final class DesktopSession {
   /// The temporary folder (HOME, the bus socket, logs).
@@ -175,9 +176,10 @@ final class DesktopSession {
     } while ContinuousClock.now < deadline
     let nodes: [AccessibleNode] = last?.all ?? []
     let shown = nodes.map { node in "\(node.role) \"\(node.name)\" \(node.text ?? "")" }
+      .joined(separator: "\n")
     let failure = lastError.map { "\nthe last read failed: \($0)" } ?? ""
     Issue.record(
-      "timed out waiting for \(what); the window showed:\n\(shown.joined(separator: "\n"))\(failure)",
+      "timed out waiting for \(what); the window showed:\n\(shown)\(failure)",
       sourceLocation: sourceLocation)
     return nil
   }

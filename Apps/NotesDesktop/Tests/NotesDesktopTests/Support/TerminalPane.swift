@@ -1,13 +1,14 @@
-// TerminalPane: the terminal app (`notes`, built beside the tests) full screen in a private
-// tmux server, on the same library as the window under test: keys in, screen text out.
-//
-// Guarantees
-// - Private: its own socket and configuration in the test's folder; `close()` kills the
-//   server (and `notes`) whatever state it is in.
-
 import Foundation
 
 /// The `notes` program in a tmux pane of its own.
+///
+/// The terminal app (`notes`, built beside the tests) full screen in a private tmux server, on the
+/// same library as the window under test: keys in, screen text out.
+///
+/// ## Guarantees
+///
+/// - Private: its own socket and configuration in the test's folder; `close()` kills the
+///   server (and `notes`) whatever state it is in.
 @MainActor
 final class TerminalPane {
   private let socket: String
