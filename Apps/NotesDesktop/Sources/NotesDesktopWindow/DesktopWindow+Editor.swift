@@ -1,20 +1,22 @@
 // DesktopWindow+Editor: the note's title and text, rendered without disturbing the user.
-//
-// Guarantees
-// - In place: when the session's text differs from the buffer (another process, sync, a
-//   merge into the draft), only the characters of the lines that changed are replaced
-//   (`LineMerge.replacements`); a line nobody changed is never touched, so a selection on
-//   it and the view's scroll position stay.
-// - The cursor goes where the session's editor state puts it (it maps the cursor through
-//   every change); the window tells the session of each cursor move, so the two agree.
-// - Offsets: the session counts UTF-8 bytes, GTK counts characters (Unicode scalars); the
-//   conversions are here and nowhere else.
 
 import CGtk
 import NotesCore
 import NotesPresentation
 
 extension DesktopWindow {
+  /// Shows the session's editor state in the title entry and the text view.
+  ///
+  /// ## Guarantees
+  ///
+  /// - In place: when the session's text differs from the buffer (another process, sync, a
+  ///   merge into the draft), only the characters of the lines that changed are replaced
+  ///   (`LineMerge.replacements`); a line nobody changed is never touched, so a selection on
+  ///   it and the view's scroll position stay.
+  /// - The cursor goes where the session's editor state puts it (it maps the cursor through
+  ///   every change); the window tells the session of each cursor move, so the two agree.
+  /// - Offsets: the session counts UTF-8 bytes, GTK counts characters (Unicode scalars); the
+  ///   conversions are in this file and nowhere else.
   func showEditor(_ editor: EditorState) {
     gtk_widget_set_sensitive(textView, editor.noteID == nil ? 0 : 1)
     gtk_widget_set_sensitive(titleEntry, editor.noteID == nil ? 0 : 1)

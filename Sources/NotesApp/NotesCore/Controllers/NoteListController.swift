@@ -38,7 +38,7 @@ public import Airframe
   public var renderedRevision: Int { lens.renderedRevision }
 
   /// How the listed rows differ from the rows recomputed from the model with the shown
-  /// notebook, search and order, or `nil` when they agree (see ``ViewStateController``).
+  /// notebook, search and order, or `nil` when they agree (see `ViewStateController`).
   ///
   /// - Returns: The first difference.
   public func differenceFromModel() -> String? { lens.differenceFromModel() }
