@@ -96,10 +96,6 @@ final class CommandControllers {
       redoAvailability.set(names.redoName == nil ? .disabled("Nothing to redo.") : .enabled)
     }.store(in: bag)
     model.observeCommits { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
-    // From the coordinator itself: a quiet sync commits nothing when it starts.
-    session.syncCoordinator.running.observe { [unowned self] running in
-      syncAvailability.set(running ? .disabled("A sync is running.") : .enabled)
-    }.store(in: bag)
     context.observe { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
     refreshOwnAvailability()
   }
@@ -130,8 +126,14 @@ final class CommandControllers {
   }
 
   func refreshOwnAvailability() {
-    deleteNotebookAvailability.set(
-      Self.selectedNotebook(context.value, in: session.model.state).availability)
+    let state = session.model.state
+    deleteNotebookAvailability.set(Self.selectedNotebook(context.value, in: state).availability)
+    // The model's status, which says syncing from the first moment of every sync.
+    if case .syncing = state.sync {
+      syncAvailability.set(.disabled("A sync is running."))
+    } else {
+      syncAvailability.set(.enabled)
+    }
   }
 
   /// Stops following the model.

@@ -262,15 +262,15 @@ extension NotesSession {
 
   /// Starts a sync of the app's own (on start, after edits, on the server's signal).
   ///
-  /// Like ``syncRequested()``, but nothing is reported when one is running already, and
-  /// it is quiet: the title and the status bar show its progress only if it is still
-  /// running after half a second (a first sync), so that the sync of each edit does not
-  /// make them flicker. Its failure shows at once.
+  /// Like ``syncRequested()``, but nothing is reported when one is running already. The
+  /// model says syncing from its first moment, as for any sync; the title and the status
+  /// bar show it only once it has lasted their delay, so that the sync of each edit does
+  /// not make them flicker. Its failure shows at once.
   ///
   /// - Returns: The sync, to await its end; `nil` if one is running.
   @discardableResult
   public func startBackgroundSync() -> Task<Void, Never>? {
-    syncCoordinator.syncNow(quietFor: SyncCoordinator.backgroundQuietPeriod)
+    syncCoordinator.syncNow()
   }
 
   /// A script or an import asked to add notebooks and notes: one step, all or nothing.

@@ -90,9 +90,12 @@ public final class NotesSession {
   ///   - now: The clock for modification dates.
   ///   - shortcut: The key that runs each command in this presentation, as its menu shows
   ///     it; none by default.
+  ///   - syncDelay: How long a sync runs before the title and the status bar show it.
+  ///   - scheduler: Where syncs start and that delay passes.
   public init(
     model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() },
-    shortcut: (SessionCommand) -> String = { _ in "" }
+    shortcut: (SessionCommand) -> String = { _ in "" },
+    syncDelay: Duration = SyncDisplay.standardDelay, scheduler: any WorkScheduler = .mainActor
   ) {
     self.model = model
     self.now = now
@@ -100,10 +103,10 @@ public final class NotesSession {
     sidebar = SidebarController(model: model)
     noteList = NoteListController(model: model)
     editor = EditorController(dispatcher: dispatcher, now: now)
-    windowTitle = WindowTitleController(model: model)
-    statusBar = StatusBarController(model: model)
+    windowTitle = WindowTitleController(model: model, syncDelay: syncDelay, scheduler: scheduler)
+    statusBar = StatusBarController(model: model, syncDelay: syncDelay, scheduler: scheduler)
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
-    syncCoordinator = SyncCoordinator(model: model, service: syncService)
+    syncCoordinator = SyncCoordinator(model: model, service: syncService, scheduler: scheduler)
     revisionSource = StateSource(model.revision)
     commands = CommandControllers(session: self)
     commands.list(in: commandMenu, shortcut: shortcut)

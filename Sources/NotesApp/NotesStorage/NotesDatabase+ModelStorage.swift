@@ -41,8 +41,12 @@ extension NotesDatabase: ModelStorage {
   ///   state, throws `.outOfSync` (and rolls back) instead of silently diverging.
   /// - Rows may be written in any order within a commit: the notebook foreign key is checked
   ///   at COMMIT, so a commit that leaves a note without its notebook fails as a whole.
-  /// - The last assigned id is written only when the commit changed it; the sync status only
-  ///   when it changed, and then only its `lastSynced` date.
+  /// - The last assigned id is written only when the commit changed it. The sync status is
+  ///   never written: whether a sync runs, its progress and its failure belong to the running
+  ///   app, and the time of the last sync is written by the sync engine alone
+  ///   (`LibrarySyncStore.recordSynced(at:)`). A commit that changes nothing stored (a sync
+  ///   status, a count of versions kept aside) touches the file not at all: no transaction,
+  ///   no change-log entry, so it wakes no other process open on the library.
   ///
   /// - Parameter commit: The commit the model is about to apply.
   /// - Throws: A ``NotesStorageError``; the database is then unchanged.
@@ -57,15 +61,15 @@ extension NotesDatabase: ModelStorage {
 
   /// What ``persist(_:)`` does, its failure not yet recorded.
   private func write(_ commit: Commit<NotesState>) throws(NotesStorageError) {
+    let notebooks = commit.changes.changes(in: \.notebooks)
+    let notes = commit.changes.changes(in: \.notes)
+    let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
+    guard !notebooks.isEmpty || !notes.isEmpty || lastAssignedIDChanged else { return }
     let connection = try openConnection()
     guard !isReadOnly else {
       throw .unwritableLocation(path: path, reason: "it was opened only for reading")
     }
     let state = commit.state
-    let notebooks = commit.changes.changes(in: \.notebooks)
-    let notes = commit.changes.changes(in: \.notes)
-    let syncChanged = commit.changes.changed(\.sync)
-    let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
     var newCursor = cursor
     let rows =
       notebooks.inserted.count + notebooks.updated.count + notebooks.removed.count
@@ -95,11 +99,6 @@ extension NotesDatabase: ModelStorage {
         for id in notebooks.removed {
           try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
         }
-        if syncChanged {
-          try setMeta(MetaKey.lastSynced, in: connection) { statement throws(NotesStorageError) in
-            try statement.bind(state.sync.lastSynced.map(dates.value), at: 2)
-          }
-        }
         if lastAssignedIDChanged {
           try setMeta(MetaKey.lastAssignedID, in: connection) {
             statement throws(NotesStorageError) in
@@ -113,7 +112,7 @@ extension NotesDatabase: ModelStorage {
           newCursor =
             head
             + (try recordInChangeLog(
-              notebooks: notebooks, notes: notes, meta: syncChanged || lastAssignedIDChanged,
+              notebooks: notebooks, notes: notes, meta: lastAssignedIDChanged,
               on: connection))
           try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
         }

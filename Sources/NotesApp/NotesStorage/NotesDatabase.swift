@@ -31,9 +31,10 @@ internal import Foundation
 /// - Older files are migrated on open (see `Migration`), each step in its own transaction.
 /// - What is stored: notebooks, notes, the last assigned id and the last sync time. Dates
 ///   are REAL seconds since 2001-01-01 UTC (`Date`'s own reference date, so a date reads
-///   back bit for bit; files before schema version 3 stored seconds since 1970). Of the
-///   sync status only `lastSynced` is stored: syncing and failed are states of a running
-///   app, so a loaded state is always `.idle(lastSynced:)`.
+///   back bit for bit; files before schema version 3 stored seconds since 1970). The
+///   sync status is read, never written, here: the sync engine records when a sync last
+///   finished, and a loaded state is always `.idle(lastSynced:)` with that time; syncing
+///   and failed are states of a running app.
 /// - What a commit costs: one transaction writing the changed rows, plus, for each note
 ///   whose title or body changes for the first time since the last index update, one row
 ///   recording what the full-text index holds for it. No text is tokenized in a commit.

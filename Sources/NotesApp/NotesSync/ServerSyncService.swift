@@ -180,7 +180,7 @@ public final class ServerSyncService: SyncService, @unchecked Sendable {
         lastReport = report
         retryAfter = nil
       }
-      return .success(Date())
+      return .success(report.finished ?? Date())
     } catch is CancellationError {
       // Not a failure: the engine stopped between transactions and stays usable.
       return .failure(CancellationError())

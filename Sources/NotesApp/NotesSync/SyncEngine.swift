@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 public import NotesCore
 public import NotesServer
 public import NotesStorage
@@ -20,6 +20,9 @@ public struct SyncReport: Equatable, Sendable {
   /// Versions from the server that broke the app's rules: kept aside, not applied (each
   /// once, however many pages brought it).
   public var keptAside: [RefusedVersion] = []
+  /// When the sync finished, as the library records it (`notes sync status`, and the app's
+  /// status after a restart); `nil` until it has.
+  public var finished: Date?
 
   /// An empty report.
   public init() {}
@@ -184,7 +187,11 @@ public final class SyncEngine {
       report.pending = try store.pendingCount()
       if pushed.refused == 0, report.pending == 0 { break }
     }
-    try store.recordSynced(at: Date())
+    // The one place the time of the last sync is written: the app's model takes this same
+    // time from the report, so the status bar and `notes sync status` agree.
+    let finished = Date()
+    try store.recordSynced(at: finished)
+    report.finished = finished
     return report
   }
 

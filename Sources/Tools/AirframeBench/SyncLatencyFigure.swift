@@ -94,14 +94,17 @@ func measureLiveLatency(
     }
   }
   defer { bObservation.cancel() }
-  // A sync the app starts on its own is quiet (the model's status does not show it), so
-  // its start is read from the coordinator.
-  let bStarts = app.session.syncCoordinator.running.observe { running in
-    if running, bSyncStarted == nil { bSyncStarted = monotonicNanoseconds() }
+  // Every sync says so in the model from its first moment.
+  let bStarts = bModel.observeCommits { commit in
+    if case .syncing = commit.state.sync, bSyncStarted == nil {
+      bSyncStarted = monotonicNanoseconds()
+    }
   }
   defer { bStarts.cancel() }
-  let aStarts = aSession.syncCoordinator.running.observe { running in
-    if running, aSyncStarted == nil { aSyncStarted = monotonicNanoseconds() }
+  let aStarts = aModel.observeCommits { commit in
+    if case .syncing = commit.state.sync, aSyncStarted == nil {
+      aSyncStarted = monotonicNanoseconds()
+    }
   }
   defer { aStarts.cancel() }
 

@@ -161,61 +161,120 @@ struct SyncCoordinatorTests {
       scheduler: scheduler)
   }
 
-  @Test func aQuietSyncThatEndsInItsQuietPeriodShowsOnlyItsEnd() async {
-    let scheduler = TestScheduler()
-    let model = Model(NotesState())
-    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
-    let recorder = statuses(of: model)
-    let running = ValueRecorder { coordinator.running.observe($0) }
-    coordinator.syncNow(quietFor: .milliseconds(500))
-    await scheduler.runUntilIdle()
-    #expect(coordinator.isSyncing && recorder.values.isEmpty)
-    await scheduler.advance(by: .milliseconds(400))
-    #expect(!coordinator.isSyncing)
-    // One write: the success, with its time; the quiet period's timer is gone with it.
-    #expect(recorder.values.count == 1)
-    #expect(model.state.sync.lastSynced != nil && model.state.sync == recorder.last)
-    #expect(running.values.suffix(2) == [true, false])
-    #expect(scheduler.sleeperCount == 0)
+  /// The window title's and the status bar's controllers over `model`, with the delay and
+  /// the clock given.
+  func views(
+    of model: Model<NotesState>, delay: Duration, scheduler: TestScheduler
+  ) -> (title: WindowTitleController, status: StatusBarController) {
+    (
+      WindowTitleController(model: model, syncDelay: delay, scheduler: scheduler),
+      StatusBarController(model: model, syncDelay: delay, scheduler: scheduler)
+    )
   }
 
-  @Test func aQuietSyncStillRunningAfterItsQuietPeriodShowsItsProgressFromThen() async {
+  @Test func theModelSaysSyncingAtOnceAndTheTitleAndStatusBarOnlyAfterTheirDelay() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())
     let coordinator = timedCoordinator(model, steps: 4, scheduler: scheduler)
-    coordinator.syncNow(quietFor: .milliseconds(500))
+    let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
+    defer {
+      title.cancel()
+      status.cancel()
+    }
+    coordinator.syncNow()
+    // The model tells the truth from the first moment …
+    #expect(model.state.sync == .syncing(progress: 0, lastSynced: nil))
+    #expect(title.title.value == "Notes" && status.status.value.sync == "Not synced")
     await scheduler.advance(by: .milliseconds(400))
-    // Two steps done, half the work: nothing shown yet.
-    #expect(model.state.sync == .idle(lastSynced: nil))
-    await scheduler.advance(by: .milliseconds(100))
     #expect(model.state.sync == .syncing(progress: 0.5, lastSynced: nil))
+    // … the views keep showing what they showed before, until the sync has lasted 500 ms.
+    #expect(title.title.value == "Notes" && status.status.value.sync == "Not synced")
+    #expect(title.differenceFromModel() == nil && status.differenceFromModel() == nil)
     await scheduler.advance(by: .milliseconds(100))
-    #expect(model.state.sync == .syncing(progress: 0.75, lastSynced: nil))
+    #expect(title.title.value == "Notes — Syncing 50%")
+    #expect(status.status.value.sync == "Syncing 50%")
+    await scheduler.advance(by: .milliseconds(100))
+    #expect(status.status.value.sync == "Syncing 75%")
     await scheduler.advance(by: .milliseconds(200))
     #expect(!coordinator.isSyncing)
-    #expect(model.state.sync.lastSynced != nil)
+    #expect(title.title.value == "Notes" && status.status.value.sync == "Synced")
+    #expect(title.differenceFromModel() == nil && status.differenceFromModel() == nil)
+    #expect(scheduler.sleeperCount == 0)
   }
 
-  @Test func aQuietSyncsFailureShowsAtOnceAndItsCancellationChangesNothing() async {
+  @Test func aSyncShorterThanTheDelayNeverShowsButItsEndDoes() async {
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
+    let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
+    defer {
+      title.cancel()
+      status.cancel()
+    }
+    let titles = ValueRecorder { title.title.observe($0) }
+    let bars = ValueRecorder { status.status.observe($0) }
+    let modelStatuses = statuses(of: model)
+    coordinator.syncNow()
+    await scheduler.advance(by: .milliseconds(400))
+    #expect(!coordinator.isSyncing)
+    #expect(modelStatuses.values.first == .syncing(progress: 0, lastSynced: nil))
+    #expect(titles.values == ["Notes"])
+    #expect(bars.values.map(\.sync) == ["Not synced", "Synced"])
+    // The delay's timer ended with the sync: nothing waits while no sync runs.
+    #expect(scheduler.sleeperCount == 0)
+    await scheduler.advance(by: .seconds(1))
+    #expect(titles.values == ["Notes"])
+  }
+
+  @Test func aFailureShowsAtOnceAndACancelledSyncLeavesTheViewsAsTheyWere() async {
     let scheduler = TestScheduler()
     let previous = Date(timeIntervalSince1970: 7)
     let model = Model(NotesState(sync: .idle(lastSynced: previous)))
+    let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
+    defer {
+      title.cancel()
+      status.cancel()
+    }
     let failing = timedCoordinator(
       model, steps: 3, scheduler: scheduler, failure: .atStep(1, "Server unavailable"))
-    failing.syncNow(quietFor: .milliseconds(500))
+    failing.syncNow()
     await scheduler.advance(by: .milliseconds(200))
     #expect(model.state.sync == .failed(message: "Server unavailable", lastSynced: previous))
+    #expect(status.status.value.sync == "Sync failed: Server unavailable")
+    #expect(title.title.value == "Notes — Sync failed")
 
     let cancelled = Model(NotesState(sync: .idle(lastSynced: previous)))
+    let (cancelledTitle, cancelledStatus) = views(
+      of: cancelled, delay: .milliseconds(500), scheduler: scheduler)
+    defer {
+      cancelledTitle.cancel()
+      cancelledStatus.cancel()
+    }
+    let bars = ValueRecorder { cancelledStatus.status.observe($0) }
     let coordinator = timedCoordinator(cancelled, steps: 3, scheduler: scheduler)
-    let recorder = statuses(of: cancelled)
-    coordinator.syncNow(quietFor: .milliseconds(500))
+    coordinator.syncNow()
     await scheduler.runUntilIdle()
     coordinator.cancel()
     await scheduler.runUntilIdle()
     #expect(!coordinator.isSyncing)
-    #expect(recorder.values.isEmpty)
     #expect(cancelled.state.sync == .idle(lastSynced: previous))
+    #expect(bars.values.map(\.sync) == ["Synced"])
     #expect(scheduler.sleeperCount == 0)
+  }
+
+  @Test func withNoDelayEverySyncShowsFromItsFirstMoment() async {
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
+    let (title, status) = views(of: model, delay: .zero, scheduler: scheduler)
+    defer {
+      title.cancel()
+      status.cancel()
+    }
+    coordinator.syncNow()
+    #expect(title.title.value == "Notes — Syncing 0%")
+    #expect(status.status.value.sync == "Syncing 0%")
+    await scheduler.advance(by: .milliseconds(400))
+    #expect(status.status.value.sync == "Synced")
   }
 }

@@ -173,25 +173,31 @@ struct SessionGestureTests {
     session.close()
   }
 
-  @Test func syncNowIsUnavailableWhileAQuietSyncRuns() async throws {
+  @Test func syncNowFollowsTheModelWhichSaysSyncingWhileTheViewsWaitTheirDelay() async throws {
     let clock = TestScheduler()
     let session = NotesSession(
       model: Model(NotesState()),
-      syncService: SimulatedSyncService(steps: 1, stepDelay: .seconds(1), scheduler: clock))
+      syncService: SimulatedSyncService(steps: 1, stepDelay: .seconds(1), scheduler: clock),
+      scheduler: clock)
     let running = session.startBackgroundSync()
-    // The model's status does not show the quiet sync, but the command knows it runs.
-    #expect(session.model.state.sync == .idle(lastSynced: nil))
+    // The model says a sync runs; Sync Now reads the model; the status bar and the title
+    // wait their delay. They do not disagree: each shows what it owns.
+    #expect(session.model.state.sync == .syncing(progress: 0, lastSynced: nil))
     #expect(session.availability(of: .syncNow).value == .disabled("A sync is running."))
     #expect(
       session.menu.value.first { $0.name == SessionCommand.syncNow.name }?.availability
         == .disabled("A sync is running."))
-    // The sync's one step sleeps on the test's clock; once it is asleep, it is woken. Both
-    // waits end the test when they fail: the sync awaited would otherwise sleep for ever.
-    try await clock.waitForSleepers(1, within: .seconds(60))
-    #expect(clock.sleeperCount == 1)
-    await clock.advance(by: .seconds(1))
-    try await withDeadline("the quiet sync ends", within: .seconds(60)) { await running?.value }
+    #expect(session.status.value.sync == "Not synced")
+    // The sync's one step and the views' delay sleep on the test's clock; once both are
+    // asleep, they are woken. Both waits end the test when they fail: the sync awaited
+    // would otherwise sleep for ever.
+    try await clock.waitForSleepers(3, within: .seconds(60))
+    await clock.advance(by: .milliseconds(500))
+    #expect(session.status.value.sync == "Syncing 0%")
+    await clock.advance(by: .milliseconds(500))
+    try await withDeadline("the sync ends", within: .seconds(60)) { await running?.value }
     #expect(session.availability(of: .syncNow).value == .enabled)
+    #expect(session.status.value.sync == "Synced")
     session.close()
   }
 

@@ -51,6 +51,13 @@ struct MigrationTests {
       transaction.set(\.lastAssignedID, to: 3)
       transaction.set(\.sync, to: .idle(lastSynced: F.date(9)))
     }
+    // The time of the last sync, as the sync engine records it (files before schema version
+    // 3 count seconds since 1970); the model's status is never written.
+    try old.connection.run(
+      """
+      INSERT OR REPLACE INTO meta(key, value)
+      VALUES ('lastSynced', \(F.date(9).timeIntervalSince1970))
+      """)
     #expect(old.searchMethod == .substring)
     old.close()
     #expect(try RawDatabase.userVersion(path) == 1)
@@ -81,6 +88,12 @@ struct MigrationTests {
       transaction.set(\.lastAssignedID, to: 2)
       transaction.set(\.sync, to: .idle(lastSynced: F.date(9)))
     }
+    // As the sync engine records it: seconds since 1970 in this schema.
+    try old.connection.run(
+      """
+      INSERT OR REPLACE INTO meta(key, value)
+      VALUES ('lastSynced', \(F.date(9).timeIntervalSince1970))
+      """)
     old.close()
     #expect(try RawDatabase.userVersion(path) == 2)
     let database = try NotesDatabase(path: path)

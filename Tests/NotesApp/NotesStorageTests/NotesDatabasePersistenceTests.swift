@@ -12,10 +12,12 @@ import Testing
 struct NotesDatabasePersistenceTests {
   typealias F = Fixtures
 
-  /// The state as it loads back: the sync status reduced to `.idle(lastSynced:)`.
+  /// What a file holds of `state`: the model's sync status is never written (the sync
+  /// engine records the time of the last sync, and no sync ran here), so it loads as idle
+  /// and never synced.
   private func stored(_ state: NotesState) -> NotesState {
     var state = state
-    state.sync = .idle(lastSynced: state.sync.lastSynced)
+    state.sync = .idle(lastSynced: nil)
     return state
   }
 
@@ -99,7 +101,7 @@ struct NotesDatabasePersistenceTests {
     defer { reopened.close() }
     let loaded = try reopened.loadState()
     #expect(loaded == stored(model.state))
-    #expect(loaded.sync == .idle(lastSynced: F.date(60)))
+    #expect(loaded.sync == .idle(lastSynced: nil))
     #expect(loaded.lastAssignedID == 8)
     #expect(loaded.notes.count == 3)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
@@ -206,6 +208,10 @@ struct NotesDatabasePersistenceTests {
       transaction.set(\.lastAssignedID, to: 2)
       transaction.set(\.sync, to: .idle(lastSynced: synced))
     }
+    // The time of the last sync is the sync engine's to record.
+    let store = try LibrarySyncStore(path: database.path)
+    try store.recordSynced(at: synced)
+    store.close()
     #expect(try database.loadState() == model.state)
   }
 }

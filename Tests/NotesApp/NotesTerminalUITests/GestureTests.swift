@@ -3,6 +3,7 @@ import AirframeTesting
 import Foundation
 @_spi(Instrumentation) import NotesCore
 import NotesTerminalUI
+import NotesTestSupport
 import Testing
 
 @testable import NotesPresentation
@@ -175,12 +176,27 @@ struct GestureTests {
     app.shutdown()
   }
 
-  @Test func syncProgressReachesTitleAndStatus() async {
-    let app = makeApp()
+  @Test func syncProgressReachesTitleAndStatusOnceTheSyncHasLastedTheirDelay() async throws {
+    let clock = TestScheduler()
+    let session = NotesSession(
+      model: Model(SampleLibrary.state(now: fixedDate)),
+      syncService: SimulatedSyncService(steps: 2, stepDelay: .seconds(1), scheduler: clock),
+      now: { fixedDate }, scheduler: clock)
+    let app = TerminalApplication(session: session)
     app.press(.character("s"))
-    #expect(app.screen()[23].contains("Syncing"))
-    #expect(app.screen()[0].contains("Syncing"))
-    while app.session.isSyncing { await Task.yield() }
+    // The model says syncing at once; the bars wait half a second, so a sync of one edit
+    // never shows. This one takes two seconds.
+    #expect(app.session.isSyncing)
+    #expect(!app.screen()[23].contains("Syncing") && !app.screen()[0].contains("Syncing"))
+    // The sync's step and the two bars' delays sleep on the test's clock.
+    try await clock.waitForSleepers(3, within: .seconds(60))
+    await clock.advance(by: .milliseconds(500))
+    #expect(app.screen()[23].contains("Syncing 0%"))
+    #expect(app.screen()[0].contains("Syncing 0%"))
+    await clock.advance(by: .milliseconds(500))
+    #expect(app.screen()[23].contains("Syncing 50%"))
+    await clock.advance(by: .seconds(1))
+    #expect(!app.session.isSyncing)
     #expect(app.screen()[23].contains("Synced"))
     #expect(!app.screen()[0].contains("Sync"))
     app.shutdown()

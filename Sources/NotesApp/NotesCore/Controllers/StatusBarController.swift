@@ -23,30 +23,51 @@ public struct StatusBar: Equatable, Sendable {
 ///
 /// - A lens: reads the model and the outcomes the app reports; never writes the model.
 /// - Counts come from the tables' sizes (O(1) per commit); the sync text follows the model's
-///   sync status; the message is the last refused or failed outcome reported (or the last
-///   `inform` text), cleared by the next successful one or by `clearMessage`. Equal status
-///   values are not delivered again.
+///   sync status, showing a running sync only once it has lasted the controller's delay
+///   (its `SyncDisplay`), so the sync the app runs after each edit does not flicker; the
+///   message is the last refused or failed outcome reported (or the last `inform` text),
+///   cleared by the next successful one or by `clearMessage`. Equal status values are not
+///   delivered again.
 @MainActor
 @_spi(Instrumentation) public final class StatusBarController: ViewStateController {
   private let statusSource: StateSource<StatusBar>
   private var lifetime: Lifetime?
   private var message: String?
   private let model: Model<NotesState>
+  /// Whether a running sync is shown yet.
+  private let syncDisplay: SyncDisplay
   /// The model revision the status reflects.
   public private(set) var renderedRevision: Int
 
   /// Creates the controller and starts following `model`.
   ///
-  /// - Parameter model: The Notes model.
-  public init(model: Model<NotesState>) {
+  /// - Parameters:
+  ///   - model: The Notes model.
+  ///   - syncDelay: How long a sync runs before the status bar shows it.
+  ///   - scheduler: Where that delay passes.
+  public init(
+    model: Model<NotesState>, syncDelay: Duration = SyncDisplay.standardDelay,
+    scheduler: any WorkScheduler = .mainActor
+  ) {
     self.model = model
     renderedRevision = model.revision
     statusSource = StateSource(Self.status(for: model.state, message: nil))
+    syncDisplay = SyncDisplay(status: model.state.sync, delay: syncDelay, scheduler: scheduler)
+    syncDisplay.onReveal = { [weak self] in
+      guard let self else { return }
+      render(self.model.state)
+    }
     lifetime = model.observeCommits { [weak self] commit in
       guard let self else { return }
       renderedRevision = commit.revision
-      statusSource.set(Self.status(for: commit.state, message: message))
+      if commit.changes.changed(\.sync) { syncDisplay.follow(commit.state.sync) }
+      render(commit.state)
     }
+  }
+
+  private func render(_ state: NotesState) {
+    statusSource.set(
+      Self.status(for: state, showing: syncDisplay.shown(state.sync), message: message))
   }
 
   /// What the status bar shows.
@@ -86,35 +107,53 @@ public struct StatusBar: Equatable, Sendable {
   ///
   /// - Returns: Both statuses, when they differ.
   public func differenceFromModel() -> String? {
-    let expected = Self.status(for: model.state, message: message)
+    let state = model.state
+    let expected = Self.status(for: state, showing: syncDisplay.shown(state.sync), message: message)
     let shown = statusSource.value
     return shown == expected ? nil : "shows \"\(shown.text)\"; the model gives \"\(expected.text)\""
   }
 
   /// Stops following the model.
-  public func cancel() { lifetime?.cancel() }
+  public func cancel() {
+    lifetime?.cancel()
+    syncDisplay.cancel()
+  }
 
-  /// The status for a state and message, computed from scratch.
+  /// The status for a state and message, computed from scratch, with the model's sync
+  /// status as it is (a running sync shown at once).
   ///
   /// - Parameters:
   ///   - state: A state.
   ///   - message: The last error or validation message.
   /// - Returns: The status.
   public static func status(for state: NotesState, message: String?) -> StatusBar {
+    status(for: state, showing: state.sync, message: message)
+  }
+
+  /// The status for a state, the sync status shown and a message, computed from scratch.
+  ///
+  /// - Parameters:
+  ///   - state: A state.
+  ///   - sync: The sync status to show (see `SyncDisplay`).
+  ///   - message: The last error or validation message.
+  /// - Returns: The status.
+  public static func status(
+    for state: NotesState, showing sync: SyncStatus, message: String?
+  ) -> StatusBar {
     let notebooks = state.notebooks.count == 1 ? "1 notebook" : "\(state.notebooks.count) notebooks"
     let notes = state.notes.count == 1 ? "1 note" : "\(state.notes.count) notes"
-    var sync: String
-    switch state.sync {
+    var text: String
+    switch sync {
     case .idle(let last):
-      sync = last == nil ? "Not synced" : "Synced"
+      text = last == nil ? "Not synced" : "Synced"
       if state.syncKeptAside > 0 {
         let versions =
           state.syncKeptAside == 1 ? "1 bad version" : "\(state.syncKeptAside) bad versions"
-        sync += ", \(versions) kept aside"
+        text += ", \(versions) kept aside"
       }
-    case .syncing(let progress, _): sync = "Syncing \(Int((progress * 100).rounded()))%"
-    case .failed(let reason, _): sync = "Sync failed: \(reason)"
+    case .syncing(let progress, _): text = "Syncing \(Int((progress * 100).rounded()))%"
+    case .failed(let reason, _): text = "Sync failed: \(reason)"
     }
-    return StatusBar(counts: "\(notebooks) · \(notes)", sync: sync, message: message)
+    return StatusBar(counts: "\(notebooks) · \(notes)", sync: text, message: message)
   }
 }

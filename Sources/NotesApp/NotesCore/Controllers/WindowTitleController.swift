@@ -11,7 +11,9 @@ import Foundation
 ///   delivered again. Each recomputation is O(1).
 /// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
 ///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
-///   " — Sync failed" while syncing or after a failure. Each title is isolated
+///   " — Sync failed" while syncing or after a failure. A running sync shows only once it
+///   has lasted the controller's delay (its `SyncDisplay`), so the sync the app runs after
+///   each edit does not make the title flicker. Each title is isolated
 ///   (`BidiIsolation`): a title in a right-to-left script cannot reorder the other title,
 ///   the dashes or the sync state.
 @MainActor
@@ -19,6 +21,8 @@ import Foundation
   private let model: Model<NotesState>
   private let titleSource = StateSource("Notes")
   private var lifetime: Lifetime?
+  /// Whether a running sync is shown yet.
+  private let syncDisplay: SyncDisplay
 
   /// The note shown in the editor, if any.
   public var note: NoteID? {
@@ -40,10 +44,18 @@ import Foundation
 
   /// Creates the controller and starts following `model`.
   ///
-  /// - Parameter model: The Notes model.
-  public init(model: Model<NotesState>) {
+  /// - Parameters:
+  ///   - model: The Notes model.
+  ///   - syncDelay: How long a sync runs before the title shows it.
+  ///   - scheduler: Where that delay passes.
+  public init(
+    model: Model<NotesState>, syncDelay: Duration = SyncDisplay.standardDelay,
+    scheduler: any WorkScheduler = .mainActor
+  ) {
     self.model = model
     renderedRevision = model.revision
+    syncDisplay = SyncDisplay(status: model.state.sync, delay: syncDelay, scheduler: scheduler)
+    syncDisplay.onReveal = { [weak self] in self?.refresh() }
     lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
   }
 
@@ -55,14 +67,19 @@ import Foundation
   ///
   /// - Returns: Both titles, when they differ.
   public func differenceFromModel() -> String? {
+    let state = model.state
     let expected = Self.title(
-      for: model.state, note: note, notebook: notebook, hasUnsavedEdits: hasUnsavedEdits)
+      for: state, showing: syncDisplay.shown(state.sync), note: note, notebook: notebook,
+      hasUnsavedEdits: hasUnsavedEdits)
     let shown = titleSource.value
     return shown == expected ? nil : "shows \"\(shown)\"; the model gives \"\(expected)\""
   }
 
   /// Stops following the model.
-  public func cancel() { lifetime?.cancel() }
+  public func cancel() {
+    lifetime?.cancel()
+    syncDisplay.cancel()
+  }
 
   private func apply(_ commit: Commit<NotesState>) {
     renderedRevision = commit.revision
@@ -77,16 +94,21 @@ import Foundation
     let touchesNotebook =
       shownNotebook.map { notebooks.updated.contains($0) || notebooks.inserted.contains($0) }
       ?? false
-    if touchesNote || touchesNotebook || commit.changes.changed(\.sync) { refresh() }
+    let syncChanged = commit.changes.changed(\.sync)
+    if syncChanged { syncDisplay.follow(commit.state.sync) }
+    if touchesNote || touchesNotebook || syncChanged { refresh() }
   }
 
   private func refresh() {
+    let state = model.state
     titleSource.set(
       Self.title(
-        for: model.state, note: note, notebook: notebook, hasUnsavedEdits: hasUnsavedEdits))
+        for: state, showing: syncDisplay.shown(state.sync), note: note, notebook: notebook,
+        hasUnsavedEdits: hasUnsavedEdits))
   }
 
-  /// The title for a state and view state, computed from scratch.
+  /// The title for a state and view state, computed from scratch, with the model's sync
+  /// status as it is (a running sync shown at once).
   ///
   /// - Parameters:
   ///   - state: A state.
@@ -97,13 +119,31 @@ import Foundation
   public static func title(
     for state: NotesState, note: NoteID?, notebook: NotebookID?, hasUnsavedEdits: Bool
   ) -> String {
+    title(
+      for: state, showing: state.sync, note: note, notebook: notebook,
+      hasUnsavedEdits: hasUnsavedEdits)
+  }
+
+  /// The title for a state, the sync status shown and view state, computed from scratch.
+  ///
+  /// - Parameters:
+  ///   - state: A state.
+  ///   - sync: The sync status to show (see `SyncDisplay`).
+  ///   - note: The shown note.
+  ///   - notebook: The shown notebook when no note is shown.
+  ///   - hasUnsavedEdits: Whether the editor has unsaved edits.
+  /// - Returns: The window title.
+  public static func title(
+    for state: NotesState, showing sync: SyncStatus, note: NoteID?, notebook: NotebookID?,
+    hasUnsavedEdits: Bool
+  ) -> String {
     let shownNote = note.flatMap { state.notes[$0] }
     let notebookTitle = (shownNote?.notebookID ?? notebook).flatMap { state.notebooks[$0]?.title }
     var title = [notebookTitle, shownNote?.title].compactMap { $0 }
       .map { BidiIsolation.isolate($0) }.joined(separator: " — ")
     if title.isEmpty { title = "Notes" }
     if hasUnsavedEdits { title = "• " + title }
-    switch state.sync {
+    switch sync {
     case .idle: break
     case .syncing(let progress, _): title += " — Syncing \(Int((progress * 100).rounded()))%"
     case .failed: title += " — Sync failed"

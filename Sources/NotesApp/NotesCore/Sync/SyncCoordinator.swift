@@ -6,22 +6,20 @@ import Foundation
 /// ## Guarantees
 ///
 /// - One sync at a time: `syncNow()` while a sync runs is refused (returns nil).
-/// - The model's `sync` status follows the sync: `.syncing(progress:)` at the start and at each
-///   progress report, then `.idle(lastSynced:)` on success or `.failed(message:)` on failure
-///   (keeping the last successful time). A success also sets `syncKeptAside`, in the same write, to
-///   the service's count of versions kept aside. A cancelled sync returns to `.idle` with the
-///   previous time. `retry()` starts a new sync after a failure.
-/// - A quiet sync (`syncNow(quietFor:)`, what the app starts on its own after each edit)
-///   leaves the status alone while it runs, unless it is still running when the quiet
-///   period ends: from then on it reports `.syncing(progress:)` like any other, starting
-///   with its latest progress. Its end is reported like any other's (a success's new time,
-///   a failure), except that a cancelled quiet sync that never showed changes nothing. So
-///   a sync of one edit, a few milliseconds, does not make the title and the status bar
-///   flicker on every keystroke, and a long one (a first sync) still shows its progress.
-/// - ``running`` is true exactly while a sync runs, shown or quiet.
+/// - The model's `sync` status tells the truth from the first moment of every sync, one the
+///   user asked for or one the app started on its own: `.syncing(progress:)` as the sync
+///   starts and at each progress report, then `.idle(lastSynced:)` on success (the time the
+///   service recorded) or `.failed(message:)` on failure (keeping the last successful
+///   time). A success also sets `syncKeptAside`, in the same write, to the service's count
+///   of versions kept aside. A cancelled sync returns to `.idle` with the previous time.
+///   `retry()` starts a new sync after a failure. Not making the title and the status bar
+///   flicker for a sync of a few milliseconds is their View State Controllers' job (see
+///   `SyncDisplay`), not a reason for the model to say something untrue.
 /// - Status changes go through `Model.write` like every other change, with the origin
 ///   `.background("sync status")`, and not through the undo history: a sync is not a user
-///   edit to undo, and undo never reverts or is blocked by a status change.
+///   edit to undo, and undo never reverts or is blocked by a status change. The library's
+///   storage keeps none of them (see `NotesDatabase`): they cost no disk write and wake no
+///   other process.
 /// - Releasing the coordinator cancels its sync from a plain deinit (it touches only the
 ///   `Task`, which is Sendable), so nothing depends on the `isolated deinit` shim.
 @MainActor
@@ -30,16 +28,6 @@ import Foundation
   private let service: any SyncService
   private var task: Task<Void, Never>?
   private let scheduler: any WorkScheduler
-  private let runningSource = StateSource(false)
-  /// Whether the running sync reports its progress to the model (not quiet, or no longer).
-  private var shown = true
-  /// The running sync's latest progress, reported or not.
-  private var latestProgress = 0.0
-  /// Ends a quiet sync's quiet period; cancelled when the sync ends first.
-  private var reveal: Task<Void, Never>?
-
-  /// How long a sync the app starts on its own stays quiet (see ``syncNow(quietFor:)``).
-  public static let backgroundQuietPeriod: Duration = .milliseconds(500)
 
   /// Creates a coordinator.
   ///
@@ -59,21 +47,14 @@ import Foundation
   /// Whether a sync is running.
   public var isSyncing: Bool { task != nil }
 
-  /// Whether a sync is running, shown or quiet, as a state to observe.
-  public var running: some StateProjection<Bool> { runningSource }
-
   /// Starts a sync, unless one is running.
   ///
-  /// - Parameter quietPeriod: How long the sync leaves the model's status alone before it
-  ///   shows its progress; `nil` (a sync the user asked for) shows it from the start.
   /// - Returns: The running sync, to await in tests; `nil` if one was already running.
   @discardableResult
-  public func syncNow(quietFor quietPeriod: Duration? = nil) -> Task<Void, Never>? {
+  public func syncNow() -> Task<Void, Never>? {
     guard task == nil else { return nil }
     let lastSynced = model.state.sync.lastSynced
-    shown = quietPeriod == nil
-    latestProgress = 0
-    if shown { setStatus(.syncing(progress: 0, lastSynced: lastSynced)) }
+    setStatus(.syncing(progress: 0, lastSynced: lastSynced))
     let service = self.service
     weak let coordinator = self
     let task = scheduler.startTask {
@@ -91,23 +72,7 @@ import Foundation
       coordinator?.finish(result, lastSynced: lastSynced, keptAside: keptAside)
     }
     self.task = task
-    runningSource.set(true)
-    if let quietPeriod {
-      let scheduler = self.scheduler
-      reveal = scheduler.startTask {
-        guard (try? await scheduler.sleep(for: quietPeriod)) != nil else { return }
-        coordinator?.endQuietPeriod(of: task, lastSynced: lastSynced)
-      }
-    }
     return task
-  }
-
-  /// Shows the progress of `sync` from now on, if it is still the one running.
-  private func endQuietPeriod(of sync: Task<Void, Never>, lastSynced: Date?) {
-    reveal = nil
-    guard task == sync, !shown else { return }
-    shown = true
-    setStatus(.syncing(progress: latestProgress, lastSynced: lastSynced))
   }
 
   /// Starts a new sync after a failure.
@@ -123,21 +88,16 @@ import Foundation
 
   private func report(progress: Double, lastSynced: Date?) {
     guard task != nil else { return }
-    latestProgress = min(max(progress, 0), 1)
-    guard shown else { return }
-    setStatus(.syncing(progress: latestProgress, lastSynced: lastSynced))
+    setStatus(.syncing(progress: min(max(progress, 0), 1), lastSynced: lastSynced))
   }
 
   private func finish(_ result: Result<Date, any Error>, lastSynced: Date?, keptAside: Int?) {
     task = nil
-    reveal?.cancel()
-    reveal = nil
-    runningSource.set(false)
     switch result {
     case .success(let date):
       setStatus(.idle(lastSynced: date), keptAside: keptAside)
     case .failure(let error) where error is CancellationError:
-      if shown { setStatus(.idle(lastSynced: lastSynced)) }
+      setStatus(.idle(lastSynced: lastSynced))
     case .failure(let error):
       setStatus(.failed(message: String(describing: error), lastSynced: lastSynced))
     }
@@ -157,6 +117,5 @@ import Foundation
   // back-deployment shim.
   deinit {
     task?.cancel()
-    reveal?.cancel()
   }
 }

@@ -118,8 +118,10 @@ final class NotesHarness {
     deletion = NotebookDeletion(dispatcher: dispatcher)
     sidebar = SidebarController(model: model)
     list = NoteListController(model: model)
-    title = WindowTitleController(model: model)
-    status = StatusBarController(model: model)
+    // The reference model says what each status shows; how long a sync runs before the
+    // bars show it is SyncCoordinatorTests' subject.
+    title = WindowTitleController(model: model, syncDelay: .zero)
+    status = StatusBarController(model: model, syncDelay: .zero)
     editor = EditorController(dispatcher: dispatcher) { clock.now }
     coordinator = SyncCoordinator(model: model, service: service)
     var commands: [RunPolicy: Command] = [:]
