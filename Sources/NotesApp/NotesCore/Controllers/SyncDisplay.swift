@@ -12,7 +12,7 @@ public import Airframe
 /// ## Guarantees
 ///
 /// - While the model's status is `.syncing` and the sync started less than `delay` ago,
-///   ``shown(in:)`` is the status shown before the sync started; from the delay on it is
+///   ``shown(_:)`` is the status shown before the sync started; from the delay on it is
 ///   the model's status, with its latest progress.
 /// - A sync's end (success, failure or cancellation) shows at once, and ends the timer. A
 ///   timer runs only while a sync runs and is not yet shown: nothing polls, nothing waits
