@@ -6,7 +6,8 @@ public import NotesServer
 public import NotesStorage
 public import NotesSync
 
-/// One open Notes library for a program: its database, model, session, watcher and sync.
+/// One open Notes library for a program: its database, model, session, watcher and sync
+/// driver.
 ///
 /// The one way a program opens a Notes library, keeps it live and closes it.
 ///
@@ -26,13 +27,15 @@ public import NotesSync
 /// - Opening: the file at the given path (or the default location) is opened, created when
 ///   missing; with `samples`, a library that did not exist before gets the sample notebooks
 ///   and notes. Any failure throws before anything is started, with the file closed.
-/// - `start()` follows other writers (a `LibraryWatcher` applying their commits as
-///   external commits) and, when the library has a sync server, syncs live (a `LiveSync`:
-///   on start, after local edits, on the server's signal). Without a server nothing syncs
-///   and "Sync Now" says how to set one up.
-/// - `close()` stops in the order that loses nothing: live sync (no new sync starts), the
-///   watcher, the session (which saves the editor's draft), then the database. Calling it
-///   again does nothing.
+/// - The library owns its one `SyncDriver`, which decides when syncs start; the session
+///   only asks it for one (Sync Now). `start()` follows other writers (a `LibraryWatcher`
+///   applying their commits as external commits) and, when the library has a sync server,
+///   starts live sync on the driver (on start, after local edits, on the server's signal,
+///   which `ServerSignals` listens for under the driver). Without a server nothing syncs on
+///   its own and "Sync Now" says how to set one up.
+/// - `close()` stops in the order that loses nothing: the sync driver (the running sync
+///   cancelled, no new one starts, the signals closed), the watcher, the session (which
+///   saves the editor's draft), then the database. Calling it again does nothing.
 /// - Presentations get the `session` and nothing below it: the model stays here, reachable
 ///   only through the Instrumentation SPI that tests and benchmarks import.
 @MainActor
@@ -53,13 +56,14 @@ public final class NotesLibrary {
   let database: NotesDatabase
   /// The library's model: the one home of its state.
   @_spi(Instrumentation) public let model: Model<NotesState>
-  /// The service "Sync Now" and live sync run on.
+  /// The service every sync runs on.
   let syncService: ServerSyncService
+  /// The one owner of when syncs start.
+  @_spi(Instrumentation) public let syncDriver: SyncDriver
   /// How long sync waits on the network, and how the server's signals are kept alive.
   private let network: NetworkBounds
   private let signalTiming: ServerSignals.Timing
   private var watcher: LibraryWatcher?
-  private var liveSync: LiveSync?
   private var isClosed = false
 
   private init(
@@ -72,8 +76,12 @@ public final class NotesLibrary {
     self.model = model
     self.network = network
     self.signalTiming = signalTiming
-    syncService = ServerSyncService(libraryPath: database.path, bounds: network)
-    session = NotesSession(model: model, syncService: syncService, now: now, shortcut: shortcut)
+    let syncService = ServerSyncService(libraryPath: database.path, bounds: network)
+    self.syncService = syncService
+    weak var library: NotesLibrary?
+    syncDriver = SyncDriver(model: model, service: syncService) { library?.catchUp() }
+    session = NotesSession(model: model, sync: syncDriver, now: now, shortcut: shortcut)
+    library = self
   }
 
   /// Opens (creating if needed) the library at `path`, or at the default location.
@@ -134,27 +142,25 @@ public final class NotesLibrary {
     let watcher = LibraryWatcher(database: database, model: model, interval: interval, wake: wake)
     watcher.start()
     self.watcher = watcher
-    liveSync = startLiveSync(caughtUp: { watcher.check() })
+    startLiveSync()
   }
 
-  /// Live sync with the library's server, started; `nil` (and nothing started) without one.
-  private func startLiveSync(caughtUp: @escaping @MainActor () -> Void) -> LiveSync? {
-    guard let store = try? LibrarySyncStore(path: database.path) else { return nil }
+  /// Starts live sync on the driver, listening to the server's signals; nothing without a
+  /// server.
+  private func startLiveSync() {
+    guard let store = try? LibrarySyncStore(path: database.path) else { return }
     defer { store.close() }
-    guard let server = try? store.server() else { return nil }
-    let session = session
-    let service = syncService
-    let live = LiveSync(
-      model: model, retryDelay: { service.retryDelay }, serverURL: server,
-      deviceID: store.deviceID, sender: service.sender, network: network,
-      signalTiming: signalTiming,
-      startSync: { session.startBackgroundSync() }, caughtUp: caughtUp)
-    live.start()
-    return live
+    guard let server = try? store.server() else { return }
+    let driver = syncDriver
+    let signals = ServerSignals(
+      url: server, device: store.deviceID, sender: syncService.sender, bounds: network,
+      timing: signalTiming
+    ) { [weak driver] in driver?.request(.signal) }
+    driver.startLive(listeningTo: signals)
   }
 
   /// Whether live sync runs (the library has a server and ``start(watching:)`` ran).
-  public var isSyncingLive: Bool { liveSync != nil }
+  public var isSyncingLive: Bool { syncDriver.isLive }
 
   /// Applies what other writers committed since the last check, now.
   ///
@@ -162,12 +168,12 @@ public final class NotesLibrary {
   @discardableResult
   public func catchUp() -> Bool { watcher?.check() ?? ((try? model.catchUpWithStorage()) ?? false) }
 
-  /// Stops live sync and the watcher, closes the session (saving the editor's draft) and
-  /// the database, in that order; calling it again does nothing.
+  /// Stops the sync driver and the watcher, closes the session (saving the editor's draft)
+  /// and the database, in that order; calling it again does nothing.
   public func close() {
     guard !isClosed else { return }
     isClosed = true
-    liveSync?.stop()
+    syncDriver.stop()
     watcher?.cancel()
     session.close()
     database.close()

@@ -256,21 +256,11 @@ extension NotesSession {
   }
 
   /// The user asked to sync now; progress shows in the title and status bars.
+  ///
+  /// The library's sync driver decides: while a sync runs, the request is refused and the
+  /// status bar says why.
   public func syncRequested() {
-    if syncCoordinator.syncNow() == nil { report(.rejected("A sync is running.")) }
-  }
-
-  /// Starts a sync of the app's own (on start, after edits, on the server's signal).
-  ///
-  /// Like ``syncRequested()``, but nothing is reported when one is running already. The
-  /// model says syncing from its first moment, as for any sync; the title and the status
-  /// bar show it only once it has lasted their delay, so that the sync of each edit does
-  /// not make them flicker. Its failure shows at once.
-  ///
-  /// - Returns: The sync, to await its end; `nil` if one is running.
-  @discardableResult
-  public func startBackgroundSync() -> Task<Void, Never>? {
-    syncCoordinator.syncNow()
+    if case .refused(let reason) = sync.request(.user) { report(.rejected(reason)) }
   }
 
   /// A script or an import asked to add notebooks and notes: one step, all or nothing.

@@ -12,7 +12,7 @@ public import Foundation
 /// of its gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:cursor:)``:
 ///
 /// ```swift
-/// let session = NotesSession(model: model, syncService: service)
+/// let session = NotesSession(model: model, sync: SyncDriver(model: model, service: service))
 /// session.searchTyped("grocer")
 /// let shown = session.list.count          // the notes that match
 /// session.noteSelected(session.list.row(at: 0).id)
@@ -66,8 +66,11 @@ public final class NotesSession {
   let commandMenu = CommandMenuController()
   /// Deleting notebooks, with confirmation.
   let notebookDeletion: NotebookDeletion
-  /// Runs "Sync Now" and the syncs the app starts on its own.
-  @_spi(Instrumentation) public let syncCoordinator: SyncCoordinator
+  /// The library's sync driver, which the session only asks for a sync (Sync Now).
+  ///
+  /// Whoever opened the library made it and stops it (see `NotesLibrary`): when syncs start
+  /// is not the presentation's business.
+  let sync: SyncDriver
   /// The commands that change the library, each with its availability.
   private(set) var commands: CommandControllers!
   /// The clock for modification dates.
@@ -86,14 +89,14 @@ public final class NotesSession {
   ///
   /// - Parameters:
   ///   - model: The library's model.
-  ///   - syncService: The service "Sync Now" talks to.
+  ///   - sync: The library's sync driver, which "Sync Now" asks.
   ///   - now: The clock for modification dates.
   ///   - shortcut: The key that runs each command in this presentation, as its menu shows
   ///     it; none by default.
   ///   - syncDelay: How long a sync runs before the title and the status bar show it.
-  ///   - scheduler: Where syncs start and that delay passes.
+  ///   - scheduler: Where that delay passes.
   public init(
-    model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() },
+    model: Model<NotesState>, sync: SyncDriver, now: @escaping () -> Date = { Date() },
     shortcut: (SessionCommand) -> String = { _ in "" },
     syncDelay: Duration = SyncDisplay.standardDelay, scheduler: any WorkScheduler = .mainActor
   ) {
@@ -106,7 +109,7 @@ public final class NotesSession {
     windowTitle = WindowTitleController(model: model, syncDelay: syncDelay, scheduler: scheduler)
     statusBar = StatusBarController(model: model, syncDelay: syncDelay, scheduler: scheduler)
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
-    syncCoordinator = SyncCoordinator(model: model, service: syncService, scheduler: scheduler)
+    self.sync = sync
     revisionSource = StateSource(model.revision)
     commands = CommandControllers(session: self)
     commands.list(in: commandMenu, shortcut: shortcut)
@@ -177,8 +180,10 @@ public final class NotesSession {
   public var undoNames: some StateProjection<ActionDispatcher<NotesState>.UndoAvailability> {
     dispatcher.undoAvailability
   }
-  /// Whether a sync is running.
-  public var isSyncing: Bool { syncCoordinator.isSyncing }
+  /// Whether a sync is running, as the model says.
+  public var isSyncing: Bool {
+    if case .syncing = model.state.sync { true } else { false }
+  }
 
   /// The number of notes in the library.
   public var noteCount: Int { model.state.notes.count }
@@ -246,7 +251,6 @@ public final class NotesSession {
   /// Calling it again does nothing.
   public func close() {
     if editor.state.value.isDirty { statusBar.report(editor.save()) }
-    syncCoordinator.cancel()
     bag.cancelAll()
     commands.cancel()
     commandMenu.cancel()

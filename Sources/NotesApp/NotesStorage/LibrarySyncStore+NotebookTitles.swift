@@ -51,13 +51,19 @@ extension LibrarySyncStore {
     return title
   }
 
-  /// The notebook whose title equals `title`, ignoring case and surrounding white space.
+  /// The notebook whose title is `title` by the actions' rule (`NotesRules.notebookTitleKey`:
+  /// ignoring case and surrounding white space).
   func notebook(titled title: String) throws(NotesStorageError) -> (id: Int64, uid: String)? {
-    let wanted = Self.normalized(title)
-    return try connection.withStatement("SELECT id, uid, title FROM notebooks") {
+    try notebook(withKey: NotesRules.notebookTitleKey(title))
+  }
+
+  private func notebook(withKey wanted: String) throws(NotesStorageError) -> (
+    id: Int64, uid: String
+  )? {
+    try connection.withStatement("SELECT id, uid, title FROM notebooks") {
       statement throws(NotesStorageError) -> (id: Int64, uid: String)? in
       while try statement.step() {
-        if Self.normalized(statement.string(at: 2)) == wanted {
+        if NotesRules.notebookTitleKey(statement.string(at: 2)) == wanted {
           return (statement.int64(at: 0), statement.string(at: 1))
         }
       }
@@ -65,16 +71,12 @@ extension LibrarySyncStore {
     }
   }
 
-  /// `title`, or the first of “title 2”, “title 3”, … that no notebook has.
-  ///
-  /// A numbered title is shortened before its number when it would pass the title limit.
+  /// `title`, or the first of “title 2”, “title 3”, … that no notebook in the file has,
+  /// by the actions' rule (`NotesRules.freeNotebookTitle`).
   func freeTitle(startingWith title: String) throws(NotesStorageError) -> String {
-    guard try notebook(titled: title) != nil else { return title }
-    var number = 2
-    while try notebook(titled: NotesRules.title(title, endingWith: " \(number)")) != nil {
-      number += 1
+    try NotesRules.freeNotebookTitle(title) { key throws(NotesStorageError) in
+      try notebook(withKey: key) != nil
     }
-    return NotesRules.title(title, endingWith: " \(number)")
   }
 
   private func noteIDs(inNotebook id: Int64) throws(NotesStorageError) -> [Int64] {
@@ -85,9 +87,5 @@ extension LibrarySyncStore {
       while try statement.step() { ids.append(statement.int64(at: 0)) }
       return ids
     }
-  }
-
-  private static func normalized(_ title: String) -> String {
-    title.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
   }
 }

@@ -1,5 +1,6 @@
 public import Airframe
 internal import Foundation
+public import NotesCore
 public import NotesServer
 
 /// The server's "another device pushed" signal, delivered to the main actor.
@@ -9,11 +10,9 @@ public import NotesServer
 ///
 /// ```swift
 /// let signals = ServerSignals(url: server, device: engine.deviceID, sender: engine.sender) {
-///   session.startBackgroundSync()
+///   driver.request(.signal)
 /// }
-/// signals.start()
-/// …
-/// signals.stop()
+/// driver.startLive(listeningTo: signals)   // the driver starts it, and stops it
 /// ```
 ///
 /// ## Guarantees
@@ -222,3 +221,5 @@ public final class ServerSignals {
       })
   }
 }
+
+extension ServerSignals: SyncSignalListener {}

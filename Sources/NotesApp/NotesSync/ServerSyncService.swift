@@ -10,7 +10,8 @@ internal import NotesStorage
 ///
 /// ```swift
 /// let service = ServerSyncService(libraryPath: database.path)
-/// let session = NotesSession(model: model, syncService: service)
+/// let driver = SyncDriver(model: model, service: service)   // one per library
+/// driver.request(.user)
 /// ```
 ///
 /// ## Guarantees

@@ -76,7 +76,7 @@ func measureLiveLatency(
     aNotes[note.created.timeIntervalSinceReferenceDate] = note.id
   }
   let sessions = [app.session, aSession]
-  // Both start with a sync (LiveSync.start); wait for them.
+  // Both start with a sync (the sync driver's startLive); wait for them.
   guard settle(sessions, quiet: 0.2, timeout: 30) else {
     throw SyncBenchError(description: "the devices' first live syncs did not finish in 30 s")
   }
@@ -162,7 +162,7 @@ func measureLiveLatency(
   return measured
 }
 
-/// Median nanoseconds of `SyncEngine.sync()` on its own (no app, no LiveSync): with nothing
+/// Median nanoseconds of `SyncEngine.sync()` on its own (no app, no sync driver): with nothing
 /// to do, pushing one edited note, and the other device pulling it.
 @MainActor
 func engineAlone(devices: SyncedDevices, runs: Int) throws
@@ -217,7 +217,7 @@ func syncLatencyFigure(
   var figure = Figure(
     number: number,
     title: "edit on device A → shown on device B: \(grouped(noteCount)) notes on each, one"
-      + " EditNoteBody on A → LiveSync push → server signal → B's LiveSync pull → B's"
+      + " EditNoteBody on A → A's sync driver pushes → server signal → B's driver pulls → B's"
       + " model, list, editor → all panes rendered (ms)",
     kind: .scaledTime(unit: "ms", nanosecondsPerUnit: 1e6))
   let measured = try measureLiveLatency(

@@ -148,6 +148,49 @@ struct AsyncActionControllerTests {
     controller.invalidate()
   }
 
+  @Test func coalesceRunsOnceMoreWithTheLatestInputForEveryTriggerDuringARun() async {
+    let service = SlowTitles(count: 4)
+    let (dispatcher, controller) = makeController(.coalesce, service: service)
+    let first = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    // Three triggers during the run join one run that waits for it, with the latest input.
+    let joined = [controller.trigger(1), controller.trigger(2), controller.trigger(3)]
+    #expect(controller.runningCount == 2)
+    #expect(controller.isExecuting.value)
+    #expect(controller.availability.value.isEnabled)
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value == .committed(revision: 1))
+    #expect(await service.gates[3].waitForWaiters(1))
+    #expect(await service.gates[1].waiterCount == 0)
+    #expect(await service.gates[2].waiterCount == 0)
+    await service.gates[3].open(returning: "latest")
+    for run in joined { #expect(await run.value == .committed(revision: 2)) }
+    #expect(dispatcher.model.state.notes[1]?.title == "latest")
+    #expect(dispatcher.log.entries.map(\.name) == ["Rename Note", "Rename Note"])
+    #expect(!controller.isExecuting.value && controller.runningCount == 0)
+    controller.invalidate()
+  }
+
+  @Test func coalesceStartsAtOnceWhenIdleAndItsWaitingRunNeverStartsOnceCancelled() async {
+    let service = SlowTitles(count: 3)
+    let (dispatcher, controller) = makeController(.coalesce, service: service)
+    let first = controller.trigger(0)
+    #expect(await service.gates[0].waitForWaiters(1))
+    let waiting = controller.trigger(1)
+    controller.cancel()
+    await service.gates[0].open(returning: "first")
+    #expect(await first.value == .cancelled)
+    #expect(await waiting.value == .cancelled)
+    #expect(await service.gates[1].waiterCount == 0)
+    // Nothing runs: the next trigger starts at once.
+    let next = controller.trigger(2)
+    #expect(await service.gates[2].waitForWaiters(1))
+    await service.gates[2].open(returning: "next")
+    #expect(await next.value == .committed(revision: 1))
+    #expect(dispatcher.model.state.notes[1]?.title == "next")
+    controller.invalidate()
+  }
+
   @Test func allowConcurrentCommitsEachResultAsItFinishes() async {
     let service = SlowTitles(count: 2)
     let (dispatcher, controller) = makeController(.allowConcurrent, service: service)

@@ -206,4 +206,25 @@ struct NoteActionTests {
       ])
     }
   }
+
+  @Test func aClashingNotebookTitleGetsTheFirstFreeNumberUnderTheActionsOwnKey() {
+    // Taken as the actions judge uniqueness: case and surrounding white space ignored.
+    let state = NotesState(notebooks: [
+      Notebook(id: NotebookID(rawValue: 1), title: "Work", created: .distantPast),
+      Notebook(id: NotebookID(rawValue: 2), title: " work 2", created: .distantPast),
+    ])
+    func taken(_ key: String) -> Bool {
+      state.notebooks.elements.contains { NotesRules.notebookTitleKey($0.title) == key }
+    }
+    #expect(NotesRules.freeNotebookTitle("Home", isTaken: taken) == "Home")
+    #expect(NotesRules.freeNotebookTitle("WORK", isTaken: taken) == "WORK 3")
+    let free = NotesRules.freeNotebookTitle("Work", isTaken: taken)
+    #expect(NotesRules.notebookTitleIssues(free, in: state).isEmpty)
+    // A long title is shortened before its number to keep the limit.
+    let long = String(repeating: "w", count: NotesRules.titleLimit)
+    let numbered = NotesRules.freeNotebookTitle(long) { (key: String) -> Bool in
+      key == NotesRules.notebookTitleKey(long)
+    }
+    #expect(numbered.count == NotesRules.titleLimit && numbered.hasSuffix(" 2"))
+  }
 }

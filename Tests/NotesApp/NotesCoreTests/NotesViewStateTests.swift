@@ -22,7 +22,7 @@ final class NotesPresentations {
     sidebar = SidebarController(model: dispatcher.model)
     list = NoteListController(model: dispatcher.model)
     // What the title and the status bar say of each status; how long a sync runs before
-    // they say it is SyncCoordinatorTests' subject.
+    // they say it is SyncDriverTests' subject.
     title = WindowTitleController(model: dispatcher.model, syncDelay: .zero)
     status = StatusBarController(model: dispatcher.model, syncDelay: .zero)
     editor = EditorController(dispatcher: dispatcher) { Date(timeIntervalSince1970: 50_000) }

@@ -175,11 +175,17 @@ struct SessionGestureTests {
 
   @Test func syncNowFollowsTheModelWhichSaysSyncingWhileTheViewsWaitTheirDelay() async throws {
     let clock = TestScheduler()
-    let session = NotesSession(
-      model: Model(NotesState()),
-      syncService: SimulatedSyncService(steps: 1, stepDelay: .seconds(1), scheduler: clock),
+    let model = Model(NotesState())
+    let sync = SyncDriver(
+      model: model,
+      service: SimulatedSyncService(steps: 1, stepDelay: .seconds(1), scheduler: clock),
       scheduler: clock)
-    let running = session.startBackgroundSync()
+    let session = NotesSession(model: model, sync: sync, scheduler: clock)
+    // A sync the app starts on its own, as after an edit.
+    guard case .started(let running) = sync.request(.edit) else {
+      Issue.record("the sync did not start")
+      return
+    }
     // The model says a sync runs; Sync Now reads the model; the status bar and the title
     // wait their delay. They do not disagree: each shows what it owns.
     #expect(session.model.state.sync == .syncing(progress: 0, lastSynced: nil))
@@ -188,6 +194,10 @@ struct SessionGestureTests {
       session.menu.value.first { $0.name == SessionCommand.syncNow.name }?.availability
         == .disabled("A sync is running."))
     #expect(session.status.value.sync == "Not synced")
+    // Sync Now while it runs: refused, and the status bar says why.
+    session.syncRequested()
+    #expect(session.status.value.message == "A sync is running.")
+    #expect(sync.syncCount == 1)
     // The sync's one step and the views' delay sleep on the test's clock; once both are
     // asleep, they are woken. Both waits end the test when they fail: the sync awaited
     // would otherwise sleep for ever.
@@ -195,15 +205,16 @@ struct SessionGestureTests {
     await clock.advance(by: .milliseconds(500))
     #expect(session.status.value.sync == "Syncing 0%")
     await clock.advance(by: .milliseconds(500))
-    try await withDeadline("the sync ends", within: .seconds(60)) { await running?.value }
+    try await withDeadline("the sync ends", within: .seconds(60)) { await running.value }
     #expect(session.availability(of: .syncNow).value == .enabled)
     #expect(session.status.value.sync == "Synced")
     session.close()
   }
 
   @Test func everyCommandIsInTheMenuWithItsAvailability() {
+    let model = Model(NotesState())
     let session = NotesSession(
-      model: Model(NotesState()), syncService: SimulatedSyncService(stepDelay: .zero),
+      model: model, sync: SyncDriver(model: model, service: SimulatedSyncService(stepDelay: .zero)),
       shortcut: { $0 == .newNote ? "n" : "" })
     let rows = session.menu.value
     #expect(rows.map(\.name) == SessionCommand.allCases.map(\.name))

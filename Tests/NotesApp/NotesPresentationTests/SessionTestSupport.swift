@@ -13,9 +13,9 @@ let fixedDate = Date(timeIntervalSinceReferenceDate: 800_000_000)
 /// A session over the sample library (or `state`), with an instant sync service.
 @MainActor
 func makeSession(state: NotesState = SampleLibrary.state(now: fixedDate)) -> NotesSession {
-  NotesSession(
-    model: Model(state), syncService: SimulatedSyncService(steps: 2, stepDelay: .zero),
-    now: { fixedDate })
+  let model = Model(state)
+  let sync = SyncDriver(model: model, service: SimulatedSyncService(steps: 2, stepDelay: .zero))
+  return NotesSession(model: model, sync: sync, now: { fixedDate })
 }
 
 extension NotesSession {

@@ -57,13 +57,17 @@ struct SyncStatusStorageTests {
     let head = try ChangeLog.head(on: database.connection)
 
     let service = HundredReportsSync(path: path) { try other.hasExternalChanges() }
-    let coordinator = SyncCoordinator(model: model, service: service)
+    let driver = SyncDriver(model: model, service: service)
     let statuses = ValueRecorder<SyncStatus> { observer in
       model.observeCommits { commit in
         if commit.changes.changed(\.sync) { observer(commit.state.sync) }
       }
     }
-    await coordinator.syncNow()?.value
+    guard case .started(let sync) = driver.request(.user) else {
+      Issue.record("the sync did not start")
+      return
+    }
+    await sync.value
 
     // The model followed every step: syncing at 0, each of the 100 reports, then idle …
     #expect(statuses.values.count == 102)

@@ -178,10 +178,12 @@ struct GestureTests {
 
   @Test func syncProgressReachesTitleAndStatusOnceTheSyncHasLastedTheirDelay() async throws {
     let clock = TestScheduler()
-    let session = NotesSession(
-      model: Model(SampleLibrary.state(now: fixedDate)),
-      syncService: SimulatedSyncService(steps: 2, stepDelay: .seconds(1), scheduler: clock),
-      now: { fixedDate }, scheduler: clock)
+    let model = Model(SampleLibrary.state(now: fixedDate))
+    let sync = SyncDriver(
+      model: model,
+      service: SimulatedSyncService(steps: 2, stepDelay: .seconds(1), scheduler: clock),
+      scheduler: clock)
+    let session = NotesSession(model: model, sync: sync, now: { fixedDate }, scheduler: clock)
     let app = TerminalApplication(session: session)
     app.press(.character("s"))
     // The model says syncing at once; the bars wait half a second, so a sync of one edit

@@ -27,7 +27,11 @@
 ///   flight under ``ReentrancyPolicy/rejectWhileRunning``, and otherwise follows the
 ///   availability rule, recomputed after every commit. Both outputs are read-only.
 /// - ``cancel()`` cancels every run in flight; none of them commits. Under
-///   ``ReentrancyPolicy/queue`` a run still waiting for its turn never starts its work.
+///   ``ReentrancyPolicy/queue`` and ``ReentrancyPolicy/coalesce`` a run still waiting for
+///   its turn never starts its work.
+/// - Under ``ReentrancyPolicy/coalesce``, every trigger during a run joins the one run that
+///   waits for it, which starts with the latest trigger's input once the run in flight has
+///   finished; each of those triggers returns that run's task.
 /// - A trigger the controller refuses (the rule is not met, or a run is in flight under
 ///   ``ReentrancyPolicy/rejectWhileRunning``) dispatches nothing and appears in the
 ///   dispatcher's ``ActionLog`` with its reason, like every dispatched action.
@@ -59,6 +63,10 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   private var queuedBehind: [Int: Int] = [:]
   /// Queued runs whose turn came while they were not cancelled: their work may start.
   private var admitted: Set<Int> = []
+  /// Under `.coalesce`: the run waiting for the one in flight, which every trigger
+  /// meanwhile joins, and the latest of their inputs.
+  private var waitingRun: (run: Int, task: Task<ActionOutcome, Never>)?
+  private var waitingInput: Input?
   private var commitObservation: Lifetime?
   private let scheduler: any WorkScheduler
 
@@ -125,6 +133,8 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
       return refuse(.rejected("Already running."))
     case .cancelPrevious:
       cancelRuns()
+    case .coalesce where hasActiveRun:
+      return coalesce(input)
     default:
       break
     }
@@ -157,6 +167,37 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     return task
   }
 
+  /// Under `.coalesce`, during a run: joins the run waiting for it, or makes that run.
+  private func coalesce(_ input: Input) -> Task<ActionOutcome, Never> {
+    waitingInput = input
+    if let waitingRun { return waitingRun.task }
+    latestRun += 1
+    let run = latestRun
+    let inFlight = running.filter { !cancelledRuns.contains($0.key) }.map(\.value)
+    let work = self.work
+    let task = scheduler.startTask { [weak self] () -> ActionOutcome in
+      for earlier in inFlight { _ = await earlier.value }
+      guard let self else { return .cancelled }
+      // Cancelled while it waited: the work never starts.
+      guard !self.cancelledRuns.contains(run), let input = self.waitingInput else {
+        return self.finish(run, with: .failure(CancellationError()))
+      }
+      self.waitingRun = nil
+      self.waitingInput = nil
+      let result: Swift.Result<Result, any Error>
+      do {
+        result = .success(try await work(input))
+      } catch {
+        result = .failure(error)
+      }
+      return self.finish(run, with: result)
+    }
+    running[run] = task
+    waitingRun = (run, task)
+    publishExecution()
+    return task
+  }
+
   /// Cancels every run in flight; none of them will commit.
   public func cancel() {
     cancelRuns()
@@ -176,6 +217,8 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   }
 
   private func cancelRuns() {
+    waitingRun = nil
+    waitingInput = nil
     for (run, task) in running {
       cancelledRuns.insert(run)
       task.cancel()

@@ -9,4 +9,12 @@ public enum ReentrancyPolicy: Sendable, Equatable {
   case queue
   /// Run both; each commits its own result when it finishes.
   case allowConcurrent
+  /// Run once more after the running one, for every trigger that came meanwhile.
+  ///
+  /// A trigger during a run starts nothing at once: it is remembered, and when the run
+  /// finishes one more run starts, with the latest trigger's input. However many triggers
+  /// come during a run, they cost one more run, and each of them gets that run's outcome.
+  /// The policy of work that must see every trigger but need not run once per trigger,
+  /// such as pushing edits to a server while the user types.
+  case coalesce
 }

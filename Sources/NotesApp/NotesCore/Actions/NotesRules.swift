@@ -90,6 +90,32 @@ public enum NotesRules {
     return normalizedTitle(String(title.prefix(max(room, 0)))) + suffix
   }
 
+  /// `title`, or the first of "title 2", "title 3", … that no notebook has, each number
+  /// kept within the title limit by ``title(_:endingWith:)``.
+  ///
+  /// The one rule for a notebook title that must not clash: sync uses it when two
+  /// notebooks on the server share a title and for the notebook it recovers notes into.
+  /// Whether a title is taken is the caller's question (the library file's notebooks, for
+  /// sync), asked with the same key as ``notebookTitleIssues(_:in:renaming:)``
+  /// (``notebookTitleKey(_:)``).
+  ///
+  /// - Parameters:
+  ///   - title: A valid, stored title.
+  ///   - isTaken: Whether a notebook has a title whose ``notebookTitleKey(_:)`` is the
+  ///     given key.
+  /// - Returns: A title no notebook has.
+  /// - Throws: What `isTaken` throws.
+  public static func freeNotebookTitle<Failure: Error>(
+    _ title: String, isTaken: (_ key: String) throws(Failure) -> Bool
+  ) throws(Failure) -> String {
+    guard try isTaken(notebookTitleKey(title)) else { return title }
+    var number = 2
+    while try isTaken(notebookTitleKey(self.title(title, endingWith: " \(number)"))) {
+      number += 1
+    }
+    return self.title(title, endingWith: " \(number)")
+  }
+
   /// The issues of a notebook title, including uniqueness among the other notebooks.
   ///
   /// - Parameters:

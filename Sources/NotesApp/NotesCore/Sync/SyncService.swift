@@ -22,6 +22,10 @@ public protocol SyncService: Sendable {
   ///
   /// - Returns: The count; 0 by default.
   func keptAsideCount() async -> Int
+
+  /// How long to wait after a failed sync before live sync tries again; `nil` to wait for
+  /// the next reason to sync instead.
+  var retryDelay: Duration? { get }
 }
 
 extension SyncService {
@@ -30,4 +34,7 @@ extension SyncService {
   ///
   /// - Returns: 0.
   public func keptAsideCount() async -> Int { 0 }
+
+  /// No retry of its own: the next reason to sync tries again.
+  public var retryDelay: Duration? { nil }
 }

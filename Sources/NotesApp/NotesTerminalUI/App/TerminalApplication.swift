@@ -52,6 +52,9 @@ public final class TerminalApplication {
   var lastSize = (width: 80, height: 24)
 
   let bag = LifetimeBag(label: "TerminalApplication")
+  /// The sync driver the app made for a bare model, which it stops on shutdown; `nil`
+  /// when whoever opened the library owns it.
+  private var ownSync: SyncDriver?
 
   /// Creates the app over a session.
   ///
@@ -61,7 +64,10 @@ public final class TerminalApplication {
     bindPresentations()
   }
 
-  /// Creates the app over a model, with a session of its own.
+  /// Creates the app over a model, with a session and a sync driver of its own.
+  ///
+  /// The app is then its own composition root: its driver syncs only when the user asks
+  /// (no live sync), and ``shutdown()`` stops it.
   ///
   /// - Parameters:
   ///   - model: The Notes model.
@@ -70,9 +76,9 @@ public final class TerminalApplication {
   public convenience init(
     model: Model<NotesState>, syncService: any SyncService, now: @escaping () -> Date = { Date() }
   ) {
-    self.init(
-      session: NotesSession(
-        model: model, syncService: syncService, now: now, shortcut: Self.shortcut))
+    let sync = SyncDriver(model: model, service: syncService)
+    self.init(session: NotesSession(model: model, sync: sync, now: now, shortcut: Self.shortcut))
+    ownSync = sync
   }
 
   /// The key that runs each command, as the palette and the help screen show it.
@@ -156,6 +162,7 @@ public final class TerminalApplication {
   ///
   /// Calling it again does nothing.
   public func shutdown() {
+    ownSync?.stop()
     bag.cancelAll()
     session.close()
   }

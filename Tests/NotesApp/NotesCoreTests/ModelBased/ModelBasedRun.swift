@@ -317,7 +317,7 @@ final class ModelBasedRun {
         StatusBarController.status(for: state, message: reference.statusMessage)),
       differ("editor", app.editor.state.value, reference.editor),
       differ("confirmations", confirmations, reference.confirmations),
-      differ("sync", app.coordinator.isSyncing, reference.syncRunning),
+      differ("sync", app.syncDriver.isSyncing, reference.syncRunning),
       differ(
         "menu", app.menu.rows.value.map { MenuRow($0.name, $0.shortcut, $0.availability) },
         expectedMenu(state)),

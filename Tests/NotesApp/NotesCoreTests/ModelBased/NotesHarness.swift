@@ -79,7 +79,7 @@ final class NotesHarness {
   let status: StatusBarController
   let editor: EditorController
   let service: ControlledSync
-  let coordinator: SyncCoordinator
+  let syncDriver: SyncDriver
   let commands: [RunPolicy: Command]
   let newNote: ActionController<NotesState, String>
   let syncCommand: ActionController<NotesState, Void>
@@ -119,11 +119,11 @@ final class NotesHarness {
     sidebar = SidebarController(model: model)
     list = NoteListController(model: model)
     // The reference model says what each status shows; how long a sync runs before the
-    // bars show it is SyncCoordinatorTests' subject.
+    // bars show it is SyncDriverTests' subject.
     title = WindowTitleController(model: model, syncDelay: .zero)
     status = StatusBarController(model: model, syncDelay: .zero)
     editor = EditorController(dispatcher: dispatcher) { clock.now }
-    coordinator = SyncCoordinator(model: model, service: service)
+    syncDriver = SyncDriver(model: model, service: service)
     var commands: [RunPolicy: Command] = [:]
     for policy in RunPolicy.allCases {
       commands[policy] = Command(
@@ -135,7 +135,7 @@ final class NotesHarness {
     newNote = ActionController(dispatcher: dispatcher, requires: Self.newNoteNotebook) {
       notebook, title in CreateNote(notebookID: notebook, title: title, now: clock.now)
     }
-    // Only its availability is used; syncs start through the coordinator.
+    // Only its availability is used; syncs start through the driver.
     syncCommand = ActionController(dispatcher: dispatcher, requires: Self.syncAvailability) {
       (_: Void, _: Void) in SetNotePinned(id: NoteID(rawValue: -1), isPinned: true)
     }
@@ -158,7 +158,7 @@ final class NotesHarness {
   // MARK: - Sync
 
   func startSync() -> Bool {
-    guard let task = coordinator.syncNow() else { return false }
+    guard case .started(let task) = syncDriver.request(.user) else { return false }
     syncTask = task
     syncCancelled = false
     return true
@@ -178,7 +178,7 @@ final class NotesHarness {
 
   func cancelSync() {
     guard syncTask != nil else { return }
-    coordinator.cancel()
+    syncDriver.cancel()
     syncCancelled = true
   }
 
@@ -240,7 +240,7 @@ final class NotesHarness {
       commands[policy]?.invalidate()
     }
     if let syncTask {
-      coordinator.cancel()
+      syncDriver.stop()
       await service.commands.open(returning: .finish(.distantPast))
       await syncTask.value
       self.syncTask = nil

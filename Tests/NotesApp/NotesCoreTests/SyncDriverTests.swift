@@ -34,9 +34,17 @@ final class KeptAsideSync: SyncService, @unchecked Sendable {
   @MainActor func keptAsideCount() async -> Int { counts.removeFirst() }
 }
 
+extension SyncDriver {
+  /// The user's Sync Now, as a task to await; `nil` if it was refused.
+  @discardableResult
+  func syncNow() -> Task<Void, Never>? {
+    if case .started(let sync) = request(.user) { sync } else { nil }
+  }
+}
+
 @Suite(.noLiveBindings, .timeLimit(.minutes(10)))
 @MainActor
-struct SyncCoordinatorTests {
+struct SyncDriverTests {
   func statuses(of model: Model<NotesState>) -> ValueRecorder<SyncStatus> {
     ValueRecorder { observer in
       model.observeCommits { commit in
@@ -48,10 +56,10 @@ struct SyncCoordinatorTests {
   @Test func progressThenSuccessDriveTheModelsSyncStatus() async {
     let model = Model(NotesState())
     let service = ScriptedSync(steps: 2)
-    let coordinator = SyncCoordinator(model: model, service: service)
+    let driver = SyncDriver(model: model, service: service)
     let recorder = statuses(of: model)
-    let run = coordinator.syncNow()
-    #expect(coordinator.syncNow() == nil)
+    let run = driver.syncNow()
+    #expect(driver.syncNow() == nil)
     await service.steps[0].open(returning: 0.5)
     await service.steps[1].open(returning: 1)
     await run?.value
@@ -60,19 +68,19 @@ struct SyncCoordinatorTests {
         .syncing(progress: 0, lastSynced: nil), .syncing(progress: 0.5, lastSynced: nil),
         .syncing(progress: 1, lastSynced: nil), .idle(lastSynced: service.finished),
       ])
-    #expect(!coordinator.isSyncing)
+    #expect(!driver.isSyncing)
     #expect(model.revision == 4)
   }
 
   @Test func versionsKeptAsideBySyncShowInTheStatusBarUntilNoneAreLeft() async {
     let model = Model(NotesState())
     let service = KeptAsideSync(counts: [2, 1, 0])
-    let coordinator = SyncCoordinator(model: model, service: service)
+    let driver = SyncDriver(model: model, service: service)
     let statusBar = StatusBarController(model: model)
     defer { statusBar.cancel() }
     var shown: [String] = []
     for _ in 0..<3 {
-      await coordinator.syncNow()?.value
+      await driver.syncNow()?.value
       shown.append(statusBar.status.value.sync)
     }
     #expect(
@@ -83,7 +91,7 @@ struct SyncCoordinatorTests {
 
   @Test func aFailureIsShownWithItsMessageAndARetrySucceeds() async {
     let model = Model(NotesState(sync: .idle(lastSynced: Date(timeIntervalSince1970: 1))))
-    let failing = SyncCoordinator(
+    let failing = SyncDriver(
       model: model,
       service: SimulatedSyncService(
         steps: 3, stepDelay: .zero, failure: .atStep(2, "Server unavailable")))
@@ -92,9 +100,9 @@ struct SyncCoordinatorTests {
       model.state.sync
         == .failed(message: "Server unavailable", lastSynced: Date(timeIntervalSince1970: 1)))
     let later = Date(timeIntervalSince1970: 9)
-    let working = SyncCoordinator(
+    let working = SyncDriver(
       model: model, service: SimulatedSyncService(steps: 3, stepDelay: .zero) { later })
-    await working.retry()?.value
+    await working.syncNow()?.value
     #expect(model.state.sync == .idle(lastSynced: later))
   }
 
@@ -102,10 +110,10 @@ struct SyncCoordinatorTests {
     let previous = Date(timeIntervalSince1970: 7)
     let model = Model(NotesState(sync: .idle(lastSynced: previous)))
     let service = ScriptedSync(steps: 1)
-    let coordinator = SyncCoordinator(model: model, service: service)
-    let run = coordinator.syncNow()
+    let driver = SyncDriver(model: model, service: service)
+    let run = driver.syncNow()
     #expect(await service.steps[0].waitForWaiters(1))
-    coordinator.cancel()
+    driver.cancel()
     await service.steps[0].open(returning: 1)
     await run?.value
     #expect(model.state.sync == .idle(lastSynced: previous))
@@ -114,13 +122,13 @@ struct SyncCoordinatorTests {
   @Test func syncStatusChangesAreNotUndoSteps() async throws {
     let model = Model(NotesState())
     let dispatcher = ActionDispatcher(model: model)
-    let coordinator = SyncCoordinator(
+    let driver = SyncDriver(
       model: model, service: SimulatedSyncService(steps: 1, stepDelay: .zero))
     let added = dispatcher.dispatch(
       CreateNotebook(title: "Home", now: Date(timeIntervalSince1970: 1)))
     #expect(added.isCommitted)
     let revision = model.revision
-    await coordinator.syncNow()?.value
+    await driver.syncNow()?.value
     // The sync committed (syncing, then idle) …
     #expect(model.revision == revision + 3)
     #expect(model.state.sync.lastSynced != nil)
@@ -135,26 +143,26 @@ struct SyncCoordinatorTests {
   @Test func stepDelaysRunOnTheSchedulersClock() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())
-    let coordinator = SyncCoordinator(
+    let driver = SyncDriver(
       model: model,
       service: SimulatedSyncService(steps: 2, stepDelay: .seconds(1), scheduler: scheduler),
       scheduler: scheduler)
-    coordinator.syncNow()
+    driver.syncNow()
     await scheduler.runUntilIdle()
     #expect(model.state.sync == .syncing(progress: 0, lastSynced: nil))
     await scheduler.advance(by: .seconds(1))
     #expect(model.state.sync == .syncing(progress: 0.5, lastSynced: nil))
     await scheduler.advance(by: .seconds(1))
-    #expect(!coordinator.isSyncing)
+    #expect(!driver.isSyncing)
     #expect(model.state.sync.lastSynced != nil)
   }
 
-  /// A coordinator whose syncs take `steps` steps of 200 ms each on `scheduler`'s clock.
-  func timedCoordinator(
+  /// A driver whose syncs take `steps` steps of 200 ms each on `scheduler`'s clock.
+  func timedDriver(
     _ model: Model<NotesState>, steps: Int, scheduler: TestScheduler,
     failure: SimulatedSyncService.Failure? = nil
-  ) -> SyncCoordinator {
-    SyncCoordinator(
+  ) -> SyncDriver {
+    SyncDriver(
       model: model,
       service: SimulatedSyncService(
         steps: steps, stepDelay: .milliseconds(200), failure: failure, scheduler: scheduler),
@@ -175,13 +183,13 @@ struct SyncCoordinatorTests {
   @Test func theModelSaysSyncingAtOnceAndTheTitleAndStatusBarOnlyAfterTheirDelay() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())
-    let coordinator = timedCoordinator(model, steps: 4, scheduler: scheduler)
+    let driver = timedDriver(model, steps: 4, scheduler: scheduler)
     let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
     defer {
       title.cancel()
       status.cancel()
     }
-    coordinator.syncNow()
+    driver.syncNow()
     // The model tells the truth from the first moment …
     #expect(model.state.sync == .syncing(progress: 0, lastSynced: nil))
     #expect(title.title.value == "Notes" && status.status.value.sync == "Not synced")
@@ -196,7 +204,7 @@ struct SyncCoordinatorTests {
     await scheduler.advance(by: .milliseconds(100))
     #expect(status.status.value.sync == "Syncing 75%")
     await scheduler.advance(by: .milliseconds(200))
-    #expect(!coordinator.isSyncing)
+    #expect(!driver.isSyncing)
     #expect(title.title.value == "Notes" && status.status.value.sync == "Synced")
     #expect(title.differenceFromModel() == nil && status.differenceFromModel() == nil)
     #expect(scheduler.sleeperCount == 0)
@@ -205,7 +213,7 @@ struct SyncCoordinatorTests {
   @Test func aSyncShorterThanTheDelayNeverShowsButItsEndDoes() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())
-    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
+    let driver = timedDriver(model, steps: 2, scheduler: scheduler)
     let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
     defer {
       title.cancel()
@@ -214,9 +222,9 @@ struct SyncCoordinatorTests {
     let titles = ValueRecorder { title.title.observe($0) }
     let bars = ValueRecorder { status.status.observe($0) }
     let modelStatuses = statuses(of: model)
-    coordinator.syncNow()
+    driver.syncNow()
     await scheduler.advance(by: .milliseconds(400))
-    #expect(!coordinator.isSyncing)
+    #expect(!driver.isSyncing)
     #expect(modelStatuses.values.first == .syncing(progress: 0, lastSynced: nil))
     #expect(titles.values == ["Notes"])
     #expect(bars.values.map(\.sync) == ["Not synced", "Synced"])
@@ -235,7 +243,7 @@ struct SyncCoordinatorTests {
       title.cancel()
       status.cancel()
     }
-    let failing = timedCoordinator(
+    let failing = timedDriver(
       model, steps: 3, scheduler: scheduler, failure: .atStep(1, "Server unavailable"))
     failing.syncNow()
     await scheduler.advance(by: .milliseconds(200))
@@ -251,12 +259,12 @@ struct SyncCoordinatorTests {
       cancelledStatus.cancel()
     }
     let bars = ValueRecorder { cancelledStatus.status.observe($0) }
-    let coordinator = timedCoordinator(cancelled, steps: 3, scheduler: scheduler)
-    coordinator.syncNow()
+    let driver = timedDriver(cancelled, steps: 3, scheduler: scheduler)
+    driver.syncNow()
     await scheduler.runUntilIdle()
-    coordinator.cancel()
+    driver.cancel()
     await scheduler.runUntilIdle()
-    #expect(!coordinator.isSyncing)
+    #expect(!driver.isSyncing)
     #expect(cancelled.state.sync == .idle(lastSynced: previous))
     #expect(bars.values.map(\.sync) == ["Synced"])
     #expect(scheduler.sleeperCount == 0)
@@ -265,13 +273,13 @@ struct SyncCoordinatorTests {
   @Test func withNoDelayEverySyncShowsFromItsFirstMoment() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())
-    let coordinator = timedCoordinator(model, steps: 2, scheduler: scheduler)
+    let driver = timedDriver(model, steps: 2, scheduler: scheduler)
     let (title, status) = views(of: model, delay: .zero, scheduler: scheduler)
     defer {
       title.cancel()
       status.cancel()
     }
-    coordinator.syncNow()
+    driver.syncNow()
     #expect(title.title.value == "Notes — Syncing 0%")
     #expect(status.status.value.sync == "Syncing 0%")
     await scheduler.advance(by: .milliseconds(400))
