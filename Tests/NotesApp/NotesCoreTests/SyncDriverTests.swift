@@ -210,6 +210,28 @@ struct SyncDriverTests {
     #expect(scheduler.sleeperCount == 0)
   }
 
+  @Test func aSyncAlreadyRunningWhenTheViewsAreMadeShowsAtOnce() async {
+    // A window opened while a sync runs (New Window, or a second presentation): the sync
+    // has lasted an unknown time, so it shows from the views' first value.
+    let scheduler = TestScheduler()
+    let model = Model(NotesState())
+    let driver = timedDriver(model, steps: 2, scheduler: scheduler)
+    driver.syncNow()
+    let (title, status) = views(of: model, delay: .milliseconds(500), scheduler: scheduler)
+    defer {
+      title.cancel()
+      status.cancel()
+    }
+    #expect(title.title.value == "Notes — Syncing 0%")
+    #expect(status.status.value.sync == "Syncing 0%")
+    #expect(title.differenceFromModel() == nil && status.differenceFromModel() == nil)
+    await scheduler.advance(by: .milliseconds(200))
+    #expect(status.status.value.sync == "Syncing 50%")
+    await scheduler.advance(by: .milliseconds(200))
+    #expect(title.title.value == "Notes" && status.status.value.sync == "Synced")
+    #expect(scheduler.sleeperCount == 0)
+  }
+
   @Test func aSyncShorterThanTheDelayNeverShowsButItsEndDoes() async {
     let scheduler = TestScheduler()
     let model = Model(NotesState())

@@ -91,7 +91,11 @@ public final class SyncDisplay {
     }
   }
 
-  /// Stops the timer; the display shows no sync that starts later.
+  /// Stops the timer of the sync waiting to be shown, so nothing runs after its owner is
+  /// cancelled.
+  ///
+  /// A later ``follow(_:)`` starts a timer again: the owner stops calling it when it stops
+  /// following the model.
   public func cancel() {
     timer?.cancel()
     timer = nil

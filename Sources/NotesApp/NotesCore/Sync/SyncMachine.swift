@@ -15,9 +15,9 @@ public enum SyncTrigger: Sendable, Equatable, CaseIterable {
 
   /// What a trigger does while a sync runs.
   ///
-  /// The user's Sync Now is refused with a reason (``ReentrancyPolicy/rejectWhileRunning``):
+  /// The user's Sync Now is refused with a reason (`ReentrancyPolicy.rejectWhileRunning`):
   /// the sync they asked for is the one running. Every automatic trigger is coalesced
-  /// (``ReentrancyPolicy/coalesce``): one more sync runs after the running one, however
+  /// (`ReentrancyPolicy.coalesce`): one more sync runs after the running one, however
   /// many triggers came meanwhile, so a burst of typing costs two syncs, not one a key.
   public var whileRunning: ReentrancyPolicy {
     self == .user ? .rejectWhileRunning : .coalesce
