@@ -16,10 +16,12 @@ import Foundation
 ///   each edit does not make the title flicker. Each title is isolated
 ///   (`BidiIsolation`): a title in a right-to-left script cannot reorder the other title,
 ///   the dashes or the sync state.
+/// - The first title is the model's as it is when the controller is made: a sync already
+///   running then shows at once, as does a failure.
 @MainActor
 @_spi(Instrumentation) public final class WindowTitleController: ViewStateController {
   private let model: Model<NotesState>
-  private let titleSource = StateSource("Notes")
+  private let titleSource: StateSource<String>
   private var lifetime: Lifetime?
   /// Whether a running sync is shown yet.
   private let syncDisplay: SyncDisplay
@@ -55,6 +57,12 @@ import Foundation
     self.model = model
     renderedRevision = model.revision
     syncDisplay = SyncDisplay(status: model.state.sync, delay: syncDelay, scheduler: scheduler)
+    // From the model as it is now: a sync already running, or one that failed, shows in
+    // the first title.
+    titleSource = StateSource(
+      Self.title(
+        for: model.state, showing: syncDisplay.shown(model.state.sync), note: nil,
+        notebook: nil, hasUnsavedEdits: false))
     syncDisplay.onReveal = { [weak self] in self?.refresh() }
     lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
   }
