@@ -90,6 +90,10 @@ struct LiveSyncDriverTests {
     await scheduler.runUntilIdle()
     #expect(driver.syncCount == 3, "a burst costs one more sync, not one per edit")
     #expect(driver.phase == .idle)
+    // Idle, the driver waits on nothing: no timer, no polling.
+    #expect(scheduler.sleeperCount == 0)
+    await scheduler.advance(by: .seconds(3_600))
+    #expect(driver.syncCount == 3)
   }
 
   @Test func commitsOfOtherWritersStartNothing() async throws {
