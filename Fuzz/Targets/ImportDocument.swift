@@ -59,7 +59,8 @@ private func check(_ bytes: Data) {
 private func importing(
   _ document: LibraryDocument, into model: Model<NotesState>
 ) throws(CommandFailure) -> (notes: Int, created: Int, merged: Int) {
-  let session = NotesSession(model: model, syncService: NoSyncService())
+  let session = NotesSession(
+    model: model, sync: SyncDriver(model: model, service: NoSyncService()))
   defer { session.close() }
   return try WriteCommands.imported(document, into: session)
 }
