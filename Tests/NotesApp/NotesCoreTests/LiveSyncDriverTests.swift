@@ -62,7 +62,12 @@ struct LiveSyncDriverTests {
     let dispatcher = ActionDispatcher(model: model)
     let syncs = HeldSyncs()
     let scheduler = TestScheduler()
-    let driver = SyncDriver(model: model, service: syncs, scheduler: scheduler)
+    // The model's status at each catch-up: every sync's end catches up before the sync
+    // owed after it starts (which would say syncing).
+    var statusesAtCatchUp: [SyncStatus] = []
+    let driver = SyncDriver(model: model, service: syncs, scheduler: scheduler) {
+      statusesAtCatchUp.append(model.state.sync)
+    }
     driver.startLive(listeningTo: nil)
     defer { driver.stop() }
     await scheduler.runUntilIdle()
@@ -90,6 +95,8 @@ struct LiveSyncDriverTests {
     await scheduler.runUntilIdle()
     #expect(driver.syncCount == 3, "a burst costs one more sync, not one per edit")
     #expect(driver.phase == .idle)
+    let synced = SyncStatus.idle(lastSynced: Date(timeIntervalSince1970: 1))
+    #expect(statusesAtCatchUp == [synced, synced, synced], "one catch-up after each sync")
     // Idle, the driver waits on nothing: no timer, no polling.
     #expect(scheduler.sleeperCount == 0)
     await scheduler.advance(by: .seconds(3_600))
@@ -149,15 +156,23 @@ struct LiveSyncDriverTests {
     #expect(driver.syncCount == 3)
   }
 
-  @Test func aFailedSyncIsTriedAgainAfterTheServicesDelay() async throws {
+  /// A live driver whose syncs fail until told otherwise, after its first sync failed.
+  func failedLiveDriver(retryDelay: Duration) async -> (
+    Model<NotesState>, HeldSyncs, TestScheduler, SyncDriver
+  ) {
     let model = Model(NotesState())
-    let syncs = HeldSyncs(retryDelay: .seconds(2))
+    let syncs = HeldSyncs(retryDelay: retryDelay)
     syncs.failing = true
     let scheduler = TestScheduler()
     let driver = SyncDriver(model: model, service: syncs, scheduler: scheduler)
     driver.startLive(listeningTo: nil)
-    defer { driver.stop() }
     await scheduler.runUntilIdle()
+    return (model, syncs, scheduler, driver)
+  }
+
+  @Test func aFailedSyncIsTriedAgainAfterTheServicesDelay() async throws {
+    let (model, _, scheduler, driver) = await failedLiveDriver(retryDelay: .seconds(2))
+    defer { driver.stop() }
     #expect(driver.syncCount == 1)
     #expect(driver.phase == .waitingToRetry)
     #expect(model.state.sync == .failed(message: "offline", lastSynced: nil))
@@ -168,14 +183,8 @@ struct LiveSyncDriverTests {
   }
 
   @Test func aNewReasonDuringTheRetryWaitSyncsAtOnceAndEndsTheWait() async throws {
-    let model = Model(NotesState())
-    let syncs = HeldSyncs(retryDelay: .seconds(30))
-    syncs.failing = true
-    let scheduler = TestScheduler()
-    let driver = SyncDriver(model: model, service: syncs, scheduler: scheduler)
-    driver.startLive(listeningTo: nil)
+    let (model, syncs, scheduler, driver) = await failedLiveDriver(retryDelay: .seconds(30))
     defer { driver.stop() }
-    await scheduler.runUntilIdle()
     #expect(scheduler.sleeperCount == 1, "the retry wait")
     syncs.failing = false
     driver.request(.signal)
