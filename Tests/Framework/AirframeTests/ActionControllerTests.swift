@@ -233,6 +233,32 @@ struct AsyncActionControllerTests {
     controller.invalidate()
   }
 
+  @Test func workWithNoActionEndsUnchangedAndKeepsItsPolicy() async {
+    let service = SlowTitles(count: 2)
+    let dispatcher = ActionDispatcher(
+      model: Model(Library(notes: EntityTable([Note(id: 1, title: "start")]))))
+    var written: [String] = []
+    let export = AsyncActionController<Library, Int, String>(
+      dispatcher: dispatcher, name: "Export", policy: .rejectWhileRunning,
+      work: { index in try await service.title(index) },
+      makeAction: { title in
+        written.append(title)
+        return nil
+      })
+    let first = export.trigger(0)
+    #expect(export.availability.value.reason == "Already running.")
+    #expect(await export.trigger(1).value == .rejected("Already running."))
+    await service.gates[0].open(returning: "file")
+    #expect(await first.value == .unchanged)
+    // Its result reached the main actor; nothing was dispatched or committed.
+    #expect(written == ["file"])
+    #expect(dispatcher.model.revision == 0)
+    #expect(dispatcher.log.entries.map(\.outcome) == [.rejected("Already running.")])
+    #expect(export.availability.value.isEnabled)
+    #expect(!export.isExecuting.value)
+    export.invalidate()
+  }
+
   @Test func anInvalidResultIsRefusedByValidationAfterTheAwait() async {
     let service = SlowTitles(count: 1)
     let (dispatcher, controller) = makeController(.rejectWhileRunning, service: service)

@@ -17,6 +17,13 @@
 ///   finished, and never if the run was cancelled or superseded meanwhile: such a result is
 ///   dropped (outcome ``ActionOutcome/cancelled`` or ``ActionOutcome/superseded``), even if
 ///   the work ignored cancellation and returned normally.
+/// - Work whose result changes nothing in the state (writing an export, sending a report)
+///   makes no action: `makeAction` returns `nil`, nothing is dispatched, and the run's
+///   outcome is ``ActionOutcome/unchanged``. Its policy, availability and cancellation are
+///   those of every run.
+/// - Work that throws ends with ``ActionOutcome/failed(_:)`` carrying the error's
+///   description (``ActionOutcome/cancelled`` for a `CancellationError`); nothing is
+///   dispatched.
 /// - A trigger while a run is in flight follows the controller's ``ReentrancyPolicy``.
 /// - ``isExecuting`` is true while a run that can still commit is in flight. A cancelled
 ///   or superseded run no longer counts: under ``ReentrancyPolicy/cancelPrevious``, once
@@ -53,7 +60,7 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   private let dispatcher: ActionDispatcher<State>
   private let availabilityRule: (State) -> Availability
   private let work: @Sendable (Input) async throws -> Result
-  private let makeAction: (Result) -> any Action<State>
+  private let makeAction: (Result) -> (any Action<State>)?
   private var running: [Int: Task<ActionOutcome, Never>] = [:]
   private var cancelledRuns: Set<Int> = []
   private var latestRun = 0
@@ -81,7 +88,8 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
   ///   - availability: Whether the command can run against a state; always enabled by
   ///     default.
   ///   - work: The asynchronous work; runs off the main actor.
-  ///   - makeAction: Turns the work's result into the action to dispatch.
+  ///   - makeAction: Turns the work's result into the action to dispatch; `nil` when the
+  ///     result changes nothing in the state (the outcome is then `.unchanged`).
   public init(
     dispatcher: ActionDispatcher<State>,
     name: String? = nil,
@@ -89,7 +97,7 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     scheduler: any WorkScheduler = .mainActor,
     availability: @escaping (State) -> Availability = { _ in .enabled },
     work: @escaping @Sendable (Input) async throws -> Result,
-    makeAction: @escaping (Result) -> any Action<State>
+    makeAction: @escaping (Result) -> (any Action<State>)?
   ) {
     self.dispatcher = dispatcher
     self.scheduler = scheduler
@@ -237,7 +245,8 @@ public final class AsyncActionController<State, Input: Sendable, Result: Sendabl
     }
     switch result {
     case .success(let value):
-      return dispatcher.dispatch(makeAction(value))
+      guard let action = makeAction(value) else { return .unchanged }
+      return dispatcher.dispatch(action)
     case .failure(let error):
       return error is CancellationError ? .cancelled : .failed(String(describing: error))
     }
