@@ -33,8 +33,9 @@ let shelves: [(folder: String, targets: [String])] = [
   (
     "NotesApp",
     [
-      "NotesCore", "NotesStorage", "NotesServer", "NotesSync", "NotesPresentation", "NotesHost",
-      "NotesTerminalUI", "NotesCommandLine", "Notes", "CSQLite", "CPostgres", "CNcurses",
+      "NotesCore", "NotesFiles", "NotesStorage", "NotesServer", "NotesSync", "NotesPresentation",
+      "NotesHost", "NotesTerminalUI", "NotesCommandLine", "Notes", "CSQLite", "CPostgres",
+      "CNcurses",
       "NotesCoreTests", "NotesStorageTests", "NotesServerTests", "NotesSyncTests",
       "NotesPresentationTests", "NotesHostTests", "NotesTerminalUITests",
       "NotesCommandLineTests", "NotesEndToEndTests",
@@ -64,7 +65,7 @@ let package = Package(
     // on them; no app that adopts Airframe has a use for them.
     .library(
       name: "NotesReferenceApp",
-      targets: ["NotesCore", "NotesStorage", "NotesPresentation", "NotesHost"]
+      targets: ["NotesCore", "NotesFiles", "NotesStorage", "NotesPresentation", "NotesHost"]
     ),
     // What the reference app's tests share (a throwaway PostgreSQL server per suite, folders,
     // programs run with posix_spawn); the desktop window's tests use it too.
@@ -83,6 +84,8 @@ let package = Package(
       dependencies: ["AirframeBinding", "Airframe"]
     ),
     .target(name: "NotesCore", dependencies: ["Airframe"]),
+    // The library's files: the JSON export, Markdown folders, their front matter and names.
+    .target(name: "NotesFiles", dependencies: ["Airframe", "NotesCore"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -95,7 +98,7 @@ let package = Package(
     // Test support: an SQLite VFS that fails chosen writes, syncs and truncates.
     .target(name: "CFaultVFS", dependencies: ["CSQLite"]),
     // One open library as every presentation sees it: controllers, wiring, gestures.
-    .target(name: "NotesPresentation", dependencies: ["Airframe", "NotesCore"]),
+    .target(name: "NotesPresentation", dependencies: ["Airframe", "NotesCore", "NotesFiles"]),
     // The one way a program opens a library: database, model, session, watcher, live
     // sync, and the order they close in.
     .target(
@@ -106,13 +109,13 @@ let package = Package(
     ),
     .target(
       name: "NotesTerminalUI",
-      dependencies: ["Airframe", "NotesCore", "NotesPresentation"]
+      dependencies: ["Airframe", "NotesCore", "NotesFiles", "NotesPresentation"]
     ),
     .target(
       name: "NotesCommandLine",
       dependencies: [
-        "Airframe", "NotesCore", "NotesStorage", "NotesPresentation", "NotesServer", "NotesSync",
-        "NotesHost",
+        "Airframe", "NotesCore", "NotesFiles", "NotesStorage", "NotesPresentation", "NotesServer",
+        "NotesSync", "NotesHost",
       ]
     ),
     // libpq, for the sync server (PostgreSQL).
@@ -191,7 +194,8 @@ let package = Package(
     .testTarget(
       name: "NotesPresentationTests",
       dependencies: [
-        "Airframe", "NotesPresentation", "NotesCore", "AirframeTesting", "NotesTestSupport",
+        "Airframe", "NotesPresentation", "NotesCore", "NotesFiles", "AirframeTesting",
+        "NotesTestSupport",
       ]
     ),
     .testTarget(
@@ -204,8 +208,8 @@ let package = Package(
     .testTarget(
       name: "NotesCommandLineTests",
       dependencies: [
-        "Airframe", "NotesCommandLine", "NotesCore", "NotesStorage", "AirframeTesting",
-        "NotesTestSupport",
+        "Airframe", "NotesCommandLine", "NotesCore", "NotesFiles", "NotesStorage",
+        "AirframeTesting", "NotesTestSupport",
       ]
     ),
     .testTarget(

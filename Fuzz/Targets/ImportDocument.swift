@@ -11,6 +11,7 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesFiles
 import NotesPresentation
 
 @testable import NotesCommandLine
@@ -25,7 +26,9 @@ private func check(_ bytes: Data) {
   else { return }
   guard
     let document = accepted({ () throws(CommandFailure) in
-      try LibraryDocument(json: text, from: "fuzz input")
+      try CommandFailure.files { () throws(FileFailure) in
+        try LibraryDocument(json: text, from: "fuzz input")
+      }
     })
   else { return }
   guard
@@ -40,15 +43,15 @@ private func check(_ bytes: Data) {
   expect(model.state.notes.count == document.notes.count, "the library lacks notes")
 
   // Round trip: export, import into an empty library, export again.
-  let exported = mustSucceed { () throws(CommandFailure) in
+  let exported = mustSucceed { () throws(FileFailure) in
     try JSONCoding.text(LibraryDocument(model.state))
   }
   let again = Model(NotesState())
-  mustSucceed { () throws(CommandFailure) in
-    _ = try importing(
-      try LibraryDocument(json: exported, from: "the export"), into: again)
+  let exportedDocument = mustSucceed { () throws(FileFailure) in
+    try LibraryDocument(json: exported, from: "the export")
   }
-  let reexported = mustSucceed { () throws(CommandFailure) in
+  mustSucceed { () throws(CommandFailure) in _ = try importing(exportedDocument, into: again) }
+  let reexported = mustSucceed { () throws(FileFailure) in
     try JSONCoding.text(LibraryDocument(again.state))
   }
   expect(reexported == exported, "export → import → export changed the text")
@@ -58,7 +61,7 @@ private func check(_ bytes: Data) {
 @MainActor
 private func importing(
   _ document: LibraryDocument, into model: Model<NotesState>
-) throws(CommandFailure) -> (notes: Int, created: Int, merged: Int) {
+) throws(CommandFailure) -> ImportSummary {
   let session = NotesSession(
     model: model, sync: SyncDriver(model: model, service: NoSyncService()))
   defer { session.close() }
@@ -80,11 +83,11 @@ private func accepted<Value>(_ body: () throws(CommandFailure) -> Value) -> Valu
 
 /// The value; a failure breaks the contract.
 @discardableResult
-private func mustSucceed<Value>(_ body: () throws(CommandFailure) -> Value) -> Value {
+private func mustSucceed<Value, Failure: Error>(_ body: () throws(Failure) -> Value) -> Value {
   do {
     return try body()
   } catch {
-    fail("the round trip failed: \(error.lines)")
+    fail("the round trip failed: \(error)")
   }
 }
 

@@ -1,4 +1,5 @@
 import NotesCore
+import NotesFiles
 
 /// A command line split into options and operands.
 ///
@@ -66,7 +67,7 @@ struct Arguments {
         if inlineValue != nil { note("option '\(name)' takes no value") }
         givenFlags.insert(name)
       } else {
-        note("unknown option '\(TerminalText.short(name))'")
+        note("unknown option '\(DisplayText.short(name))'")
       }
     }
   }
@@ -132,7 +133,7 @@ struct Arguments {
       case let other?:
         throw UsageError(
           message:
-            "'sync' takes setup URL, status or acknowledge, not '\(TerminalText.short(other))'")
+            "'sync' takes setup URL, status or acknowledge, not '\(DisplayText.short(other))'")
       }
     case "rename":
       try allow([], flags: [], operands: ["ID", "TITLE"], in: name)
@@ -165,7 +166,7 @@ struct Arguments {
       try allow([], flags: [], operands: ["FILE or DIR"], in: name)
       return .importLibrary(path: operands[1])
     default:
-      throw UsageError(message: "unknown command '\(TerminalText.short(name))'")
+      throw UsageError(message: "unknown command '\(DisplayText.short(name))'")
     }
   }
 
@@ -189,7 +190,7 @@ struct Arguments {
       try allow([], flags: [], operands: ["list-accounts", "URL"], in: "server list-accounts")
       return .listAccounts(url: operands[2])
     case let other:
-      let what = other.map { ", not '\(TerminalText.short($0))'" } ?? ""
+      let what = other.map { ", not '\(DisplayText.short($0))'" } ?? ""
       throw UsageError(
         message:
           "'server' takes init URL, add-account NAME URL, remove-account NAME URL or"
@@ -212,7 +213,7 @@ struct Arguments {
       if rest.count < names.count { throw missing(names[rest.count], command) }
       if rest.count > names.count {
         throw UsageError(
-          message: "unexpected argument '\(TerminalText.short(rest[names.count]))' for '\(command)'"
+          message: "unexpected argument '\(DisplayText.short(rest[names.count]))' for '\(command)'"
         )
       }
     }
@@ -230,7 +231,7 @@ struct Arguments {
       throw UsageError(message: "'notebook' needs add, rename or delete")
     case let other?:
       throw UsageError(
-        message: "unknown notebook command '\(TerminalText.short(other))' (add, rename or delete)")
+        message: "unknown notebook command '\(DisplayText.short(other))' (add, rename or delete)")
     }
   }
 
@@ -238,7 +239,7 @@ struct Arguments {
   private func noteID(_ word: String) throws(UsageError) -> NoteID {
     guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let id = Int64(word) else {
       throw UsageError(
-        message: "a note ID is a whole number such as 12, not '\(TerminalText.short(word))'")
+        message: "a note ID is a whole number such as 12, not '\(DisplayText.short(word))'")
     }
     return NoteID(rawValue: id)
   }
@@ -260,7 +261,7 @@ struct Arguments {
       throw missing(expected[given.count], command)
     }
     if given.count > expected.count {
-      let extra = TerminalText.short(given.dropFirst(expected.count).first ?? "")
+      let extra = DisplayText.short(given.dropFirst(expected.count).first ?? "")
       let hint = expected == ["QUERY"] ? " (quote a query of several words)" : ""
       throw UsageError(message: "unexpected argument '\(extra)' for '\(command)'\(hint)")
     }

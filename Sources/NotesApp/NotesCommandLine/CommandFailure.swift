@@ -1,4 +1,5 @@
 import Foundation
+import NotesFiles
 import NotesStorage
 
 /// Why a command stopped, and the exit code it ends with.
@@ -30,6 +31,33 @@ struct CommandFailure: Error, Equatable {
     self.lines = lines
   }
 
+  /// A failure of the library's files, with the exit status its kind calls for: 65 for
+  /// input that is not what it must be, 66 for a file or folder that cannot be read, 73
+  /// for one that cannot be created, 74 for a failed read or write, 1 otherwise.
+  init(_ failure: FileFailure) {
+    let code: ExitCode =
+      switch failure.kind {
+      case .invalidData: .invalidData
+      case .notFound: .notFound
+      case .cannotCreate: .cannotCreate
+      case .ioError: .ioError
+      case .failure: .failure
+      }
+    self.init(code, lines: failure.lines)
+  }
+
+  /// The value of `body`, whose failure of the library's files becomes the command's
+  /// (see ``init(_:)-(FileFailure)``).
+  static func files<Value>(_ body: () throws(FileFailure) -> Value) throws(CommandFailure)
+    -> Value
+  {
+    do {
+      return try body()
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
   /// The library's refusal, with the exit status its cause calls for: 66 for a library
   /// this user may not read (or that is missing where it is only read), 73 for one it may
   /// not write, 74 for a full disk or an I/O error, 1 otherwise.
@@ -37,7 +65,7 @@ struct CommandFailure: Error, Equatable {
     self.init(Self.code(for: error), error.description)
   }
 
-  /// The exit status for a refusal of the library (see ``init(_:)``).
+  /// The exit status for a refusal of the library (see ``init(_:)-(NotesStorageError)``).
   static func code(for error: NotesStorageError) -> ExitCode {
     switch error {
     case .permissionDenied, .missing: .notFound
@@ -56,7 +84,7 @@ struct CommandFailure: Error, Equatable {
 
   /// No notebook is titled `name`, ignoring case; `hint` follows the message.
   static func noNotebook(_ name: String, hint: String = "") -> Self {
-    Self(.notFound, "no notebook named \(TerminalText.quoted(name))\(hint)")
+    Self(.notFound, "no notebook named \(DisplayText.quoted(name))\(hint)")
   }
 
   /// Bytes that are not UTF-8, from `source` ("standard input", "the file x").
@@ -71,67 +99,5 @@ enum CommandInput {
   static func text(_ data: Data, from source: String) throws(CommandFailure) -> String {
     guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8(source) }
     return text
-  }
-
-  /// The bytes of the file at `path`, or of standard input when `path` is `-`.
-  static func bytes(of path: String, io: CommandIO) throws(CommandFailure) -> Data {
-    if path == "-" { return io.readInput() }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CommandFailure(.notFound, "no such file: \(TerminalText.quoted(path, limit: .max))")
-    }
-    if isDirectory.boolValue {
-      throw CommandFailure(
-        .notFound, "\(TerminalText.quoted(path, limit: .max)) is a folder, not a file")
-    }
-    do {
-      return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw CommandFailure(
-        .notFound, "cannot read \(TerminalText.quoted(path, limit: .max)): \(error)")
-    }
-  }
-}
-
-/// Text from the library or the user made safe to print on a terminal.
-enum TerminalText {
-  /// `text` on one line: every control character (tab and line break included), which
-  /// could break a tab-separated line or drive the terminal, becomes U+FFFD.
-  static func line(_ text: String) -> String {
-    replacingControls(in: text, keeping: [])
-  }
-
-  /// `text` with control characters other than tab and line breaks replaced by U+FFFD.
-  static func body(_ text: String) -> String {
-    replacingControls(in: text, keeping: ["\n", "\t", "\r"])
-  }
-
-  /// `text` on one line (see ``line(_:)``), shortened to `limit` characters.
-  static func short(_ text: String, limit: Int = 80) -> String {
-    line(text.count > limit ? String(text.prefix(limit - 1)) + "…" : text)
-  }
-
-  /// `text` in double quotes, on one line, shortened to `limit` characters (a path is
-  /// shown whole).
-  static func quoted(_ text: String, limit: Int = 80) -> String {
-    "\"" + short(text, limit: limit) + "\""
-  }
-
-  private static func replacingControls(
-    in text: String, keeping allowed: Set<Unicode.Scalar>
-  ) -> String {
-    // Printable ASCII, most titles, needs no look at its scalars.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-    // The control characters (general category Cc) are exactly U+0000–U+001F and
-    // U+007F–U+009F.
-    let isUnsafe = { (scalar: Unicode.Scalar) in
-      (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) && !allowed.contains(scalar)
-    }
-    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-    var scalars = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      scalars.append(isUnsafe(scalar) ? "\u{FFFD}" : scalar)
-    }
-    return String(scalars)
   }
 }

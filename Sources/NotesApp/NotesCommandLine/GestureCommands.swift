@@ -1,6 +1,7 @@
 import Airframe
 import Foundation
 public import NotesCore
+import NotesFiles
 import NotesHost
 import NotesPresentation
 
@@ -61,7 +62,7 @@ enum GestureCommands {
           let notes = notebook.noteCount == 1 ? "1 note" : "\(notebook.noteCount) notes"
           throw CommandFailure(
             .invalidData,
-            "the notebook \(TerminalText.quoted(notebook.title)) has \(notes); --yes deletes it"
+            "the notebook \(DisplayText.quoted(notebook.title)) has \(notes); --yes deletes it"
               + " with its notes")
         }
         try check(session.deletionAnswered(pending.id, confirmed: true))

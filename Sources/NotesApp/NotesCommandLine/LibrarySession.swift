@@ -94,15 +94,3 @@ final class LibrarySession {
     NotesRules.notebookTitleKey(title)
   }
 }
-
-/// How many reasons a refused command prints.
-enum ActionRun {
-  /// The most reasons reported; the rest are counted.
-  static let reportLimit = 20
-
-  /// At most ``reportLimit`` of `issues`, then how many more there are.
-  static func reported(_ issues: [String]) -> [String] {
-    guard issues.count > reportLimit else { return issues }
-    return issues.prefix(reportLimit) + ["… and \(issues.count - reportLimit) more"]
-  }
-}

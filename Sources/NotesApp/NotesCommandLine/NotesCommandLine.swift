@@ -236,7 +236,7 @@ public enum NotesCommandLine {
     case .importLibrary(let path):
       return try WriteCommands.importLibrary(from: path, databasePath: databasePath, io: io)
     case .exportMarkdown(let folder):
-      return try MarkdownExport.export(to: folder, databasePath: databasePath, io: io)
+      return try ExportCommand.markdown(to: folder, databasePath: databasePath, io: io)
     case .server(let command):
       return try ServerCommands.run(command, io: io)
     case .sync(let command):

@@ -1,4 +1,5 @@
 internal import Foundation
+import NotesFiles
 
 /// A line on standard error that says how far a long command is.
 ///

@@ -1,6 +1,7 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesFiles
 import NotesStorage
 
 /// The commands that only read the library.
@@ -60,21 +61,24 @@ enum ReadCommands {
       throw CommandFailure(.notFound, "no note with id \(id)")
     }
     if json {
-      io.write(try JSONCoding.text(NoteListing(note, in: state)))
+      io.write(
+        try CommandFailure.files { () throws(FileFailure) in
+          try JSONCoding.text(NoteListing(note, in: state))
+        })
       return
     }
     let notebook = state.notebooks[note.notebookID]?.title ?? ""
     var text = """
       ID: \(note.id)
-      Title: \(TerminalText.line(note.title))
-      Notebook: \(TerminalText.line(notebook))
+      Title: \(DisplayText.line(note.title))
+      Notebook: \(DisplayText.line(notebook))
       Created: \(JSONCoding.format(note.created))
       Modified: \(JSONCoding.format(note.modified))
       Pinned: \(note.isPinned ? "yes" : "no")
 
 
       """
-    text += TerminalText.body(note.body)
+    text += DisplayText.body(note.body)
     if !note.body.isEmpty, !note.body.hasSuffix("\n") { text += "\n" }
     io.write(text)
   }
@@ -98,9 +102,10 @@ enum ReadCommands {
     io.write(try render(found, in: found.indices, json: json, names: state))
   }
 
-  /// Prints the whole library as a ``LibraryDocument``.
+  /// Prints the whole library as a `LibraryDocument`.
   static func export(from session: LibrarySession, io: CommandIO) throws(CommandFailure) {
-    io.write(try JSONCoding.text(LibraryDocument(try session.state)))
+    let document = LibraryDocument(try session.state)
+    io.write(try CommandFailure.files { () throws(FileFailure) in try JSONCoding.text(document) })
   }
 
   /// A state holding the notes with `ids` that exist and every notebook, read directly.
@@ -148,9 +153,12 @@ enum ReadCommands {
   private static func render(
     _ notes: [Note], in order: some Collection<Int>, json: Bool, names: NotesState
   ) throws(CommandFailure) -> String {
-    if json { return try JSONCoding.text(order.map { NoteListing(notes[$0], in: names) }) }
+    if json {
+      let listings = order.map { NoteListing(notes[$0], in: names) }
+      return try CommandFailure.files { () throws(FileFailure) in try JSONCoding.text(listings) }
+    }
     let notebooks = Dictionary(
-      uniqueKeysWithValues: names.notebooks.elements.map { ($0.id, TerminalText.line($0.title)) })
+      uniqueKeysWithValues: names.notebooks.elements.map { ($0.id, DisplayText.line($0.title)) })
     var text = ""
     text.reserveCapacity(order.count * 48)
     for index in order {
@@ -158,7 +166,7 @@ enum ReadCommands {
       text.append("\t")
       text.append(notebooks[notes[index].notebookID] ?? "")
       text.append("\t")
-      text.append(TerminalText.line(notes[index].title))
+      text.append(DisplayText.line(notes[index].title))
       text.append("\n")
     }
     return text

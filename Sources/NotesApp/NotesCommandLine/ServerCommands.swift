@@ -1,4 +1,5 @@
 import Foundation
+import NotesFiles
 import NotesServer
 
 /// The commands on a sync server.

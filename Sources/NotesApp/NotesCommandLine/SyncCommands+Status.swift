@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesFiles
 import NotesServer
 import NotesStorage
 
@@ -65,7 +66,7 @@ extension SyncCommands {
       io.write("sync is not set up for this library: run `notes sync setup URL`\n")
       return
     }
-    io.write("server: \(TerminalText.line(printable(server)))\n")
+    io.write("server: \(DisplayText.line(printable(server)))\n")
     io.write("device: \(store.deviceID)\n")
     io.write("pending: \(Counts.phrase(try store.pendingCount(), "change"))\n")
     if let date = try store.lastSynced() {
@@ -77,7 +78,7 @@ extension SyncCommands {
     for notice in notices { io.write("notice: \(notice)\n") }
     for version in kept {
       let read = version.isAcknowledged ? " (read)" : ""
-      io.write("kept aside\(read): \(TerminalText.line(version.version.summary))\n")
+      io.write("kept aside\(read): \(DisplayText.line(version.version.summary))\n")
     }
     if !notices.isEmpty || kept.contains(where: { !$0.isAcknowledged }) {
       io.write("(`notes sync acknowledge` marks them read)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import NotesCore
+import NotesFiles
 import NotesServer
 import NotesStorage
 import NotesSync
@@ -132,7 +133,7 @@ enum SyncCommands {
     io.write(line + "\n")
     for notice in report.notices { io.write("notice: \(notice)\n") }
     for version in report.keptAside {
-      io.write("kept aside: \(TerminalText.line(version.summary))\n")
+      io.write("kept aside: \(DisplayText.line(version.summary))\n")
     }
   }
 }

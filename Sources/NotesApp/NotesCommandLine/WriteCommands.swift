@@ -1,6 +1,7 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesFiles
 import NotesHost
 import NotesPresentation
 
@@ -73,8 +74,8 @@ enum WriteCommands {
     return try CommandInput.text(io.readInput(), from: "standard input")
   }
 
-  /// Imports a ``LibraryDocument`` from the file at `path` (`-`: standard input), or the
-  /// notes of the folder at `path` (see ``MarkdownImport``).
+  /// Imports a `LibraryDocument` from the file at `path` (`-`: standard input), or the
+  /// notes of the folder at `path` (see `MarkdownImport`).
   ///
   /// - Throws: ``CommandFailure``: 66 if the file cannot be read, 65 for bytes that are
   ///   not UTF-8, a document that is not a version 1 export, a folder with a file that
@@ -89,18 +90,25 @@ enum WriteCommands {
     defer { progress.finish() }
     if path != "-", MarkdownImport.isFolder(path) {
       progress.show("Reading files")
-      (document, skipped) = try MarkdownImport.read(folder: path) { files in
-        progress.show("Reading files", done: files)
+      (document, skipped) = try CommandFailure.files { () throws(FileFailure) in
+        try MarkdownImport.read(folder: path) { files in
+          progress.show("Reading files", done: files)
+        }
+      }
+    } else if path == "-" {
+      let text = try CommandInput.text(io.readInput(), from: "standard input")
+      document = try CommandFailure.files { () throws(FileFailure) in
+        try LibraryDocument(json: text, from: "standard input")
       }
     } else {
-      let source = path == "-" ? "standard input" : TerminalText.quoted(path, limit: .max)
-      let text = try CommandInput.text(try CommandInput.bytes(of: path, io: io), from: source)
-      document = try LibraryDocument(json: text, from: source)
+      document = try CommandFailure.files { () throws(FileFailure) in
+        try LibraryDocument.read(contentsOf: path).document
+      }
     }
     let library = try LibrarySession.openLibrary(databasePath)
     defer { library.close() }
     progress.show("Saving \(Counts.grouped(document.notes.count)) notes…")
-    let counts: (notes: Int, created: Int, merged: Int)
+    let counts: ImportSummary
     do throws(CommandFailure) {
       counts = try imported(document, into: library.session)
     } catch {
@@ -109,8 +117,8 @@ enum WriteCommands {
     progress.finish()
     io.write(
       "imported \(Counts.phrase(counts.notes, "note")):"
-        + " \(Counts.phrase(counts.created, "new notebook")),"
-        + " \(Counts.grouped(counts.merged)) merged into notebooks of the same title\n")
+        + " \(Counts.phrase(counts.newNotebooks, "new notebook")),"
+        + " \(Counts.grouped(counts.mergedNotebooks)) merged into notebooks of the same title\n")
     if let skipped { io.write(skippedReport(skipped)) }
   }
 
@@ -132,26 +140,11 @@ enum WriteCommands {
   /// - Returns: How many notes it created, how many notebooks it created and how many it
   ///   merged into existing ones.
   /// - Throws: ``CommandFailure``: 65 with every refused item's reason (at most
-  ///   ``ActionRun/reportLimit``, then how many more), 1 if the library cannot be saved.
+  ///   `Reasons.limit`, then how many more), 1 if the library cannot be saved.
   static func imported(
     _ document: LibraryDocument, into session: NotesSession
-  ) throws(CommandFailure) -> (notes: Int, created: Int, merged: Int) {
-    let action = ImportNotes(
-      notebooks: document.notebooks.enumerated().map { index, entry in
-        ImportNotes.NotebookItem(
-          key: entry.id, title: entry.title, created: entry.created,
-          label: entry.source ?? "notebooks[\(index)]")
-      },
-      notes: document.notes.enumerated().map { index, entry in
-        ImportNotes.NoteItem(
-          notebook: entry.notebookID, title: entry.title, body: entry.body ?? "",
-          created: entry.created, modified: entry.modified, isPinned: entry.pinned ?? false,
-          label: entry.source ?? "notes[\(index)]")
-      }, now: Date())
-    let created = try committed(session.notesImported(action))
-    let notebooks = created.ids(in: \NotesState.notebooks).count
-    let notes = created.ids(in: \NotesState.notes).count
-    return (notes, notebooks, Set(document.notebooks.map(\.id)).count - notebooks)
+  ) throws(CommandFailure) -> ImportSummary {
+    document.summary(of: try committed(session.notesImported(document.importAction(now: Date()))))
   }
 
   /// What a committed import created; a refusal or failure as the command's failure.
@@ -162,7 +155,7 @@ enum WriteCommands {
     case .committed(_, let created): return created
     case .unchanged: return CreatedEntities()
     case .invalid(let result):
-      throw CommandFailure(.invalidData, lines: ActionRun.reported(result.issues.map(\.message)))
+      throw CommandFailure(.invalidData, lines: Reasons.reported(result.issues.map(\.message)))
     case .rejected(let reason): throw CommandFailure(.invalidData, reason)
     case .failed, .cancelled, .superseded: throw CommandFailure(.failure, outcome.description)
     }

@@ -121,6 +121,8 @@ final class CommandControllers {
     case .undo: undoAvailability
     case .redo: redoAvailability
     case .syncNow: syncAvailability
+    case .importNotes: session.files.importer.availability
+    case .exportNotes: session.files.exporter.availability
     case .search, .toggleSort, .help, .quit: alwaysAvailable
     }
   }

@@ -263,6 +263,35 @@ extension NotesSession {
     if case .refused(let reason) = sync.request(.user) { report(.rejected(reason)) }
   }
 
+  /// The user asked to import the file or folder at `path`: the JSON of an export, or a
+  /// folder of Markdown and text files (see `MarkdownImport`).
+  ///
+  /// The files are read off the main actor; their notes are added in one step, all or
+  /// nothing, undoable. An import asked for while another runs follows it (policy
+  /// `.queue`). The status bar says what was imported, or why nothing was.
+  ///
+  /// - Parameter path: The file or folder.
+  /// - Returns: The run; its value is the outcome, once reported.
+  @discardableResult
+  public func importRequested(from path: String) -> Task<ActionOutcome, Never> {
+    files.importFiles(at: path)
+  }
+
+  /// The user asked to export the library as Markdown files into the folder `path`, which
+  /// must be new or empty (see `MarkdownExport`).
+  ///
+  /// The library is exported as it is now; the files are written off the main actor. An
+  /// export asked for while another runs is refused (policy `.rejectWhileRunning`), and
+  /// the command is unavailable meanwhile. The status bar says what was written, or why
+  /// nothing was.
+  ///
+  /// - Parameter path: The folder.
+  /// - Returns: The run; its value is the outcome, once reported.
+  @discardableResult
+  public func exportRequested(to path: String) -> Task<ActionOutcome, Never> {
+    files.exportFiles(to: path)
+  }
+
   /// A script or an import asked to add notebooks and notes: one step, all or nothing.
   ///
   /// Goes through the dispatcher like every gesture (validated item by item, logged, one

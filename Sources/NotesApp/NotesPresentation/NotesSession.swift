@@ -73,6 +73,8 @@ public final class NotesSession {
   let sync: SyncDriver
   /// The commands that change the library, each with its availability.
   private(set) var commands: CommandControllers!
+  /// Importing and exporting files.
+  private(set) var files: FileCommands!
   /// The clock for modification dates.
   let now: () -> Date
 
@@ -111,6 +113,7 @@ public final class NotesSession {
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
     self.sync = sync
     revisionSource = StateSource(model.revision)
+    files = FileCommands(session: self)
     commands = CommandControllers(session: self)
     commands.list(in: commandMenu, shortcut: shortcut)
     connect()
@@ -253,6 +256,7 @@ public final class NotesSession {
     if editor.state.value.isDirty { statusBar.report(editor.save()) }
     bag.cancelAll()
     commands.cancel()
+    files.cancel()
     commandMenu.cancel()
     notebookDeletion.cancel()
     sidebar.cancel()

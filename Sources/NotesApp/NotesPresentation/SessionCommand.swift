@@ -28,6 +28,10 @@ public enum SessionCommand: String, CaseIterable, Sendable {
   case undo = "Undo"
   /// Do the last undone step again.
   case redo = "Redo"
+  /// Add the notes of a file or folder (an export, or Markdown and text files).
+  case importNotes = "Import…"
+  /// Write the library as Markdown files into a new folder.
+  case exportNotes = "Export…"
   /// Sync with the server now.
   case syncNow = "Sync Now"
   /// Show every key.

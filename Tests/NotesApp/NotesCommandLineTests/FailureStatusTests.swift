@@ -8,6 +8,7 @@ import NotesStorage
 import Testing
 
 @testable import NotesCommandLine
+@testable import NotesFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -43,18 +44,18 @@ import Testing
 
   @Test func anExportOnAFullDiskSaysSoWithStatus74() {
     #expect(
-      SystemFailure(ENOSPC).failure(exporting: "/out")
+      CommandFailure(SystemFailure(ENOSPC).failure(exporting: "/out"))
         == CommandFailure(
           .ioError, "cannot write the export to \"/out\": the disk is full; nothing was written"))
-    #expect(SystemFailure(EDQUOT).failure(exporting: "/out").code == .ioError)
+    #expect(CommandFailure(SystemFailure(EDQUOT).failure(exporting: "/out")).code == .ioError)
     #expect(
-      SystemFailure(EACCES).failure(exporting: "/out")
+      CommandFailure(SystemFailure(EACCES).failure(exporting: "/out"))
         == CommandFailure(
           .cannotCreate,
           "cannot write the export to \"/out\": this user may not write there (Permission "
             + "denied); nothing was written"))
     #expect(
-      SystemFailure(EIO).failure(exporting: "/out")
+      CommandFailure(SystemFailure(EIO).failure(exporting: "/out"))
         == CommandFailure(
           .ioError,
           "cannot write the export to \"/out\": Input/output error; nothing was written"))

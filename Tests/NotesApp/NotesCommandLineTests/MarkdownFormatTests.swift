@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import NotesCommandLine
+@testable import NotesFiles
 
 @Suite struct MarkdownFormatTests {
   @Test(arguments: [

@@ -6,6 +6,7 @@ import NotesTestSupport
 import Testing
 
 @testable import NotesCommandLine
+@testable import NotesFiles
 
 @Suite
 @MainActor

@@ -2,6 +2,7 @@ import Airframe
 import AirframeBinding
 import CGtk
 import NotesCore
+import NotesFiles
 import NotesPresentation
 
 /// One window's commands as GTK actions: its menu bar, keyboard shortcuts and command
@@ -178,6 +179,16 @@ final class CommandActions {
     case .session(.redo): session.redoRequested()
     case .session(.toggleSort): session.sortToggled()
     case .session(.syncNow): session.syncRequested()
+    case .session(.importNotes):
+      askForPath(
+        "Import", "The file or folder to import (an export, or Markdown and text files):",
+        accept: "Import"
+      ) { session.importRequested(from: $0) }
+    case .session(.exportNotes):
+      askForPath(
+        "Export", "The new or empty folder to write the notes into, as Markdown files:",
+        accept: "Export"
+      ) { session.exportRequested(to: $0) }
     }
   }
 
@@ -245,6 +256,19 @@ final class CommandActions {
         guard answer.accepted else { return nil }
         return Self.refusal(submit(answer.text))
       })
+  }
+
+  /// Asks for a path and starts `start` with it; the dialog closes at once, and the run
+  /// reports to the status bar when it ends.
+  private func askForPath(
+    _ title: String, _ message: String, accept: String,
+    _ start: @escaping (String) -> Task<ActionOutcome, Never>
+  ) {
+    ask(title, message, text: "", accept: accept) { typed in
+      guard let path = TypedPath.resolved(typed) else { return .rejected("Type a path.") }
+      _ = start(path)
+      return .unchanged
+    }
   }
 
   /// Keeps `dialog` among this window's open dialogs until it closes.

@@ -28,7 +28,7 @@ enum DesktopCommand: Hashable, Sendable {
     ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
     ("Edit", [.session(.undo), .session(.redo), .session(.search)]),
     ("View", [.session(.toggleSort), .palette, .session(.help)]),
-    ("Sync", [.session(.syncNow)]),
+    ("Library", [.session(.syncNow), .session(.importNotes), .session(.exportNotes)]),
     ("Window", [.newWindow, .closeWindow, .session(.quit)]),
   ]
 
@@ -45,9 +45,10 @@ enum DesktopCommand: Hashable, Sendable {
     }
   }
 
-  /// The action's name in the window's action map, such as `new-note`.
+  /// The action's name in the window's action map, such as `new-note` (`import` for
+  /// "Import…": an action's name holds only letters, digits, `-` and `.`).
   var actionName: String {
-    name.lowercased().split(separator: " ").joined(separator: "-")
+    name.lowercased().filter { $0 != "…" }.split(separator: " ").joined(separator: "-")
   }
 
   /// The keyboard shortcut, in GTK's accelerator syntax, if it has one.
@@ -65,6 +66,8 @@ enum DesktopCommand: Hashable, Sendable {
     case .session(.search): "<Control>f"
     case .session(.help): "F1"
     case .session(.quit): "<Control>q"
+    case .session(.importNotes): "<Control>o"
+    case .session(.exportNotes): "<Control><Shift>e"
     case .palette: "<Control>k"
     case .newWindow: "<Control><Alt>n"
     case .closeWindow: "<Control>w"

@@ -42,6 +42,10 @@ public struct Prompt: Equatable, Sendable {
     case renameNotebook(NotebookID)
     /// The search text; the list follows it as it is typed.
     case search
+    /// The path of a file or folder to import.
+    case importPath
+    /// The path of a new or empty folder to export into.
+    case exportPath
   }
 
   /// What the text is for.
@@ -57,6 +61,8 @@ public struct Prompt: Equatable, Sendable {
     case .renameNote: "Rename note"
     case .renameNotebook: "Rename notebook"
     case .search: "Search"
+    case .importPath: "Import file or folder"
+    case .exportPath: "Export as Markdown to the new folder"
     }
   }
 }

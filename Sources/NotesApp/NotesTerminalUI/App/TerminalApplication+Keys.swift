@@ -163,6 +163,8 @@ extension TerminalApplication {
     case .character("u"), .control("z"): run(.undo)
     case .character("U"), .control("r"), .control("y"): run(.redo)
     case .character("s"): run(.syncNow)
+    case .character("I"): run(.importNotes)
+    case .character("E"): run(.exportNotes)
     default: break
     }
   }

@@ -4,6 +4,7 @@
 
 import Airframe
 import NotesCore
+import NotesFiles
 import NotesPresentation
 
 extension TerminalApplication {
@@ -72,6 +73,7 @@ extension TerminalApplication {
       return
     case .newNote, .renameNote: field = "note title"
     case .newNotebook, .renameNotebook: field = "notebook title"
+    case .importPath, .exportPath: return
     }
     session.titleDrafted(prompt.text, field: field)
   }
@@ -98,6 +100,16 @@ extension TerminalApplication {
       outcome = session.noteRenamed(to: prompt.text, from: original)
     case .renameNotebook:
       outcome = session.notebookRenamed(to: prompt.text)
+    case .importPath, .exportPath:
+      // The run reports to the status bar when it ends; the prompt closes at once.
+      guard let path = TypedPath.resolved(prompt.text) else { return }
+      interaction = .browsing
+      if prompt.purpose == .importPath {
+        session.importRequested(from: path)
+      } else {
+        session.exportRequested(to: path)
+      }
+      return
     }
     if outcome.isCommitted || outcome == .unchanged { interaction = .browsing }
   }

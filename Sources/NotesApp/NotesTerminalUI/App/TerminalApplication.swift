@@ -97,6 +97,8 @@ public final class TerminalApplication {
     case .undo: "u"
     case .redo: "U or Ctrl-R"
     case .syncNow: "s"
+    case .importNotes: "I"
+    case .exportNotes: "E"
     case .help: "?"
     case .quit: "q"
     }
@@ -111,6 +113,10 @@ public final class TerminalApplication {
     }.store(in: bag)
     session.confirmations.observe { [unowned self] _ in showPendingConfirmation() }.store(in: bag)
     session.revision.observe { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
+    // The status and title bars also change with no commit: a message from an import or
+    // export that finished, a sync shown once it has lasted its delay.
+    session.status.observe { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
+    session.title.observe { [weak self] _ in self?.onNeedsDisplay?() }.store(in: bag)
   }
 
   /// The editor's text and cursor, as the session's editor state has them.
@@ -148,6 +154,8 @@ public final class TerminalApplication {
     case .undo: session.undoRequested()
     case .redo: session.redoRequested()
     case .syncNow: session.syncRequested()
+    case .importNotes: beginPrompt(.importPath, text: "")
+    case .exportNotes: beginPrompt(.exportPath, text: "")
     case .help: interaction = .help
     case .quit: quit()
     }

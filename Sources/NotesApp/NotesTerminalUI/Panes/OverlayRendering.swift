@@ -22,6 +22,7 @@ public enum KeyBindings {
     ("u / Ctrl-Z", "undo"),
     ("U / Ctrl-R", "redo"),
     ("s", "sync now"),
+    ("I / E", "import a file or folder / export as Markdown"),
     (": / Ctrl-P", "command palette"),
     ("? / F1", "this help"),
     ("q / Ctrl-Q", "quit"),

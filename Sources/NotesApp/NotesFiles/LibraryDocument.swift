@@ -1,6 +1,6 @@
 import Airframe
-import Foundation
-import NotesCore
+public import Foundation
+public import NotesCore
 
 /// The whole library as `export` writes it and `import` reads it.
 ///
@@ -26,42 +26,65 @@ import NotesCore
 /// - Output is pretty-printed with sorted keys, so the same library prints the same text.
 /// - An entry may carry a `source` (never read from or written to JSON): the file a
 ///   Markdown import read it from, which messages then name instead of `notes[3]`.
-struct LibraryDocument: Codable {
+public struct LibraryDocument: Codable, Sendable {
   /// The format version this code writes and reads.
-  static let currentVersion = 1
+  public static let currentVersion = 1
 
   /// A notebook in the document.
-  struct NotebookEntry: Codable {
+  public struct NotebookEntry: Codable, Sendable {
     /// The notebook's id in the exported library; notes refer to it.
-    var id: Int64
+    public var id: Int64
     /// The title.
-    var title: String
+    public var title: String
     /// When it was created.
-    var created: Date?
+    public var created: Date?
     /// Where the entry came from, for messages, when not from this JSON document.
-    var source: String? = nil
+    public var source: String? = nil
+
+    /// An entry; `source` names where it came from when that is not a JSON document.
+    public init(id: Int64, title: String, created: Date?, source: String? = nil) {
+      self.id = id
+      self.title = title
+      self.created = created
+      self.source = source
+    }
 
     private enum CodingKeys: String, CodingKey { case id, title, created }
   }
 
   /// A note in the document.
-  struct NoteEntry: Codable {
+  public struct NoteEntry: Codable, Sendable {
     /// The note's id in the exported library (not used when importing).
-    var id: Int64?
+    public var id: Int64?
     /// The `id` of the note's notebook in this document.
-    var notebookID: Int64
+    public var notebookID: Int64
     /// The title.
-    var title: String
+    public var title: String
     /// The text.
-    var body: String?
+    public var body: String?
     /// When it was created.
-    var created: Date?
+    public var created: Date?
     /// When it last changed.
-    var modified: Date?
+    public var modified: Date?
     /// Whether it is pinned.
-    var pinned: Bool?
+    public var pinned: Bool?
     /// Where the entry came from, for messages, when not from this JSON document.
-    var source: String? = nil
+    public var source: String? = nil
+
+    /// An entry; `source` names where it came from when that is not a JSON document.
+    public init(
+      id: Int64?, notebookID: Int64, title: String, body: String?, created: Date?,
+      modified: Date?, pinned: Bool?, source: String? = nil
+    ) {
+      self.id = id
+      self.notebookID = notebookID
+      self.title = title
+      self.body = body
+      self.created = created
+      self.modified = modified
+      self.pinned = pinned
+      self.source = source
+    }
 
     private enum CodingKeys: String, CodingKey {
       case id, notebookID, title, body, created, modified, pinned
@@ -69,14 +92,14 @@ struct LibraryDocument: Codable {
   }
 
   /// The format version.
-  var version: Int
+  public var version: Int
   /// Every notebook.
-  var notebooks: [NotebookEntry]
+  public var notebooks: [NotebookEntry]
   /// Every note.
-  var notes: [NoteEntry]
+  public var notes: [NoteEntry]
 
   /// The document of a whole library, in id order.
-  init(_ state: NotesState) {
+  public init(_ state: NotesState) {
     version = Self.currentVersion
     notebooks = state.notebooks.elements.sorted { $0.id < $1.id }.map {
       NotebookEntry(id: $0.id.rawValue, title: $0.title, created: $0.created)
@@ -93,65 +116,37 @@ struct LibraryDocument: Codable {
   /// - Parameters:
   ///   - text: The JSON text.
   ///   - source: What the text came from, for messages ("standard input").
-  /// - Throws: ``CommandFailure`` with exit code 65 saying what is wrong and where.
-  init(json text: String, from source: String) throws(CommandFailure) {
+  /// - Throws: ``FileFailure`` of kind ``FileFailure/Kind/invalidData`` saying what is wrong
+  ///   and where.
+  public init(json text: String, from source: String) throws(FileFailure) {
     struct Header: Decodable { var version: Int? }
     let data = Data(text.utf8)
     let decoder = JSONCoding.decoder()
     do {
       let header = try decoder.decode(Header.self, from: data)
       guard let version = header.version else {
-        throw CommandFailure(
+        throw FileFailure(
           .invalidData, "\(source) is not a notes export: it has no \"version\"")
       }
       guard version == Self.currentVersion else {
-        throw CommandFailure(
+        throw FileFailure(
           .invalidData,
           "\(source) is export version \(version); this notes reads version \(Self.currentVersion)"
         )
       }
       self = try decoder.decode(Self.self, from: data)
-    } catch let failure as CommandFailure {
+    } catch let failure as FileFailure {
       throw failure
     } catch let error as DecodingError {
-      throw CommandFailure(.invalidData, "\(source): \(JSONCoding.describe(error))")
+      throw FileFailure(.invalidData, "\(source): \(JSONCoding.describe(error))")
     } catch {
-      throw CommandFailure(.invalidData, "\(source) is not valid JSON: \(error)")
+      throw FileFailure(.invalidData, "\(source) is not valid JSON: \(error)")
     }
   }
 }
 
-/// A note as `list --json`, `search --json` and `show --json` print it.
-struct NoteListing: Encodable {
-  /// The note's id.
-  var id: Int64
-  /// The title of its notebook.
-  var notebook: String
-  /// The title.
-  var title: String
-  /// The text.
-  var body: String
-  /// When it was created.
-  var created: Date
-  /// When it last changed.
-  var modified: Date
-  /// Whether it is pinned.
-  var pinned: Bool
-
-  /// The listing of `note`, in a library whose state is `state`.
-  init(_ note: Note, in state: NotesState) {
-    id = note.id.rawValue
-    notebook = state.notebooks[note.notebookID]?.title ?? ""
-    title = note.title
-    body = note.body
-    created = note.created
-    modified = note.modified
-    pinned = note.isPinned
-  }
-}
-
-/// The JSON settings every command shares.
-enum JSONCoding {
+/// The JSON settings of the export and of every command that prints JSON.
+public enum JSONCoding {
   /// ISO 8601 with milliseconds, for reading.
   private static let millisecondsStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
   /// ISO 8601 in whole seconds.
@@ -159,7 +154,7 @@ enum JSONCoding {
 
   /// `date` in ISO 8601, in UTC, rounded to the nearest millisecond (the format style
   /// truncates, which would make `0.947` seconds print as `.946`).
-  static func format(_ date: Date) -> String {
+  public static func format(_ date: Date) -> String {
     var (seconds, millis) = Int64((date.timeIntervalSince1970 * 1000).rounded())
       .quotientAndRemainder(dividingBy: 1000)
     if millis < 0 {
@@ -172,7 +167,7 @@ enum JSONCoding {
   }
 
   /// `value` as pretty-printed JSON with sorted keys and a final line break.
-  static func text(_ value: some Encodable) throws(CommandFailure) -> String {
+  public static func text(_ value: some Encodable) throws(FileFailure) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -182,12 +177,12 @@ enum JSONCoding {
     do {
       return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     } catch {
-      throw CommandFailure(.failure, "cannot write JSON: \(error)")
+      throw FileFailure(.failure, "cannot write JSON: \(error)")
     }
   }
 
   /// A decoder that reads ISO 8601 dates with or without fractional seconds.
-  static func decoder() -> JSONDecoder {
+  public static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let container = try decoder.singleValueContainer()
@@ -197,13 +192,13 @@ enum JSONCoding {
       }
       throw DecodingError.dataCorruptedError(
         in: container,
-        debugDescription: "\(TerminalText.quoted(text)) is not an ISO 8601 date and time")
+        debugDescription: "\(DisplayText.quoted(text)) is not an ISO 8601 date and time")
     }
     return decoder
   }
 
   /// Where in the document `error` happened and what is wrong, in one line.
-  static func describe(_ error: DecodingError) -> String {
+  public static func describe(_ error: DecodingError) -> String {
     switch error {
     case .keyNotFound(let key, let context):
       "\(path(context.codingPath + [key])) is missing"

@@ -41,25 +41,25 @@ import NotesCore
 ///   `source`, so the import's own refusals (an empty title, a body too long) name it.
 /// - Notebooks are listed by created date, then path; notes by created date, then path, so
 ///   the ids an import assigns follow the order the notes were first written.
-enum MarkdownImport {
+public enum MarkdownImport {
   /// The extensions, lowercased, of the files read as notes.
   static let noteExtensions: Set = ["md", "markdown", "txt"]
 
   /// Whether `path` names a folder (following a link), which `import` reads as notes.
-  static func isFolder(_ path: String) -> Bool {
+  public static func isFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
       && isDirectory.boolValue
   }
 
   /// A file or folder under DIR that was not read, and why.
-  struct Skipped: Equatable {
+  public struct Skipped: Equatable, Sendable {
     /// Its path as messages show it (under DIR as the user wrote it), quoted.
-    var shown: String
+    public var shown: String
     /// Why it was not read, such as "not a .md, .markdown or .txt file".
-    var reason: String
+    public var reason: String
     /// Whether it is a folder (a hidden one, or a link to one).
-    var isFolder: Bool
+    public var isFolder: Bool
   }
 
   /// The document of the notebooks and notes under the folder `path`.
@@ -68,27 +68,25 @@ enum MarkdownImport {
   ///   - path: The folder, as the user wrote it (messages show paths under it).
   ///   - fileRead: Told how many note files were read so far, after each one.
   /// - Returns: The document, and every file and folder skipped, in the order walked.
-  /// - Throws: ``CommandFailure`` with exit code 65 listing every file that cannot be read.
-  static func read(
+  /// - Throws: ``FileFailure`` of kind ``FileFailure/Kind/invalidData`` listing every file
+  ///   that cannot be read.
+  public static func read(
     folder path: String, fileRead: @escaping (Int) -> Void = { _ in }
-  ) throws(CommandFailure) -> (LibraryDocument, [Skipped]) {
+  ) throws(FileFailure) -> (LibraryDocument, [Skipped]) {
     var shownRoot = path
     while shownRoot.count > 1, shownRoot.hasSuffix("/") { shownRoot.removeLast() }
     let root = URL(fileURLWithPath: path).standardizedFileURL
     let rootName = root.lastPathComponent
     // Links are judged against where DIR really is, its own links followed.
     guard case .success(let realRoot) = FileKind.resolved(root.path) else {
-      throw CommandFailure(
-        .notFound, "cannot read the folder \(TerminalText.quoted(path, limit: .max))")
+      throw FileFailure(
+        .notFound, "cannot read the folder \(DisplayText.quoted(path, limit: .max))")
     }
     var reader = Reader(shownRoot: shownRoot, realRoot: realRoot, fileRead: fileRead)
     reader.scan(realRoot, components: [])
     if !reader.issues.isEmpty {
-      var lines = reader.issues.prefix(ActionRun.reportLimit).map { $0 }
-      if reader.issues.count > ActionRun.reportLimit {
-        lines.append("… and \(reader.issues.count - ActionRun.reportLimit) more")
-      }
-      throw CommandFailure(.invalidData, lines: lines + ["nothing was saved"])
+      throw FileFailure(
+        .invalidData, lines: Reasons.reported(reader.issues) + ["nothing was saved"])
     }
     let folders = reader.folders.sorted {
       ($0.created ?? .distantFuture, $0.shown) < ($1.created ?? .distantFuture, $1.shown)
@@ -104,7 +102,7 @@ enum MarkdownImport {
       notebooks.append(
         LibraryDocument.NotebookEntry(
           id: id, title: folder.title ?? fallback, created: folder.created,
-          source: TerminalText.quoted(folder.shown, limit: .max)))
+          source: DisplayText.quoted(folder.shown, limit: .max)))
       for var note in folder.notes {
         note.notebookID = id
         notes.append(note)
@@ -173,13 +171,13 @@ private struct Reader {
   }
 
   private mutating func report(_ components: [String], _ reason: String) {
-    issues.append("\(TerminalText.quoted(shown(components), limit: .max)): \(reason)")
+    issues.append("\(DisplayText.quoted(shown(components), limit: .max)): \(reason)")
   }
 
   private mutating func skip(_ components: [String], _ reason: String, folder: Bool = false) {
     skipped.append(
       MarkdownImport.Skipped(
-        shown: TerminalText.quoted(shown(components), limit: .max), reason: reason,
+        shown: DisplayText.quoted(shown(components), limit: .max), reason: reason,
         isFolder: folder))
   }
 
@@ -218,8 +216,8 @@ private struct Reader {
           guard isInside(target) else {
             skip(
               components,
-              "a link leading outside \(TerminalText.quoted(shownRoot, limit: .max)), to "
-                + TerminalText.quoted(target, limit: .max), folder: kind.isFolder)
+              "a link leading outside \(DisplayText.quoted(shownRoot, limit: .max)), to "
+                + DisplayText.quoted(target, limit: .max), folder: kind.isFolder)
             continue
           }
           if kind.isFolder {
@@ -293,7 +291,7 @@ private struct Reader {
     return LibraryDocument.NoteEntry(
       id: nil, notebookID: 0, title: matter?.title ?? MarkdownImport.heading(of: body) ?? fallback,
       body: String(body), created: created, modified: modified, pinned: matter?.pinned ?? false,
-      source: TerminalText.quoted(shown(path), limit: .max))
+      source: DisplayText.quoted(shown(path), limit: .max))
   }
 
   /// The file's text, or `nil` after reporting that it cannot be read or is not UTF-8.

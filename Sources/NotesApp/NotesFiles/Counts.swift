@@ -1,9 +1,9 @@
-// Counts: numbers in the command line's messages, written as a person reads them.
+// Counts: numbers in messages, written as a person reads them.
 
-/// How the command line writes a number of things: thousands grouped, the noun agreeing.
-enum Counts {
+/// How messages write a number of things: thousands grouped, the noun agreeing.
+public enum Counts {
   /// `number` with thousands separated by commas: `20,001`.
-  nonisolated static func grouped(_ number: Int) -> String {
+  public static func grouped(_ number: Int) -> String {
     let digits = String(number.magnitude)
     var result = ""
     for (index, digit) in digits.enumerated() {
@@ -15,7 +15,7 @@ enum Counts {
 
   /// `number`, grouped, and `noun`, in the plural unless the number is 1: `1 change`,
   /// `20,001 changes`, `2 conflict copies`.
-  nonisolated static func phrase(_ number: Int, _ noun: String) -> String {
+  public static func phrase(_ number: Int, _ noun: String) -> String {
     if number == 1 { return "1 \(noun)" }
     let plural = noun.hasSuffix("y") ? noun.dropLast() + "ies" : noun + "s"
     return "\(grouped(number)) \(plural)"

@@ -1,6 +1,6 @@
 import Airframe
 import Foundation
-import NotesCore
+public import NotesCore
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +10,8 @@ import NotesCore
 
 /// Writes the library as Markdown files.
 ///
-/// `notes export --markdown DIR`, the library as a folder of Markdown files that other tools read.
+/// The library as a folder of Markdown files that other tools read: what
+/// `notes export --markdown DIR` and every presentation's Export command write.
 ///
 /// ## Guarantees
 ///
@@ -22,17 +23,17 @@ import NotesCore
 ///   unique in their folder ignoring case. Notebooks and notes are named in id order, so
 ///   the same library always makes the same names.
 /// - DIR must not exist, or be an empty folder, and its parent must exist and be writable
-///   by this user: anything else is refused with exit code 73 before the library is
-///   opened, and nothing is touched.
+///   by this user: anything else is refused (``FileFailure/Kind/cannotCreate``) before a
+///   file is written, and nothing is touched.
 /// - A failure says what happened in words, with DIR's path: a folder or file this user
-///   may not write (73), a full disk (74), another error the system gives (74).
+///   may not write (``FileFailure/Kind/cannotCreate``), a full disk or another error the
+///   system gives (``FileFailure/Kind/ioError``).
 /// - Everything is written into a new hidden folder beside DIR, which is renamed to DIR
 ///   only once every file is written. A failure removes it, so DIR never holds half an
 ///   export. DIR is private to the user (0700), like the library itself.
-@MainActor
-enum MarkdownExport {
+public enum MarkdownExport {
   /// The name of the file in each notebook's folder that holds the notebook's own fields.
-  nonisolated static let notebookFile = ".notebook.md"
+  public static let notebookFile = ".notebook.md"
 
   /// One folder of the export: a notebook, its metadata file and its notes' files.
   struct Folder {
@@ -48,7 +49,7 @@ enum MarkdownExport {
   ///
   /// - Parameter state: The library.
   /// - Returns: The folders, and how many notes had no notebook (and are left out).
-  nonisolated static func plan(_ state: NotesState) -> (folders: [Folder], orphans: Int) {
+  static func plan(_ state: NotesState) -> (folders: [Folder], orphans: Int) {
     var folderNames = FileNames()
     var folders: [Folder] = []
     var index: [NotebookID: Int] = [:]
@@ -73,34 +74,34 @@ enum MarkdownExport {
   }
 
   /// The text of a note's file: its front matter, then its body.
-  nonisolated static func fileText(of note: Note) -> String {
+  static func fileText(of note: Note) -> String {
     FrontMatter(
       title: note.title, created: note.created, modified: note.modified, pinned: note.isPinned
     ).text + note.body
   }
 
   /// The text of a notebook's `.notebook.md`: front matter only.
-  nonisolated static func metadataText(of notebook: Notebook) -> String {
+  static func metadataText(of notebook: Notebook) -> String {
     FrontMatter(title: notebook.title, created: notebook.created).text
   }
 
-  /// Exports the library at `databasePath` into the folder `path`, and prints a summary.
+  /// Writes `state` as Markdown files into the folder `path`.
   ///
-  /// - Throws: ``CommandFailure``: 73 if `path` exists and is not an empty folder, if its
-  ///   parent folder is missing or may not be written, or if a file may not be written;
-  ///   74 for a full disk or another failed write (nothing is left then); the library's
-  ///   own refusal if it cannot be read.
-  static func export(
-    to path: String, databasePath: String?, io: CommandIO
-  ) throws(CommandFailure) {
+  /// Runs on any thread: it reads only `state`, a value, and the file system.
+  ///
+  /// - Parameters:
+  ///   - state: The library, as it was when the export was asked for.
+  ///   - path: The folder, as the user wrote it (messages show it).
+  /// - Returns: How many notes and notebooks it wrote.
+  /// - Throws: ``FileFailure``: ``FileFailure/Kind/cannotCreate`` if `path` exists and is
+  ///   not an empty folder, if its parent folder is missing or may not be written, or if a
+  ///   file may not be written; ``FileFailure/Kind/ioError`` for a full disk or another
+  ///   failed write. Nothing is left at `path` then.
+  public static func write(
+    _ state: NotesState, to path: String
+  ) throws(FileFailure) -> ExportSummary {
+    try checkTarget(path)
     let target = URL(fileURLWithPath: path).standardizedFileURL
-    try checkTarget(target, shown: path)
-    let session = try LibrarySession(databasePath: databasePath)
-    let state: NotesState
-    do {
-      defer { session.close() }
-      state = try session.state
-    }
     let (folders, orphans) = plan(state)
     let parent = target.deletingLastPathComponent()
     let staging = parent.appendingPathComponent(
@@ -122,38 +123,43 @@ enum MarkdownExport {
       try? FileManager.default.removeItem(at: staging)
       throw error.failure(exporting: path)
     }
-    let notes = folders.reduce(0) { $0 + $1.files.count }
-    var summary =
-      "exported \(notes == 1 ? "1 note" : "\(notes) notes") in "
-      + "\(folders.count == 1 ? "1 notebook" : "\(folders.count) notebooks") to \(shown(path))"
-    if orphans > 0 { summary += " (\(orphans) without a notebook left out)" }
-    io.write(summary + "\n")
+    return ExportSummary(
+      notes: folders.reduce(0) { $0 + $1.files.count }, notebooks: folders.count,
+      notesWithoutNotebook: orphans)
   }
 
-  /// Throws unless `target` is missing or an empty folder, in a folder that exists.
-  private static func checkTarget(_ target: URL, shown path: String) throws(CommandFailure) {
+  /// Checks that an export can be written to the folder `path`: it is missing or an empty
+  /// folder, in a folder that exists and this user may write.
+  ///
+  /// ``write(_:to:)`` checks it too; the command line checks first, so a refused target
+  /// never opens the library.
+  ///
+  /// - Parameter path: The folder, as the user wrote it.
+  /// - Throws: ``FileFailure`` of kind ``FileFailure/Kind/cannotCreate`` saying why not.
+  public static func checkTarget(_ path: String) throws(FileFailure) {
+    let target = URL(fileURLWithPath: path).standardizedFileURL
     let files = FileManager.default
     var isFolder: ObjCBool = false
     if files.fileExists(atPath: target.path, isDirectory: &isFolder) {
       guard isFolder.boolValue else {
-        throw CommandFailure(
-          .cannotCreate, "\(shown(path)) is a file; export --markdown needs a new or empty folder")
+        throw FileFailure(
+          .cannotCreate, "\(shown(path)) is a file; an export needs a new or empty folder")
       }
       let contents = (try? files.contentsOfDirectory(atPath: target.path)) ?? [""]
       guard contents.isEmpty else {
-        throw CommandFailure(
+        throw FileFailure(
           .cannotCreate,
-          "\(shown(path)) is not empty; export --markdown writes only into a new or empty "
+          "\(shown(path)) is not empty; an export writes only into a new or empty "
             + "folder, so no file of yours is overwritten")
       }
     }
     let parent = target.deletingLastPathComponent().path
     guard files.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-      throw CommandFailure(.cannotCreate, "no folder \(shown(parent)) to export into")
+      throw FileFailure(.cannotCreate, "no folder \(shown(parent)) to export into")
     }
     // The export is written beside DIR, then moved into place.
     guard access(parent, W_OK | X_OK) == 0 else {
-      throw CommandFailure(
+      throw FileFailure(
         .cannotCreate,
         "cannot write the export to \(shown(path)): this user may not write in its folder "
           + "\(shown(parent)) (\(String(cString: strerror(errno))))")
@@ -208,7 +214,7 @@ enum MarkdownExport {
   }
 
   private static func shown(_ path: String) -> String {
-    TerminalText.quoted(path, limit: .max)
+    DisplayText.quoted(path, limit: .max)
   }
 }
 
@@ -228,22 +234,39 @@ struct SystemFailure: Error {
 
   /// The command's failure for an export to `path` that met this: in words, with the
   /// status its cause calls for.
-  func failure(exporting path: String) -> CommandFailure {
-    let target = "cannot write the export to \(TerminalText.quoted(path, limit: .max))"
+  func failure(exporting path: String) -> FileFailure {
+    let target = "cannot write the export to \(DisplayText.quoted(path, limit: .max))"
     switch code {
     case ENOSPC, EDQUOT:
-      return CommandFailure(.ioError, "\(target): the disk is full; nothing was written")
+      return FileFailure(.ioError, "\(target): the disk is full; nothing was written")
     case ENOTEMPTY, EEXIST:
-      return CommandFailure(
+      return FileFailure(
         .cannotCreate, "\(target): something else was put there meanwhile; nothing was written")
     case EACCES, EPERM, EROFS:
-      return CommandFailure(
+      return FileFailure(
         .cannotCreate,
         "\(target): this user may not write there (\(String(cString: strerror(code)))); "
           + "nothing was written")
     default:
-      return CommandFailure(
+      return FileFailure(
         .ioError, "\(target): \(String(cString: strerror(code))); nothing was written")
     }
+  }
+}
+
+/// What an export wrote.
+public struct ExportSummary: Equatable, Sendable {
+  /// How many notes it wrote.
+  public var notes: Int
+  /// How many notebooks it wrote, each a folder.
+  public var notebooks: Int
+  /// How many notes it left out because their notebook is gone.
+  public var notesWithoutNotebook: Int
+
+  /// A summary.
+  public init(notes: Int, notebooks: Int, notesWithoutNotebook: Int) {
+    self.notes = notes
+    self.notebooks = notebooks
+    self.notesWithoutNotebook = notesWithoutNotebook
   }
 }

@@ -139,7 +139,7 @@ struct FrontMatter: Equatable {
       guard let date = ExactDates.parse(value) else {
         throw Problem(
           message:
-            "line \(line): \(key): \(TerminalText.quoted(value)) is not a date such as "
+            "line \(line): \(key): \(DisplayText.quoted(value)) is not a date such as "
             + "2024-05-01T09:30:00Z")
       }
       if key == "created" { created = date } else { modified = date }
@@ -149,7 +149,7 @@ struct FrontMatter: Equatable {
       case "false", "no", "off": pinned = false
       default:
         throw Problem(
-          message: "line \(line): pinned must be true or false, not \(TerminalText.quoted(value))"
+          message: "line \(line): pinned must be true or false, not \(DisplayText.quoted(value))"
         )
       }
     }
@@ -191,7 +191,7 @@ struct FrontMatter: Equatable {
     case "\"": return try doubleQuoted(text)
     case "'": return try singleQuoted(text)
     case "[", "{", "|", ">", "&", "*", "!", "%", "@", "`":
-      throw Problem(message: "\(TerminalText.quoted(text)) is not a plain value (quote it)")
+      throw Problem(message: "\(DisplayText.quoted(text)) is not a plain value (quote it)")
     default:
       var plain = Substring(text)
       if let comment = plain.range(of: " #") ?? plain.range(of: "\t#") {
@@ -258,7 +258,7 @@ struct FrontMatter: Equatable {
   private static func expectEnd(_ rest: Substring.UnicodeScalarView) throws(Problem) {
     let tail = blanksTrimmed(Substring(rest))
     guard tail.isEmpty || tail.hasPrefix("#") else {
-      throw Problem(message: "\(TerminalText.quoted(String(tail))) after the closing quote")
+      throw Problem(message: "\(DisplayText.quoted(String(tail))) after the closing quote")
     }
   }
 }
