@@ -139,7 +139,7 @@ extension NotesSession {
   public func noteDeleted() -> ActionOutcome {
     let title = noteList.lens.selection.value.flatMap { model.state.notes[$0]?.title } ?? ""
     let outcome = commands.deleteNote.trigger()
-    report(outcome, done: "Deleted “\(BidiIsolation.isolate(title))” — u to undo")
+    report(outcome, done: "Deleted “\(BidiIsolation.isolate(title))”" + hint(.undo, "to undo"))
     return outcome
   }
 
@@ -157,7 +157,9 @@ extension NotesSession {
     }
     let title = model.state.notebooks[id]?.title ?? ""
     let outcome = notebookDeletion.deleteRequested(id)
-    report(outcome, done: "Deleted the notebook “\(BidiIsolation.isolate(title))” — u to undo")
+    report(
+      outcome,
+      done: "Deleted the notebook “\(BidiIsolation.isolate(title))”" + hint(.undo, "to undo"))
     return outcome
   }
 
@@ -175,7 +177,8 @@ extension NotesSession {
     let outcome = notebookDeletion.answer(id, confirmed: confirmed)
     report(
       outcome,
-      done: "Deleted the notebook “\(BidiIsolation.isolate(title))” and its notes — u to undo")
+      done: "Deleted the notebook “\(BidiIsolation.isolate(title))” and its notes"
+        + hint(.undo, "to undo"))
     return outcome
   }
 
@@ -251,7 +254,9 @@ extension NotesSession {
     let outcome = redo ? dispatcher.redo() : dispatcher.undo()
     report(
       outcome,
-      done: "\(redo ? "Redid" : "Undid") “\(name)” — \(redo ? "u undoes it" : "U redoes it")")
+      done: redo
+        ? "Redid “\(name)”" + hint(.undo, "undoes it")
+        : "Undid “\(name)”" + hint(.redo, "redoes it"))
     return outcome
   }
 
@@ -327,16 +332,28 @@ extension NotesSession {
     }
   }
 
-  /// Reports what a gesture of the presentation's own did (such as "Select a note to
-  /// edit."), the same way the session reports its gestures.
+  /// The user chose `command` (a key, a menu item, a palette row): whether it can run now.
+  ///
+  /// When it cannot, the status bar says why, once; the presentation then does nothing.
+  ///
+  /// - Parameter command: The command.
+  /// - Returns: Whether the command is available.
+  public func commandChosen(_ command: SessionCommand) -> Bool {
+    let availability = commands.availability(of: command).value
+    if !availability.isEnabled { report(.invalid(ValidationResult(availability.issues))) }
+    return availability.isEnabled
+  }
+
+  /// Reports what a gesture did to the status bar: the session's own messages have one
+  /// owner, so no presentation reports an outcome the session already reported.
   ///
   /// - Parameter outcome: The outcome.
-  public func report(_ outcome: ActionOutcome) {
+  func report(_ outcome: ActionOutcome) {
     statusBar.report(outcome)
   }
 
-  /// Shows a message in the status bar until the next one, or until
-  /// ``messageDismissed()``.
+  /// Shows a message of the presentation's own (such as "Select a note to edit.") in the
+  /// status bar until the next one, or until ``messageDismissed()``.
   ///
   /// - Parameter text: The message.
   public func inform(_ text: String) {
@@ -346,6 +363,13 @@ extension NotesSession {
   /// The user moved on: the status bar's message goes.
   public func messageDismissed() {
     statusBar.clearMessage()
+  }
+
+  /// What a message adds to say how to take a step back or forward, in this presentation's
+  /// own keys: " — u to undo"; nothing when the presentation gave `command` no key.
+  func hint(_ command: SessionCommand, _ phrase: String) -> String {
+    guard let key = shortcuts[command], !key.isEmpty else { return "" }
+    return " — \(key) \(phrase)"
   }
 
   /// Reports an outcome that says what it did: `done` when committed, else the outcome.

@@ -32,7 +32,11 @@ public import Foundation
 ///   in the action log. A gesture that changes the library dispatches exactly one action
 ///   (or one undo or redo step) and reports the outcome to the status bar: a refusal
 ///   changes nothing and shows its reason (in ``status``); a committed delete, undo or redo
-///   says what it did.
+///   says what it did, with the hint in the presentation's own keys ("— u to undo" in the
+///   terminal, "— Ctrl+Z to undo" in a window, none where it gave no key).
+/// - The session owns the outcomes' messages: a presentation cannot report an outcome
+///   again (`report` is not public), and shows only messages of its own through
+///   ``inform(_:)``.
 /// - A gesture on a command that is unavailable is refused with the availability's reason.
 /// - View-state gestures (selection, search, sort) change only view state.
 /// - After any gesture returns, every projection shows the model's latest revision.
@@ -77,6 +81,10 @@ public final class NotesSession {
   private(set) var files: FileCommands!
   /// The clock for modification dates.
   let now: () -> Date
+  /// The key that runs each command in this presentation, as it gave them: the hints of
+  /// its messages name its own keys ("Ctrl+Z to undo" in a window, "u to undo" in the
+  /// terminal).
+  let shortcuts: [SessionCommand: String]
 
   /// Where the selected note was in the list, to select its neighbour when it leaves.
   var selectedIndex = 0
@@ -112,6 +120,7 @@ public final class NotesSession {
     statusBar = StatusBarController(model: model, syncDelay: syncDelay, scheduler: scheduler)
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
     self.sync = sync
+    shortcuts = Dictionary(uniqueKeysWithValues: SessionCommand.allCases.map { ($0, shortcut($0)) })
     revisionSource = StateSource(model.revision)
     files = FileCommands(session: self)
     commands = CommandControllers(session: self)

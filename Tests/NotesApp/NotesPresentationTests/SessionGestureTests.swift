@@ -82,16 +82,35 @@ struct SessionGestureTests {
     session.close()
   }
 
+  @Test func messagesNameThePresentationsOwnKeys() {
+    let model = Model(SampleLibrary.state(now: fixedDate))
+    let keys: [SessionCommand: String] = [.undo: "Ctrl+Z", .redo: "Shift+Ctrl+Z"]
+    let session = NotesSession(
+      model: model,
+      sync: SyncDriver(model: model, service: SimulatedSyncService(steps: 2, stepDelay: .zero)),
+      now: { fixedDate },
+      shortcut: { keys[$0] ?? "" })
+    let title = session.list.row(at: 0).title
+    #expect(session.noteDeleted().isCommitted)
+    #expect(session.status.value.message == "Deleted “\u{2068}\(title)\u{2069}” — Ctrl+Z to undo")
+    #expect(session.undoRequested().isCommitted)
+    #expect(session.status.value.message == "Undid “Delete Note” — Shift+Ctrl+Z redoes it")
+    #expect(session.redoRequested().isCommitted)
+    #expect(session.status.value.message == "Redid “Delete Note” — Ctrl+Z undoes it")
+    session.close()
+  }
+
   @Test func deletingTheSelectedNoteSelectsItsNeighbourAndSaysWhatItDid() {
     let session = makeSession()
     let second = session.list.row(at: 1).id
     let first = session.list.row(at: 0)
     #expect(session.noteDeleted().isCommitted)
-    #expect(session.status.value.message == "Deleted “\u{2068}\(first.title)\u{2069}” — u to undo")
+    // A session given no keys names none.
+    #expect(session.status.value.message == "Deleted “\u{2068}\(first.title)\u{2069}”")
     #expect(session.selectedNote.value == second)
     session.expectProjectionsAgree(after: "deleting a note")
     #expect(session.undoRequested().isCommitted)
-    #expect(session.status.value.message == "Undid “Delete Note” — U redoes it")
+    #expect(session.status.value.message == "Undid “Delete Note”")
     #expect(session.list.row(for: first.id) != nil)
     session.expectProjectionsAgree(after: "undoing")
     #expect(session.redoRequested().isCommitted)

@@ -50,7 +50,7 @@ struct FeedbackTests {
     app.press(.character("d"))
     #expect(statusLine(app).hasSuffix("Deleted “Welcome to Notes” — u to undo"))
     app.press(.character("u"))
-    #expect(statusLine(app).hasSuffix("Undid “Delete Note” — U redoes it"))
+    #expect(statusLine(app).hasSuffix("Undid “Delete Note” — U or Ctrl-R redoes it"))
     #expect(app.session.model.state.notes.count == 6)
     app.press(.character("U"))
     #expect(statusLine(app).hasSuffix("Redid “Delete Note” — u undoes it"))

@@ -49,7 +49,8 @@ BindingLedger.shared.echoPolicy = .count
 
 let library: NotesLibrary
 do {
-  library = try NotesLibrary.open(path: databasePath, samples: .whenNew)
+  library = try NotesLibrary.open(
+    path: databasePath, samples: .whenNew, shortcut: DesktopApplication.shortcut)
 } catch {
   printError("notes-desktop: cannot open the library: \(error)")
   exit(74)

@@ -1,6 +1,7 @@
 package import CGtk
 import Foundation
 package import NotesHost
+package import NotesPresentation
 
 /// The desktop application: windows over one library's session.
 ///
@@ -52,6 +53,12 @@ package final class DesktopApplication {
     for signal in [SIGTERM, SIGINT, SIGHUP] {
       g_unix_signal_add(signal, Self.closeOnSignal, nil)
     }
+  }
+
+  /// The shortcut of `command` as the window's menus show it ("Ctrl+Z"), or empty: what the
+  /// session's messages name ("Ctrl+Z to undo"), given to the library when it opens.
+  package static func shortcut(_ command: SessionCommand) -> String {
+    DesktopCommand.session(command).shortcutLabel
   }
 
   /// Runs GTK's loop until the last window closes.

@@ -66,7 +66,7 @@ struct RightToLeftTests {
       await desktop.waitForTree("the deletion's message") { tree in
         tree.all.contains {
           $0.role == "label"
-            && $0.name.hasSuffix(" · Deleted “\u{2068}\(Self.note)\u{2069}” — u to undo")
+            && $0.name.hasSuffix(" · Deleted “\u{2068}\(Self.note)\u{2069}” — Ctrl+Z to undo")
         }
       })
     #expect(

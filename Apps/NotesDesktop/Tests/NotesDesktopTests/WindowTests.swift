@@ -197,13 +197,13 @@ struct CommandTests {
     _ = try #require(
       await desktop.waitForTree("the pin undone") {
         self.labels($0, "Notes") == [noteRow("Packing list")]
-          && self.status($0).hasSuffix(" · Undid “Pin Note” — U redoes it")
+          && self.status($0).hasSuffix(" · Undid “Pin Note” — Shift+Ctrl+Z redoes it")
       })
     try desktop.press("ctrl+shift+z")
     _ = try #require(
       await desktop.waitForTree("the pin redone") {
         self.labels($0, "Notes") == [noteRow("Packing list", pinned: true)]
-          && self.status($0).hasSuffix(" · Redid “Pin Note” — u undoes it")
+          && self.status($0).hasSuffix(" · Redid “Pin Note” — Ctrl+Z undoes it")
       })
 
     // Deleting a notebook with notes asks first: No keeps it, Yes deletes it and its note.
@@ -220,7 +220,7 @@ struct CommandTests {
       await desktop.waitForTree("the notebook deleted") {
         !self.labels($0, "Notebooks").contains { $0.contains(isolated("Travel")) }
           && self.status($0).hasSuffix(
-            " · Deleted the notebook “\(isolated("Travel"))” and its notes — u to undo")
+            " · Deleted the notebook “\(isolated("Travel"))” and its notes — Ctrl+Z to undo")
       })
     #expect(try !desktop.notes().contains { $0.title == "Packing list" })
 

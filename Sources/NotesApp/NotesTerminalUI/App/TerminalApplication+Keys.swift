@@ -136,8 +136,7 @@ extension TerminalApplication {
     if focus == .editor, handleEditor(key) { return }
     switch key {
     case .paste:
-      session.report(
-        .rejected("Pasted text goes into the editor or a prompt; it never runs commands."))
+      session.inform("Pasted text goes into the editor or a prompt; it never runs commands.")
     case .tab: moveFocus(to: focus.next)
     case .backTab: moveFocus(to: focus.previous)
     case .up, .character("k"): moveSelection(by: -1)
@@ -173,7 +172,7 @@ extension TerminalApplication {
   func moveFocus(to pane: Pane) {
     if focus == .editor, pane != .editor { session.typingEnded() }
     if pane == .editor, session.editorState.value.noteID == nil {
-      session.report(.rejected("Select a note to edit."))
+      session.inform("Select a note to edit.")
       return
     }
     focus = pane

@@ -135,11 +135,7 @@ public final class TerminalApplication {
 
   /// Runs `command`'s gesture, or reports why it is unavailable.
   func run(_ command: SessionCommand) {
-    let availability = session.availability(of: command).value
-    guard availability.isEnabled else {
-      session.report(.invalid(ValidationResult(availability.issues)))
-      return
-    }
+    guard session.commandChosen(command) else { return }
     switch command {
     case .newNote: beginPrompt(.newNote, text: "")
     case .newNotebook: beginPrompt(.newNotebook, text: "")
