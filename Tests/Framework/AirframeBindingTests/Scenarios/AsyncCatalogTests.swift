@@ -39,12 +39,18 @@ actor CancellationProbe {
 }
 
 /// One screen's model: the async zones, a selection, and the rows to display.
+///
+/// The selection is validated against every source it comes from: a user's choice
+/// (``select(_:)``) and each refresh, which clears a selection whose zone it no longer
+/// lists. A refresh in flight or one that failed keeps it, with the rows it was made on.
 @MainActor
 final class CatalogScreenModel {
   let zones: AsyncProjection<[ZoneChoice]>
   let selectedID = StateSource<String?>(nil)
   let display: DerivedState<CatalogDisplay>
   private let service: ZoneCatalogService
+  /// Follows the zones to drop a selection a refresh left behind; released with the model.
+  private var refreshes: Lifetime?
 
   init(service: ZoneCatalogService) {
     self.service = service
@@ -61,6 +67,12 @@ final class CatalogScreenModel {
         return CatalogDisplay(
           status: "failed: \((error as? TestFailure)?.message ?? "?")", rows: rows)
       }
+    }
+    refreshes = zones.observe { [weak self] phase in
+      guard let self, case .loaded(let zones) = phase, let id = selectedID.value,
+        !zones.contains(where: { $0.id == id })
+      else { return }
+      selectedID.set(nil)
     }
   }
 
@@ -156,6 +168,36 @@ struct AsyncCatalogTests {
     #expect(screen.status.text == "failed: timeout")
     #expect(screen.list.rows.map(\.id) == ["a", "b"])
     #expect(screen.list.rows.map(\.isSelected) == [false, true])
+    screen.binder.cancel()
+  }
+
+  @Test func aRefreshThatDropsTheSelectedZoneClearsTheSelection() async {
+    let service = ZoneCatalogService(scheduler: scheduler)
+    let model = CatalogScreenModel(service: service)
+    let screen = CatalogScreen()
+    screen.bind(to: model)
+    model.refresh()
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(returning: zones)
+    await scheduler.runUntilIdle()
+    screen.list.userSelects("b")
+    #expect(model.selectedID.value == "b")
+
+    // Berlin is gone from the next load: nothing points at it any more.
+    model.refresh()
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(returning: [zones[0]])
+    await scheduler.runUntilIdle()
+    #expect(screen.status.text == "ready")
+    #expect(model.selectedID.value == nil)
+    #expect(screen.list.rows.map(\.id) == ["a"])
+    #expect(screen.list.rows.map(\.isSelected) == [false])
+    // Nor does it come back selected when a later load lists it again.
+    model.refresh()
+    #expect(await service.gate.waitForWaiters(1))
+    await service.gate.open(returning: zones)
+    await scheduler.runUntilIdle()
+    #expect(screen.list.rows.map(\.isSelected) == [false, false])
     screen.binder.cancel()
   }
 
