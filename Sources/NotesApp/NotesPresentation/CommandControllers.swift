@@ -101,9 +101,26 @@ final class CommandControllers {
   }
 
   /// Lists every command in `menu`, with the shortcut `shortcut` gives it.
+  ///
+  /// Undo and Redo are labelled with the step they would take: "Undo Rename Note".
   func list(in menu: CommandMenuController, shortcut: (SessionCommand) -> String) {
+    let steps = session.dispatcher.undoAvailability
     for command in SessionCommand.allCases {
-      menu.add(command.name, shortcut: shortcut(command), availability: availability(of: command))
+      switch command {
+      case .undo:
+        menu.add(
+          command.name, shortcut: shortcut(command), availability: undoAvailability,
+          labelledBy: steps
+        ) { $0.undoName.map { "Undo \($0)" } ?? "Undo" }
+      case .redo:
+        menu.add(
+          command.name, shortcut: shortcut(command), availability: redoAvailability,
+          labelledBy: steps
+        ) { $0.redoName.map { "Redo \($0)" } ?? "Redo" }
+      default:
+        menu.add(
+          command.name, shortcut: shortcut(command), availability: availability(of: command))
+      }
     }
   }
 

@@ -230,6 +230,24 @@ struct SessionGestureTests {
     session.close()
   }
 
+  @Test func undoAndRedoInTheMenuNameTheStepTheyWouldTake() {
+    let session = makeSession()
+    func label(_ command: SessionCommand) -> String? {
+      session.menu.value.first { $0.name == command.name }?.label
+    }
+    #expect(label(.undo) == "Undo")
+    #expect(label(.redo) == "Redo")
+    #expect(label(.newNote) == "New Note")
+    #expect(session.noteDeleted().isCommitted)
+    #expect(label(.undo) == "Undo Delete Note")
+    #expect(session.pinToggled().isCommitted)
+    #expect(label(.undo) == "Undo Pin Note")
+    #expect(session.undoRequested().isCommitted)
+    #expect(label(.undo) == "Undo Delete Note")
+    #expect(label(.redo) == "Redo Pin Note")
+    session.close()
+  }
+
   @Test func everyCommandIsInTheMenuWithItsAvailability() {
     let model = Model(NotesState())
     let session = NotesSession(

@@ -161,6 +161,9 @@ struct GestureTests {
     app.press(.enter)
     #expect(app.interaction == .browsing)
     #expect(app.screen()[23].contains("Nothing to undo."))
+    // Once there is a step to undo, the palette names it.
+    app.press(.character("d"), .character(":"))
+    #expect(app.screen(height: 30).contains { $0.contains("Undo Delete Note") })
     app.shutdown()
   }
 

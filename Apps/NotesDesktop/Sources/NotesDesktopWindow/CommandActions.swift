@@ -44,6 +44,8 @@ final class CommandActions {
   private var menuLabels: [DesktopCommand: String] = [:]
   /// The reason each disabled session command cannot run, as last rendered.
   private var reasons: [String: String] = [:]
+  /// What each session command's menu item says, as last rendered ("Undo Rename Note").
+  private var labels: [String: String] = [:]
   /// The palette, while it is open.
   private var palette: ChoiceDialog?
   /// Prompts and pickers this window opened that are still open.
@@ -110,6 +112,8 @@ final class CommandActions {
       self.reasons = Dictionary(
         rows.compactMap { row in row.availability.reason.map { (row.id, $0) } },
         uniquingKeysWith: { first, _ in first })
+      self.labels = Dictionary(
+        rows.map { ($0.id, $0.label) }, uniquingKeysWith: { first, _ in first })
       self.showMenu()
       self.palette?.show(self.paletteChoices())
     }
@@ -123,9 +127,11 @@ final class CommandActions {
     dialogs.removeAll()
   }
 
-  /// A command's label: its name, and the reason beside a disabled one.
+  /// A command's label: the session's label for it (its name, or Undo's "Undo Rename
+  /// Note"), and the reason beside a disabled one.
   private func label(_ command: DesktopCommand) -> String {
-    reasons[command.name].map { "\(command.name) — \($0)" } ?? command.name
+    let name = labels[command.name] ?? command.name
+    return reasons[command.name].map { "\(name) — \($0)" } ?? name
   }
 
   /// Shows each command's label, with the reason beside a disabled one: an item whose label

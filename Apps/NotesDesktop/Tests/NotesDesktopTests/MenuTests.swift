@@ -41,6 +41,13 @@ struct MenuTests {
           $0.first("list", named: "Notes")?.selectedRow == row
         })
     }
+    // Edit ▸ Undo names the step it would undo: the unpinning redone last.
+    try desktop.click(try #require(opened.first("menu item", named: "Edit")))
+    _ = try #require(
+      await desktop.waitForTree("Edit ▸ Undo Unpin Note") { tree in
+        tree.all.contains { $0.role == "menu item" && $0.name.hasPrefix("Undo Unpin Note") }
+      })
+    try desktop.press("Escape")
     #expect(
       desktop.toolkitWarnings.isEmpty,
       "GTK warned:\n\(desktop.toolkitWarnings.joined(separator: "\n"))")

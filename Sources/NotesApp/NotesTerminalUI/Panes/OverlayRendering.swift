@@ -84,16 +84,16 @@ func padded(_ text: String, to width: Int) -> String {
 ///
 /// ## Guarantees
 ///
-/// - The palette lists every command with its key; a disabled command is dimmed and shows
-///   its reason.
+/// - The palette lists every command by its label (Undo's names the step: "Undo Rename
+///   Note") with its key; a disabled command is dimmed and shows its reason.
 func drawPalette(
   _ rows: [CommandRow], selected: Int, scroll: inout Int, into screen: inout ScreenBuffer
 ) {
   // Narrow screens get narrower columns, so a reason keeps room to be read.
-  let nameWidth = min(23, (rows.map(\.name.displayWidth).max() ?? 0) + 2)
+  let nameWidth = min(23, (rows.map(\.label.displayWidth).max() ?? 0) + 2)
   let shortcutWidth = screen.width < 70 ? 0 : 13
   let lines = rows.enumerated().map { index, row -> (String, CellStyle) in
-    var text = padded(row.name, to: nameWidth)
+    var text = padded(row.label, to: nameWidth)
     if shortcutWidth > 0 { text += padded(row.shortcut, to: shortcutWidth) }
     var style: CellStyle = index == selected ? [.reverse] : []
     if let reason = row.availability.reason {
