@@ -101,7 +101,10 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
       commandMenu.rows.value.map(\.availability) == [
         newNote.availability.value, deleteNote.availability.value,
       ]
-    let titleShowsNote = note.map { windowTitle.title.value.hasSuffix($0.title) } ?? false
+    // The title isolates each part it shows (BidiIsolation), so it ends with the note's
+    // title in isolation marks.
+    let titleShowsNote =
+      note.map { windowTitle.title.value.hasSuffix(BidiIsolation.isolate($0.title)) } ?? false
     if rendered.contains(where: { $0 != revision }) || !menuShowsCommands || !titleShowsNote
       || editor.state.value.noteID != shownInEditor || editor.state.value.conflict != nil
     {
