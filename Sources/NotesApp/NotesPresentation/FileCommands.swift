@@ -69,9 +69,12 @@ final class FileCommands {
     let number = nextRequest()
     let run = importer.trigger(ImportRequest(number: number, path: path))
     session.inform("Importing \(Self.shown(path))…")
-    return Task { [results, unowned session] in
+    return Task { [results, weak session] in
       let outcome = await run.value
       let skipped = results.skipped.removeValue(forKey: number) ?? 0
+      // A session closed and released meanwhile (the app quit during an import) has no
+      // status bar to tell.
+      guard let session else { return outcome }
       switch outcome {
       case .committed(_, let created):
         var text =
@@ -104,8 +107,9 @@ final class FileCommands {
     let run = exporter.trigger(
       ExportRequest(number: number, state: session.model.state, path: path))
     if starts { session.inform("Exporting to \(Self.shown(path))…") }
-    return Task { [results, unowned session] in
+    return Task { [results, weak session] in
       let outcome = await run.value
+      guard let session else { return outcome }
       switch outcome {
       case .unchanged:
         guard let written = results.exported.removeValue(forKey: number) else { break }

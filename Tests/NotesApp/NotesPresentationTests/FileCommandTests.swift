@@ -109,6 +109,22 @@ struct FileCommandTests {
     session.close()
   }
 
+  @Test func closingAndReleasingTheSessionDuringAnImportCommitsNothingAndReportsNothing()
+    async throws
+  {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    try writeExport(notebook: "Large", notes: 3_000, to: folder.file("large.json"))
+    var session: NotesSession? = makeSession(state: NotesState())
+    let model = session!.model
+    let run = session!.importRequested(from: folder.file("large.json"))
+    // The app quits while the file is read: the session closes and goes away.
+    session?.close()
+    session = nil
+    #expect(await run.value == .cancelled)
+    #expect(model.state.notes.count == 0)
+  }
+
   @Test func aFailedImportSaysWhyAndChangesNothing() async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
