@@ -67,8 +67,9 @@ enum GestureCommands {
         }
         try check(session.deletionAnswered(pending.id, confirmed: true))
       case .rename(let id, let title):
-        let original = try select(note: id, in: session)
-        try check(session.noteRenamed(to: title, from: original.title))
+        _ = try select(note: id, in: session)
+        session.noteRenameBegan()
+        try check(session.noteRenamed(to: title))
       case .move(let id, let name):
         let note = try select(note: id, in: session)
         guard let notebook = session.notebooks.value.first(where: { Self.matches($0.title, name) })

@@ -6,7 +6,7 @@ public import NotesServer
 public import NotesStorage
 public import NotesSync
 
-/// One open Notes library for a program: its database, model, session, watcher and sync
+/// One open Notes library for a program: its database, model, sessions, watcher and sync
 /// driver.
 ///
 /// The one way a program opens a Notes library, keeps it live and closes it.
@@ -33,10 +33,15 @@ public import NotesSync
 ///   starts live sync on the driver (on start, after local edits, on the server's signal,
 ///   which `ServerSignals` listens for under the driver). Without a server nothing syncs on
 ///   its own and "Sync Now" says how to set one up.
+/// - One `LibrarySession` (model, undo history, pending confirmations), and a
+///   `NotesSession` for each presentation: ``session`` for a program with one (the
+///   full-screen app, the command line), ``openSession(showing:)`` for each more (a desktop
+///   window each).
 /// - `close()` stops in the order that loses nothing: the sync driver (the running sync
-///   cancelled, no new one starts, the signals closed), the watcher, the session (which
-///   saves the editor's draft), then the database. Calling it again does nothing.
-/// - Presentations get the `session` and nothing below it: the model stays here, reachable
+///   cancelled, no new one starts, the signals closed), the watcher, every session still
+///   open (each saves its editor's draft), the library session, then the database. Calling
+///   it again does nothing.
+/// - Presentations get sessions and nothing below them: the model stays here, reachable
 ///   only through the Instrumentation SPI that tests and benchmarks import.
 @MainActor
 public final class NotesLibrary {
@@ -50,8 +55,18 @@ public final class NotesLibrary {
 
   /// Where the library file is, and why that place.
   public let location: DatabaseLocation
-  /// The session every presentation shows and acts on.
-  public let session: NotesSession
+  /// What every presentation of the library shares.
+  public let shared: LibrarySession
+  /// The session of a program's one presentation, made when first asked for.
+  ///
+  /// A program with several presentations (a window each) opens a session for each with
+  /// ``openSession(showing:)`` instead.
+  public var session: NotesSession {
+    if let first { return first }
+    let session = openSession()
+    first = session
+    return session
+  }
   /// The database file.
   let database: NotesDatabase
   /// The library's model: the one home of its state.
@@ -65,10 +80,15 @@ public final class NotesLibrary {
   private let signalTiming: ServerSignals.Timing
   private var watcher: LibraryWatcher?
   private var isClosed = false
+  /// The key of each command in the program's presentations.
+  private let shortcuts: [SessionCommand: String]
+  private var first: NotesSession?
+  /// Every session opened, held weakly: a presentation keeps its own.
+  private var sessions: [WeakSession] = []
 
   private init(
     location: DatabaseLocation, database: NotesDatabase, model: Model<NotesState>,
-    shortcut: (SessionCommand) -> String, now: @escaping () -> Date, network: NetworkBounds,
+    shortcuts: [SessionCommand: String], now: @escaping () -> Date, network: NetworkBounds,
     signalTiming: ServerSignals.Timing
   ) {
     self.location = location
@@ -76,12 +96,31 @@ public final class NotesLibrary {
     self.model = model
     self.network = network
     self.signalTiming = signalTiming
+    self.shortcuts = shortcuts
     let syncService = ServerSyncService(libraryPath: database.path, bounds: network)
     self.syncService = syncService
     weak var library: NotesLibrary?
     syncDriver = SyncDriver(model: model, service: syncService) { library?.catchUp() }
-    session = NotesSession(model: model, sync: syncDriver, now: now, shortcut: shortcut)
+    shared = LibrarySession(model: model, sync: syncDriver, now: now)
     library = self
+  }
+
+  /// Opens one more presentation's session over the library: its own selection, search,
+  /// editor and status bar, over the library's shared state and undo history.
+  ///
+  /// Close it when its presentation goes (`NotesSession.close()` saves its draft); the
+  /// library closes any still open when it closes.
+  ///
+  /// - Parameter other: A session to start from (its notebook, search, sort and note), as
+  ///   a new window starts where the window it was opened from is; `nil` starts on the
+  ///   first note of "All notes".
+  /// - Returns: The session.
+  public func openSession(showing other: NotesSession? = nil) -> NotesSession {
+    let session = NotesSession(library: shared) { [shortcuts] in shortcuts[$0] ?? "" }
+    if let other { session.show(sameAs: other) }
+    sessions.removeAll { $0.session == nil }
+    sessions.append(WeakSession(session: session))
+    return session
   }
 
   /// Opens (creating if needed) the library at `path`, or at the default location.
@@ -112,8 +151,10 @@ public final class NotesLibrary {
       if samples == .whenNew, isNew, state.notebooks.count == 0, state.notes.count == 0 {
         try SampleLibrary.add(to: model, now: now())
       }
+      let shortcuts = Dictionary(
+        uniqueKeysWithValues: SessionCommand.allCases.map { ($0, shortcut($0)) })
       return NotesLibrary(
-        location: location, database: database, model: model, shortcut: shortcut, now: now,
+        location: location, database: database, model: model, shortcuts: shortcuts, now: now,
         network: network, signalTiming: signalTiming)
     } catch {
       database.close()
@@ -168,14 +209,23 @@ public final class NotesLibrary {
   @discardableResult
   public func catchUp() -> Bool { watcher?.check() ?? ((try? model.catchUpWithStorage()) ?? false) }
 
-  /// Stops the sync driver and the watcher, closes the session (saving the editor's draft)
-  /// and the database, in that order; calling it again does nothing.
+  /// Stops the sync driver and the watcher, closes every session still open (each saving
+  /// its editor's draft), the library session and the database, in that order; calling it
+  /// again does nothing.
   public func close() {
     guard !isClosed else { return }
     isClosed = true
     syncDriver.stop()
     watcher?.cancel()
-    session.close()
+    for session in sessions.compactMap(\.session) { session.close() }
+    sessions = []
+    first = nil
+    shared.close()
     database.close()
   }
+}
+
+/// A session the library closes if its presentation has not.
+private struct WeakSession {
+  weak var session: NotesSession?
 }

@@ -84,19 +84,45 @@ extension NotesSession {
     return outcome
   }
 
-  /// The user renamed the selected note to `title`, having started from `original`.
+  /// The user began renaming the selected note (opened a rename prompt, or put the
+  /// keyboard in its title field): a rename committed later is based on the title it has
+  /// now.
   ///
-  /// Based on the title the rename started from: if another process renamed the note
-  /// meanwhile, this rename is refused with a reason instead of overwriting it.
+  /// The session remembers that title, so a presentation never hands it back: if the note
+  /// is renamed elsewhere (another window, process or device) before the user commits,
+  /// ``noteRenamed(to:)`` is refused with a reason instead of overwriting that rename.
+  /// Beginning again starts from the title the note has then.
   ///
-  /// - Parameters:
-  ///   - title: The new title.
-  ///   - original: The title the rename started from; `nil` not to check.
+  /// - Returns: The note's title, to start a prompt with; `nil` when no note is selected.
+  @discardableResult
+  public func noteRenameBegan() -> String? {
+    guard let id = noteList.lens.selection.value, let title = model.state.notes[id]?.title
+    else {
+      renameBase = nil
+      return nil
+    }
+    renameBase = RenameBase(note: id, title: title)
+    return title
+  }
+
+  /// The user renamed the selected note to `title`.
+  ///
+  /// Based on the title the rename began from (``noteRenameBegan()``): if the note was
+  /// renamed elsewhere since, the rename is refused with a reason and changes nothing. A
+  /// rename that began on another note, or never began (a script), is based on the title
+  /// the note has now. A committed rename is the base of the next one in the same field.
+  ///
+  /// - Parameter title: The new title.
   /// - Returns: The outcome.
   @discardableResult
-  public func noteRenamed(to title: String, from original: String?) -> ActionOutcome {
-    let outcome = commands.renameNote.trigger(RenameInput(title: title, basedOn: original))
+  public func noteRenamed(to title: String) -> ActionOutcome {
+    let note = noteList.lens.selection.value
+    let base = renameBase.flatMap { $0.note == note ? $0.title : nil }
+    let outcome = commands.renameNote.trigger(RenameInput(title: title, basedOn: base))
     report(outcome)
+    if outcome.isCommitted, let note, let renamed = model.state.notes[note]?.title {
+      renameBase = RenameBase(note: note, title: renamed)
+    }
     return outcome
   }
 

@@ -2,14 +2,15 @@ public import Airframe
 public import Foundation
 @_spi(Instrumentation) public import NotesCore
 
-/// One open Notes library as every presentation sees it.
+/// One presentation of an open Notes library: what it shows and every gesture it can make.
 ///
 /// It holds the View State Controllers, the commands, the wiring between them, the gestures,
 /// and what to show.
 ///
-/// A presentation (the terminal app, a desktop window, a test) creates one session per
-/// library, reads what to draw from its projections, and turns each user gesture into one
-/// of its gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:cursor:)``:
+/// Each presentation (a desktop window, the terminal app, a test) has a session of its own,
+/// over the ``LibrarySession`` that every presentation of the library shares. It reads
+/// what to draw from its session's projections, and turns each user gesture into one of its
+/// gesture methods, such as ``notebookSelected(_:)`` or ``bodyTyped(_:cursor:)``:
 ///
 /// ```swift
 /// let session = NotesSession(model: model, sync: SyncDriver(model: model, service: service))
@@ -22,6 +23,12 @@ public import Foundation
 ///
 /// ## Guarantees
 ///
+/// - Each presentation its own view state: the selected notebook and note, the search, the
+///   sort, the editor's draft and cursor, the window title and the status bar's message
+///   belong to one session, so two windows show two notes. The library's state, its undo
+///   history and its pending confirmations are the ``LibrarySession``'s: a change made in
+///   one session (a rename, a deletion, an undo) reaches every session of the library in
+///   the same commit, as one from another process or device does.
 /// - One home for presentation logic: the six View State Controllers (sidebar, note list,
 ///   editor, window title, status bar, command menu), the command controllers and the
 ///   wiring between them (the sidebar's selection filters the list and names the window;
@@ -45,16 +52,16 @@ public import Foundation
 ///   shows a note whenever there is one to show.
 /// - Presentations read projections (state sources, the read-only list, pending
 ///   confirmations) and never the model's state or a controller's setters.
-/// - `close()` saves the editor's draft and cancels every binding the session made.
+/// - `close()` saves the editor's draft and cancels every binding the session made; a
+///   session made from a model (``init(model:sync:now:shortcut:syncDelay:scheduler:)``)
+///   closes the library session it made too.
 @MainActor
 public final class NotesSession {
-  /// The library's model.
-  ///
-  /// Internal: presentations read the session's projections and change the library
-  /// through its gestures; the compiler keeps them from reaching the model. Whoever opens
-  /// the library made the model and keeps it (see `NotesLibrary` in NotesHost).
+  /// What every presentation of the library shares.
+  public let library: LibrarySession
+  /// The library's model (internal: presentations reach it only through projections).
   let model: Model<NotesState>
-  /// Runs every action and keeps undo.
+  /// Runs every action and keeps the library's undo history.
   let dispatcher: ActionDispatcher<NotesState>
   /// The sidebar's controller.
   let sidebar: SidebarController
@@ -68,19 +75,16 @@ public final class NotesSession {
   let statusBar: StatusBarController
   /// The command menu's controller.
   let commandMenu = CommandMenuController()
-  /// Deleting notebooks, with confirmation.
-  let notebookDeletion: NotebookDeletion
+  /// Deleting notebooks, with the confirmations every session of the library shares.
+  var notebookDeletion: NotebookDeletion { library.notebookDeletion }
   /// The library's sync driver, which the session only asks for a sync (Sync Now).
-  ///
-  /// Whoever opened the library made it and stops it (see `NotesLibrary`): when syncs start
-  /// is not the presentation's business.
-  let sync: SyncDriver
+  var sync: SyncDriver { library.sync }
   /// The commands that change the library, each with its availability.
   private(set) var commands: CommandControllers!
   /// Importing and exporting files.
   private(set) var files: FileCommands!
   /// The clock for modification dates.
-  let now: () -> Date
+  var now: () -> Date { library.now }
   /// The key that runs each command in this presentation, as it gave them: the hints of
   /// its messages name its own keys ("Ctrl+Z to undo" in a window, "u to undo" in the
   /// terminal).
@@ -92,10 +96,36 @@ public final class NotesSession {
   private var shownNote: NoteID?
   /// The too-long message a title draft showed as it passed the limit, if any.
   var titleLengthWarning: String?
-  private let revisionSource: StateSource<Int>
+  /// The note whose rename the user began, and the title it began from.
+  var renameBase: RenameBase?
+  /// Whether ``close()`` closes ``library`` too: it does when the session made it.
+  private let ownsLibrary: Bool
+  private var isClosed = false
   private let bag = LifetimeBag(label: "NotesSession")
 
-  /// Opens a session over a model.
+  /// Opens a presentation's session over a library that several presentations share.
+  ///
+  /// The session starts on the first note of "All notes"; ``show(sameAs:)`` starts it
+  /// where another presentation is.
+  ///
+  /// - Parameters:
+  ///   - library: What every presentation of the library shares; its owner closes it
+  ///     after this session.
+  ///   - shortcut: The key that runs each command in this presentation, as its menu shows
+  ///     it; none by default.
+  ///   - syncDelay: How long a sync runs before the title and the status bar show it.
+  ///   - scheduler: Where that delay passes.
+  public convenience init(
+    library: LibrarySession, shortcut: (SessionCommand) -> String = { _ in "" },
+    syncDelay: Duration = SyncDisplay.standardDelay, scheduler: any WorkScheduler = .mainActor
+  ) {
+    self.init(
+      library: library, owningIt: false, shortcut: shortcut, syncDelay: syncDelay,
+      scheduler: scheduler)
+  }
+
+  /// Opens the only presentation's session over a model: it makes the library session and
+  /// closes it with itself.
   ///
   /// - Parameters:
   ///   - model: The library's model.
@@ -105,23 +135,30 @@ public final class NotesSession {
   ///     it; none by default.
   ///   - syncDelay: How long a sync runs before the title and the status bar show it.
   ///   - scheduler: Where that delay passes.
-  public init(
+  public convenience init(
     model: Model<NotesState>, sync: SyncDriver, now: @escaping () -> Date = { Date() },
     shortcut: (SessionCommand) -> String = { _ in "" },
     syncDelay: Duration = SyncDisplay.standardDelay, scheduler: any WorkScheduler = .mainActor
   ) {
-    self.model = model
-    self.now = now
-    dispatcher = ActionDispatcher(model: model)
+    self.init(
+      library: LibrarySession(model: model, sync: sync, now: now), owningIt: true,
+      shortcut: shortcut, syncDelay: syncDelay, scheduler: scheduler)
+  }
+
+  private init(
+    library: LibrarySession, owningIt: Bool, shortcut: (SessionCommand) -> String,
+    syncDelay: Duration, scheduler: any WorkScheduler
+  ) {
+    self.library = library
+    ownsLibrary = owningIt
+    model = library.model
+    dispatcher = library.dispatcher
     sidebar = SidebarController(model: model)
     noteList = NoteListController(model: model)
-    editor = EditorController(dispatcher: dispatcher, now: now)
+    editor = EditorController(dispatcher: dispatcher, now: library.now)
     windowTitle = WindowTitleController(model: model, syncDelay: syncDelay, scheduler: scheduler)
     statusBar = StatusBarController(model: model, syncDelay: syncDelay, scheduler: scheduler)
-    notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
-    self.sync = sync
     shortcuts = Dictionary(uniqueKeysWithValues: SessionCommand.allCases.map { ($0, shortcut($0)) })
-    revisionSource = StateSource(model.revision)
     files = FileCommands(session: self)
     commands = CommandControllers(session: self)
     commands.list(in: commandMenu, shortcut: shortcut)
@@ -158,15 +195,26 @@ public final class NotesSession {
     editor.state.observe { [unowned self] state in
       windowTitle.hasUnsavedEdits = state.isDirty
     }.store(in: bag)
-    model.observeCommits { [unowned self] commit in revisionSource.set(commit.revision) }
-      .store(in: bag)
+  }
+
+  /// Shows what `other` shows: its notebook, search, sort and selected note.
+  ///
+  /// A new window starts where the window it was opened from is, then goes its own way.
+  ///
+  /// - Parameter other: Another session of the same library.
+  public func show(sameAs other: NotesSession) {
+    precondition(other.library === library, "a session of another library")
+    sidebar.select(other.sidebar.selection.value)
+    noteList.sort = other.noteList.sort
+    searchTyped(other.noteList.search)
+    if let note = other.noteList.lens.selection.value { noteList.lens.select(note) }
   }
 
   // MARK: - What presentations show
 
   /// The latest model revision, published after every commit (local, undo, another
   /// process's or sync's): a presentation that draws on demand redraws when it moves.
-  public var revision: some StateProjection<Int> { revisionSource }
+  public var revision: some StateProjection<Int> { library.revision }
   /// The notebooks, in sidebar order.
   public var notebooks: some StateProjection<[SidebarRow]> { sidebar.rows }
   /// The selected notebook; `nil` is "All notes".
@@ -260,18 +308,27 @@ public final class NotesSession {
 
   /// Saves the editor's draft and ends every binding; call it before the library closes.
   ///
-  /// Calling it again does nothing.
+  /// A session made from a model closes the library session it made too. Calling it again
+  /// does nothing.
   public func close() {
+    guard !isClosed else { return }
+    isClosed = true
     if editor.state.value.isDirty { statusBar.report(editor.save()) }
     bag.cancelAll()
     commands.cancel()
     files.cancel()
     commandMenu.cancel()
-    notebookDeletion.cancel()
     sidebar.cancel()
     noteList.cancel()
     editor.cancel()
     windowTitle.cancel()
     statusBar.cancel()
+    if ownsLibrary { library.close() }
   }
+}
+
+/// The note a rename began on, and the title it began from.
+struct RenameBase {
+  let note: NoteID
+  let title: String
 }

@@ -76,3 +76,37 @@ struct NotesLibraryTests {
     }
   }
 }
+
+/// A library with a session for each of several presentations.
+@Suite(.noLiveBindings)
+@MainActor
+struct LibrarySessionsTests {
+  @Test func eachSessionStartsWhereItsOpenerIsAndTheLibrarySavesEveryDraftAsItCloses()
+    throws
+  {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let library = try NotesLibrary.open(path: path, samples: .whenNew)
+    let first = library.openSession()
+    first.notebookSelected(NotebookID(rawValue: 2))
+    let second = library.openSession(showing: first)
+    #expect(second.selectedNotebook.value == NotebookID(rawValue: 2))
+    #expect(second.selectedNote.value == first.selectedNote.value)
+    let two = try #require(second.selectedNote.value)
+    first.notebookSelected(nil)
+    let one = try #require(first.list.rows.first { $0.id != two }).id
+    #expect(first.noteSelected(one))
+    #expect(second.selectedNote.value == two)
+    #expect(one != two)
+    // Drafts only the close can save: edits without the save a key press makes.
+    first.editor.userEditedBody("first draft")
+    second.editor.userEditedBody("second draft")
+    library.close()
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    let notes = try database.loadState().notes
+    #expect(notes[one]?.body == "first draft")
+    #expect(notes[two]?.body == "second draft")
+  }
+}

@@ -102,7 +102,7 @@ struct FileCommandTests {
     let before = session.model.state
     let run = session.exportRequested(to: folder.file("export"))
     // An edit while the files are written is not in them.
-    #expect(session.noteRenamed(to: "Renamed meanwhile", from: nil).isCommitted)
+    #expect(session.noteRenamed(to: "Renamed meanwhile").isCommitted)
     #expect(await run.value == .unchanged)
     let read = try LibraryDocument.read(contentsOf: folder.file("export")).document
     #expect(Set(read.notes.map(\.title)) == Set(before.notes.elements.map(\.title)))

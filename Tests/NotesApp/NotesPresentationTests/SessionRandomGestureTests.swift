@@ -63,8 +63,8 @@ struct SessionRandomGestureTests {
     case 4: return ("new note", session.noteCreated(titled: title()))
     case 5: return ("new notebook", session.notebookCreated(titled: title()))
     case 6:
-      let original = session.selectedNote.value.flatMap { session.title(of: $0) }
-      return ("rename note", session.noteRenamed(to: title(), from: original))
+      session.noteRenameBegan()
+      return ("rename note", session.noteRenamed(to: title()))
     case 7: return ("rename notebook", session.notebookRenamed(to: title()))
     case 8:
       let targets = session.selectedNote.value.map { session.moveTargets(for: $0) } ?? []

@@ -150,9 +150,7 @@ struct PasteTests {
 extension TerminalApplication {
   /// The purpose of renaming the selected note.
   var selectedNoteRename: Prompt.Purpose? {
-    session.noteList.lens.selection.value.flatMap { id in
-      session.model.state.notes[id].map { .renameNote(id, from: $0.title) }
-    }
+    session.noteList.lens.selection.value.map { .renameNote($0) }
   }
 
   /// The open prompt, if any.

@@ -151,7 +151,7 @@ final class CommandActions {
   private func run(_ command: DesktopCommand) {
     let session = session
     switch command {
-    case .newWindow: owner.application?.openWindow()
+    case .newWindow: owner.application?.openWindow(from: owner)
     case .closeWindow: gtk_window_close(cast(raw(owner.window)))
     case .palette, .session(.help): openPalette()
     case .session(.quit): owner.application?.quit()
@@ -168,9 +168,9 @@ final class CommandActions {
         session.notebookCreated(titled: $0)
       }
     case .session(.renameNote):
-      let original = session.editorState.value.title
+      let original = session.noteRenameBegan() ?? ""
       ask("Rename Note", "The note's new title:", text: original, accept: "Rename") {
-        session.noteRenamed(to: $0, from: original)
+        session.noteRenamed(to: $0)
       }
     case .session(.renameNotebook):
       let original = session.selectedNotebook.value.flatMap { session.title(of: $0) } ?? ""

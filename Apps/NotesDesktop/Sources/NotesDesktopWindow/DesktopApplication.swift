@@ -3,15 +3,18 @@ import Foundation
 package import NotesHost
 package import NotesPresentation
 
-/// The desktop application: windows over one library's session.
+/// The desktop application: windows over one library.
 ///
-/// The GTK application of one open library: its windows, all on the one session, the
-/// main-queue bridge, and shutdown in the order that loses nothing.
+/// The GTK application of one open library: its windows, each with a session of its own,
+/// the main-queue bridge, and shutdown in the order that loses nothing.
 ///
 /// ## Guarantees
-/// - One session, any number of windows: every window is another presentation of the same
-///   session (its selection, its editor, its pending confirmations), opened with New Window
-///   and closed with Close Window; each window's bindings end when it closes.
+/// - One library, any number of windows, each its own view state: every window has a
+///   session of its own (its selection, search, editor and status message) over the
+///   library's shared one (its notes, its one undo history, its pending confirmations), so
+///   two windows show two notes and agree on every change at once. New Window opens one
+///   that starts where the window it was opened from is; Close Window ends its bindings
+///   and closes its session (saving its draft).
 /// - The main queue, and with it every `@MainActor` task (the library's watcher, live
 ///   sync), runs inside GTK's loop through a file-descriptor source on libdispatch's
 ///   wake-up eventfd (see `bridgeMainQueue()`), never by polling.
@@ -71,10 +74,15 @@ package final class DesktopApplication {
     return status
   }
 
-  /// Opens one more window on the session, bound at once.
+  /// Opens one more window on the library, with a session of its own, bound at once.
+  ///
+  /// - Parameter opener: The window New Window was chosen in: the new one starts showing
+  ///   what it shows. `nil` starts on the first note of "All notes".
+  /// - Returns: The window.
   @discardableResult
-  package func openWindow() -> DesktopWindow {
-    let window = DesktopWindow(application: self, session: library.session)
+  package func openWindow(from opener: DesktopWindow? = nil) -> DesktopWindow {
+    let window = DesktopWindow(
+      application: self, session: library.openSession(showing: opener?.session))
     window.bind()
     Signal.connectStopping(GPointer(window.window), "close-request") {
       [unowned self, unowned window] in
@@ -98,6 +106,7 @@ package final class DesktopApplication {
 
   private func windowClosing(_ window: DesktopWindow) {
     window.unbind()
+    window.session.close()
     observer?.windowClosed(window)
     windows.removeAll { $0 === window }
     if windows.isEmpty { closeLibrary() }

@@ -75,7 +75,8 @@ extension DesktopWindow {
   /// signal.
   package var droppedEchoes: Int {
     notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
-      + cursorMoves.echoCount + titleCommits.echoCount + searchEdits.echoCount
+      + cursorMoves.echoCount + titleCommits.echoCount + titleFocuses.echoCount
+      + searchEdits.echoCount
       + commands.runs.echoCount
   }
 

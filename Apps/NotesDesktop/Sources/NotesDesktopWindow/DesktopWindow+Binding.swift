@@ -44,6 +44,12 @@ extension DesktopWindow {
     Signal.connect(GPointer(titleEntry), "activate") { [unowned self] in
       _ = self.titleCommits.send(self.entryText())
     }
+    // The keyboard entering the title field begins a rename, based on the title shown.
+    let focus = required(gtk_event_controller_focus_new(), "focus controller")
+    Signal.connect(GPointer(focus), "enter") { [unowned self] in
+      _ = self.titleFocuses.send(())
+    }
+    gtk_widget_add_controller(titleEntry, focus)
     Signal.connect(GPointer(searchEntry), "search-changed") { [unowned self] in
       let text = gtk_editable_get_text(cast(raw(self.searchEntry))).map { String(cString: $0) }
       _ = self.searchEdits.send(text ?? "")
@@ -96,9 +102,10 @@ extension DesktopWindow {
         self.observer?.inputForwarded(.searchEdit, by: self)
         session.searchTyped(text)
       }
+      connect.forward(titleFocuses) { session.noteRenameBegan() }
       connect.forward(titleCommits) { [unowned self] title in
         self.observer?.inputForwarded(.titleCommit, by: self)
-        session.noteRenamed(to: title, from: session.editorState.value.title)
+        session.noteRenamed(to: title)
       }
       // A dialog for each confirmation as it is posted (or pending when the window opens),
       // closed when it is answered, here or in another window.

@@ -4,11 +4,11 @@ package import CGtk
 import NotesCore
 package import NotesPresentation
 
-/// One desktop window of a session.
+/// One desktop window: one session's presentation.
 ///
 /// A Notes window on GTK 4: a header bar with the window title, a menu bar, the sidebar and
 /// the note list as `GtkListView`s, the note's title and text, and a status bar, every
-/// widget connected to the one `NotesSession` through a `Binder`.
+/// widget connected to the window's own `NotesSession` through a `Binder`.
 ///
 /// ## Guarantees
 /// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
@@ -23,8 +23,8 @@ package import NotesPresentation
 ///   stays where the user was.
 /// - The lists change by the positions each lens update names (`ListStore`); recycled note
 ///   rows rebind (`NoteRowView`).
-/// - Several windows may show one session; each has its own binder, and closing one ends
-///   its bindings and its dialogs only.
+/// - Each window presents a session of its own over one library (see `DesktopApplication`);
+///   closing one ends its bindings and its dialogs only.
 @MainActor
 package final class DesktopWindow {
   /// The GTK window.
@@ -41,6 +41,7 @@ package final class DesktopWindow {
   let bodyEdits = InputSlot<(body: String, cursor: Int)>()
   let cursorMoves = InputSlot<Int>()
   let titleCommits = InputSlot<String>()
+  let titleFocuses = InputSlot<Void>()
   let searchEdits = InputSlot<String>()
 
   /// The menu bar, shortcuts and palette.

@@ -1,6 +1,7 @@
-// Several windows on one session, and confirmations as durable outcomes for real: a
-// question pending when a window opens shows in it, closing a window leaves the question
-// pending, and once answered (in any window) it shows nowhere and never again.
+// Several windows on one library, each its own session: two windows show two notes and agree
+// on every change at once. And confirmations as durable outcomes for real: a question
+// pending when a window opens shows in it, closing a window leaves the question pending,
+// and once answered (in any window) it shows nowhere and never again.
 
 import Airframe
 import Foundation
@@ -14,14 +15,48 @@ struct SeveralWindowsTests {
     (tree.children ?? []).filter { $0.role == "frame" && $0.name == name }.count
   }
 
+  /// The frame named `name`'s note list, as its rows' labels.
+  func noteRows(_ tree: AccessibleNode, inFrameNamed name: String) -> [String]? {
+    (tree.children ?? []).first { $0.role == "frame" && $0.name == name }?
+      .first("list", named: "Notes")?.rowLabels
+  }
+
+  @Test func twoWindowsShowTwoNotesAndAgreeOnEveryChange() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    let opened = try await desktop.launchOnSamples()
+    let title = try #require(opened.first("frame")?.name)
+    let first = try #require(try desktop.windowIDs(titled: title).first)
+    // New Window starts where the first window is…
+    try desktop.press(inWindow: first, "ctrl+alt+n")
+    _ = try #require(
+      await desktop.waitForTree("a second window") { self.count($0, framesNamed: title) == 2 })
+    let second = try #require(try desktop.windowIDs(titled: title).first { $0 != first })
+
+    // …and goes its own way: a note made there is selected there only.
+    try desktop.press(inWindow: second, "ctrl+n")
+    try desktop.focus(windowTitled: "New Note")
+    try desktop.type("Second thoughts")
+    try desktop.press("Return")
+    let made = try #require(
+      await desktop.waitForTree("the new note in the second window only") { tree in
+        (tree.children ?? []).contains {
+          $0.role == "frame" && $0.name.contains(isolated("Second thoughts"))
+        } && self.count(tree, framesNamed: title) == 1
+      })
+    // The first window lists it at once, still showing its own note.
+    #expect(noteRows(made, inFrameNamed: title)?.contains(noteRow("Second thoughts")) == true)
+    #expect(try desktop.notes().contains { $0.title == "Second thoughts" })
+
+    let report = try await desktop.quit()
+    #expect(report.windowsOpened == 2)
+    #expect(report.liveBindings == 0, "bindings outlived the windows")
+  }
+
   @Test func aConfirmationOutlivesItsWindowAndIsAnsweredOnce() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    try desktop.launch()
-    _ = try #require(
-      await desktop.waitForTree("the sample library") {
-        $0.first("list", named: "Notes")?.rowLabels.count == 6
-      })
+    _ = try await desktop.launchOnSamples()
     // A notebook with a note, by keyboard in the first window.
     try desktop.focusMainWindow()
     try desktop.press("ctrl+shift+n")
@@ -37,7 +72,7 @@ struct SeveralWindowsTests {
     _ = try #require(
       await desktop.waitForTree("the note") { self.count($0, framesNamed: title) == 1 })
 
-    // A second window shows the same session: the same notebook and note.
+    // A second window starts where the first is: the same notebook and note.
     let first = try #require(try desktop.windowIDs(titled: title).first)
     try desktop.press(inWindow: first, "ctrl+alt+n")
     _ = try #require(

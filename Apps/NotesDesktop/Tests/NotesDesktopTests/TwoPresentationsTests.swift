@@ -14,11 +14,7 @@ struct TwoPresentationsTests {
   @Test func theTerminalAppAndTheWindowOnOneLibraryFollowEachOther() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    try desktop.launch()
-    _ = try #require(
-      await desktop.waitForTree("the sample library") {
-        $0.first("list", named: "Notes")?.rowLabels.count == 6
-      })
+    _ = try await desktop.launchOnSamples()
     let terminal = try TerminalPane(database: desktop.database, folder: desktop.folder)
     defer { terminal.close() }
     _ = try #require(await terminal.waitForScreen { $0.contains("Welcome to Notes") })

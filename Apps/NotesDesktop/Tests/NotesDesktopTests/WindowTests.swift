@@ -17,11 +17,7 @@ struct WindowTests {
   @Test func theWindowShowsTheLibraryAndFollowsAnotherWriter() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    try desktop.launch()
-    let opened = try #require(
-      await desktop.waitForTree("the sample library") {
-        $0.first("list", named: "Notes")?.rowLabels.count == 6
-      })
+    let opened = try await desktop.launchOnSamples()
     #expect(opened.first("frame")?.name == windowTitle("Work", "Welcome to Notes"))
     #expect(
       opened.first("list", named: "Notebooks")?.rowLabels
@@ -73,11 +69,7 @@ struct WindowTests {
   @Test func clicksAndKeysReachTheSessionOnceEach() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    try desktop.launch()
-    let opened = try #require(
-      await desktop.waitForTree("the sample library") {
-        $0.first("list", named: "Notes")?.rowLabels.count == 6
-      })
+    let opened = try await desktop.launchOnSamples()
     let sidebar = try #require(opened.first("list", named: "Notebooks"))
     let homeRow = try #require(
       sidebar.children?.first { $0.first("label")?.name == sidebarRow("Home", 2) })
@@ -141,9 +133,7 @@ struct CommandTests {
   @Test func theKeyboardRunsEveryCommandThroughTheSession() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    try desktop.launch()
-    _ = try #require(
-      await desktop.waitForTree("the sample library") { self.labels($0, "Notes").count == 6 })
+    _ = try await desktop.launchOnSamples()
     try desktop.focusMainWindow()
 
     // A notebook, then the same title again: refused with the reason, in the dialog.

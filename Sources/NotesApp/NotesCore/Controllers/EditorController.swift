@@ -74,6 +74,8 @@ public struct EditorState: Equatable, Sendable {
 @MainActor
 @_spi(Instrumentation) public final class EditorController: ViewStateController {
   private let dispatcher: ActionDispatcher<NotesState>
+  /// This editor among every editor of the process, for its typing runs' undo steps.
+  private let number = EditorController.count()
   private let stateSource = StateSource(EditorState.closed)
   /// The editor's state.
   public private(set) var machine = EditorMachine()
@@ -183,9 +185,21 @@ public struct EditorState: Equatable, Sendable {
   }
 
   /// The coalescing key of a typing run.
+  ///
+  /// It names the editor too: two editors (two windows) share the library's undo history,
+  /// and their typing runs are steps of their own.
   private struct TypingRun: Hashable {
+    let editor: Int
     let number: Int
     let note: NoteID
+  }
+
+  private static var made = 0
+
+  /// Counts editors made in this process: each editor's number.
+  private static func count() -> Int {
+    made += 1
+    return made
   }
 
   /// Handles one event and publishes the result.
@@ -214,7 +228,9 @@ public struct EditorState: Equatable, Sendable {
     defer { isSaving = false }
     let time = now()
     var outcome = ActionOutcome.unchanged
-    let key = save.typingRun.map { AnyHashable(TypingRun(number: $0, note: save.id)) }
+    let key = save.typingRun.map {
+      AnyHashable(TypingRun(editor: number, number: $0, note: save.id))
+    }
     dispatcher.group(named: save.typingRun != nil ? "Typing" : "Edit Note", coalescingKey: key) {
       if let title = save.title {
         outcome = dispatcher.dispatch(

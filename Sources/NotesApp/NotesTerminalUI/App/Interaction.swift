@@ -37,7 +37,7 @@ public struct Prompt: Equatable, Sendable {
     /// The title of a new notebook.
     case newNotebook
     /// A note's new title, edited in its list row.
-    case renameNote(NoteID, from: String)
+    case renameNote(NoteID)
     /// A notebook's new title, edited in its sidebar row.
     case renameNotebook(NotebookID)
     /// The search text; the list follows it as it is typed.

@@ -18,10 +18,12 @@ extension TerminalApplication {
 
   /// Opens the inline rename of the selected note.
   func beginRenameNote() {
-    guard let id = session.selectedNote.value, let title = session.title(of: id) else { return }
+    guard let id = session.selectedNote.value, let title = session.noteRenameBegan() else {
+      return
+    }
     if focus == .editor { moveFocus(to: .list) }
     focus = .list
-    beginPrompt(.renameNote(id, from: title), text: title)
+    beginPrompt(.renameNote(id), text: title)
   }
 
   /// Opens the inline rename of the selected notebook.
@@ -94,10 +96,11 @@ extension TerminalApplication {
       }
     case .newNotebook:
       outcome = session.notebookCreated(titled: prompt.text)
-    case .renameNote(_, let original):
-      // Based on the title the prompt opened with: another process's rename meanwhile
-      // refuses this one with a reason instead of being overwritten.
-      outcome = session.noteRenamed(to: prompt.text, from: original)
+    case .renameNote:
+      // Based on the title the prompt opened with, which the session remembers: another
+      // process's rename meanwhile refuses this one with a reason instead of being
+      // overwritten.
+      outcome = session.noteRenamed(to: prompt.text)
     case .renameNotebook:
       outcome = session.notebookRenamed(to: prompt.text)
     case .importPath, .exportPath:

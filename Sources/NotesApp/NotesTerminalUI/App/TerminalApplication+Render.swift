@@ -42,7 +42,7 @@ extension TerminalApplication {
     var renamingNote: (NoteID, String)?
     if case .prompt(let prompt) = interaction {
       if case .renameNotebook(let id) = prompt.purpose { renamingNotebook = (id, prompt.text) }
-      if case .renameNote(let id, _) = prompt.purpose { renamingNote = (id, prompt.text) }
+      if case .renameNote(let id) = prompt.purpose { renamingNote = (id, prompt.text) }
     }
     drawSidebar(
       SidebarContent(

@@ -103,6 +103,22 @@ final class DesktopSession {
     _ = try xdotool(["search", "--sync", "--onlyvisible", "--name", "."])
   }
 
+  /// Starts the window on a new library, which gets the six sample notes, and waits until
+  /// its note list shows them.
+  ///
+  /// - Returns: The accessible tree as the window first showed the samples.
+  /// - Throws: ``DesktopError`` when the program is not built or the samples never show.
+  func launchOnSamples(sourceLocation: SourceLocation = #_sourceLocation) async throws
+    -> AccessibleNode
+  {
+    try launch()
+    let shown = try await waitForTree("the sample library", sourceLocation: sourceLocation) {
+      $0.first("list", named: "Notes")?.rowLabels.count == 6
+    }
+    guard let shown else { throw DesktopError("the sample library never showed") }
+    return shown
+  }
+
   /// The library's notes now, read from the file through a connection of the test's own.
   func notes() throws -> [Note] {
     Array(try state().notes.elements)
