@@ -35,7 +35,6 @@ struct EditorMachineTests {
       Issue.record("no save")
       return
     }
-    #expect(save.title == nil)
     #expect(save.body == "Ship it now")
     #expect(save.expectedBody == "Ship it")
     #expect(save.typingRun == machine.typingRun)
@@ -128,7 +127,6 @@ struct EditorMachineTests {
     }
     #expect(save.expectedBody == theirs.body)
     #expect(save.body == "ONE, edited elsewhere\ntwo\nthree!")
-    #expect(save.title == nil)
   }
 
   @Test func aChangeElsewhereInTheSameParagraphMergesWordByWordAndTheCursorStaysOnItsText() {
@@ -158,14 +156,24 @@ struct EditorMachineTests {
     #expect(machine.phase == .conflict(theirs: other))
   }
 
-  @Test func aTitleChangedHereAndElsewhereIsAConflict() {
+  @Test func aTitleChangedElsewhereIsShownEvenInAConflict() {
     var machine = opened()
-    _ = machine.handle(.titleEdited("Mine"))
-    var theirs = note
+    _ = machine.handle(.bodyEdited("Mine", cursor: 4))
+    var renamed = note
+    renamed.title = "Renamed"
+    _ = machine.handle(.changedElsewhere(stored: renamed))
+    #expect(machine.phase == .editing)
+    #expect(machine.title == "Renamed")
+    #expect(machine.body == "Mine")
+    #expect(machine.isDirty)
+    // Their body too, in the same words: a conflict, still under the stored title.
+    var theirs = renamed
     theirs.title = "Theirs"
+    theirs.body = "Theirs"
     _ = machine.handle(.changedElsewhere(stored: theirs))
     #expect(machine.phase == .conflict(theirs: theirs))
-    #expect(machine.title == "Mine")
+    #expect(machine.title == "Theirs")
+    #expect(machine.body == "Mine")
   }
 
   @Test func aDeletedNoteRefusesSavesUntilItComesBackWithItsConflict() {

@@ -177,19 +177,17 @@ struct EditorControllerTests {
     let app = NotesPresentations(state: sampleState())
     let states = ValueRecorder(app.editor.state)
     app.editor.open(plan)
-    app.editor.userEditedTitle("Roadmap")
     app.editor.userEditedBody("Ship it soon")
     #expect(app.editor.state.value.isDirty)
     #expect(app.editor.save().isCommitted)
     #expect(app.editor.state.value.conflict == nil)
     #expect(!app.editor.state.value.isDirty)
-    #expect(app.model.state.notes[plan]?.title == "Roadmap")
+    #expect(app.model.state.notes[plan]?.body == "Ship it soon")
     #expect(app.dispatcher.undoAvailability.value.undoName == "Edit Note")
     app.dispatcher.undo()
-    #expect(app.model.state.notes[plan]?.title == "Plan")
     #expect(app.model.state.notes[plan]?.body == "Ship it")
     // The undo came from elsewhere while the draft was clean: the editor shows it.
-    #expect(app.editor.state.value.title == "Plan")
+    #expect(app.editor.state.value.body == "Ship it")
     #expect(states.values.allSatisfy { $0.conflict == nil })
     app.cancel()
   }
@@ -215,12 +213,27 @@ struct EditorControllerTests {
   @Test func takingTheirsDropsTheDraft() {
     let app = NotesPresentations(state: sampleState())
     app.editor.open(plan)
-    app.editor.userEditedTitle("Mine")
-    app.dispatcher.dispatch(RenameNote(id: plan, title: "Theirs", now: t1))
+    app.editor.userEditedBody("Mine")
+    app.dispatcher.dispatch(EditNoteBody(id: plan, body: "Theirs", now: t1))
     app.editor.takeTheirs()
-    #expect(app.editor.state.value.title == "Theirs")
+    #expect(app.editor.state.value.body == "Theirs")
     #expect(!app.editor.state.value.isDirty)
     #expect(app.editor.save() == .unchanged)
+    app.cancel()
+  }
+
+  @Test func aRenameElsewhereReachesAnUnsavedDraftWithoutAConflict() {
+    let app = NotesPresentations(state: sampleState())
+    app.editor.open(plan)
+    app.editor.userEditedBody("my draft")
+    app.dispatcher.dispatch(RenameNote(id: plan, title: "Roadmap", now: t1))
+    let state = app.editor.state.value
+    #expect(state.title == "Roadmap")
+    #expect(state.body == "my draft")
+    #expect(state.conflict == nil)
+    #expect(app.editor.save().isCommitted)
+    #expect(app.model.state.notes[plan]?.title == "Roadmap")
+    #expect(app.model.state.notes[plan]?.body == "my draft")
     app.cancel()
   }
 
@@ -237,10 +250,10 @@ struct EditorControllerTests {
   @Test func anInvalidDraftIsRefusedWithTheReason() {
     let app = NotesPresentations(state: sampleState())
     app.editor.open(plan)
-    app.editor.userEditedTitle("   ")
-    #expect(app.editor.save().description == "The note title must not be empty.")
+    app.editor.userEditedBody(String(repeating: "b", count: NotesRules.bodyLimit + 1))
+    #expect(app.editor.save().description.contains("at most"))
     #expect(app.editor.state.value.isDirty)
-    #expect(app.model.state.notes[plan]?.title == "Plan")
+    #expect(app.model.state.notes[plan]?.body == "Ship it")
     app.cancel()
   }
 }

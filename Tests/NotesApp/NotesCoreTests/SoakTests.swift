@@ -39,7 +39,6 @@ func mebibytes(_ bytes: Int) -> String {
 /// An editor screen: two text fields bound two-way to the EditorController.
 @MainActor
 final class SoakEditorScreen {
-  let titleField = InputSlot<String>()
   let bodyField = InputSlot<String>()
   private(set) var shownTitle = ""
   private(set) var shownBody = ""
@@ -51,7 +50,6 @@ final class SoakEditorScreen {
         self?.shownTitle = state.title
         self?.shownBody = state.body
       }
-      connect.forward(titleField) { editor.userEditedTitle($0) }
       connect.forward(bodyField) { editor.userEditedBody($0) }
     }
   }

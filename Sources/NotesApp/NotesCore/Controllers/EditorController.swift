@@ -5,7 +5,7 @@ public import Foundation
 public struct EditorState: Equatable, Sendable {
   /// The note being edited, if any.
   public var noteID: NoteID?
-  /// The draft title.
+  /// The note's title, as stored (the editor drafts the body only).
   public var title: String
   /// The draft body.
   public var body: String
@@ -22,7 +22,7 @@ public struct EditorState: Equatable, Sendable {
   ///
   /// - Parameters:
   ///   - noteID: The open note.
-  ///   - title: The draft title.
+  ///   - title: The note's title.
   ///   - body: The draft body.
   ///   - isDirty: Whether the draft has unsaved edits.
   ///   - conflict: The other version of a conflict.
@@ -60,7 +60,7 @@ public struct EditorState: Equatable, Sendable {
 /// - The editor's own save is recognized as its own: it never becomes a conflict and never
 ///   echoes back as an edit.
 /// - A save checks the stored note against what the editor last saw (compare and set): if
-///   another writer changed the title or text meanwhile (another process, found when the
+///   another writer changed the text meanwhile (another process, found when the
 ///   save caught up with the storage), the save is refused and becomes the conflict, with
 ///   the draft kept.
 /// - If the note is deleted elsewhere, the session says so and saving is refused until the
@@ -107,11 +107,6 @@ public struct EditorState: Equatable, Sendable {
   public func open(_ id: NoteID?) {
     handle(.opened(id.flatMap { dispatcher.model.state.notes[$0] }))
   }
-
-  /// Records the user's edit of the title (input, not a render).
-  ///
-  /// - Parameter title: The field's text.
-  public func userEditedTitle(_ title: String) { handle(.titleEdited(title)) }
 
   /// Records the user's edit of the body (input, not a render); the cursor goes to its end.
   ///
@@ -164,8 +159,8 @@ public struct EditorState: Equatable, Sendable {
   /// How the editor's published state disagrees with the model, or `nil` when it agrees
   /// (see `ViewStateController`).
   ///
-  /// The open note must exist unless the editor says it was deleted, and a draft without
-  /// unsaved edits or a conflict must be the stored title and body.
+  /// The open note must exist unless the editor says it was deleted, its title must be the
+  /// stored one, and a draft without unsaved edits or a conflict must be the stored body.
   ///
   /// - Returns: The first disagreement.
   public func differenceFromModel() -> String? {
@@ -176,10 +171,10 @@ public struct EditorState: Equatable, Sendable {
       return shown.isDeleted ? nil : "note \(id) is open but the model has no such note"
     }
     if shown.isDeleted { return "note \(id) is shown as deleted but exists" }
-    guard !shown.isDirty, shown.conflict == nil else { return nil }
     if shown.title != stored.title {
       return "the title is \"\(shown.title)\"; stored \"\(stored.title)\""
     }
+    guard !shown.isDirty, shown.conflict == nil else { return nil }
     if shown.body != stored.body { return "the body differs from the stored body" }
     return nil
   }
@@ -232,15 +227,8 @@ public struct EditorState: Equatable, Sendable {
       AnyHashable(TypingRun(editor: number, number: $0, note: save.id))
     }
     dispatcher.group(named: save.typingRun != nil ? "Typing" : "Edit Note", coalescingKey: key) {
-      if let title = save.title {
-        outcome = dispatcher.dispatch(
-          RenameNote(id: save.id, title: title, now: time, expectedTitle: save.expectedTitle))
-      }
-      if let body = save.body, outcome == .unchanged || outcome.isCommitted {
-        let edited = dispatcher.dispatch(
-          EditNoteBody(id: save.id, body: body, now: time, expectedBody: save.expectedBody))
-        if edited != .unchanged || !outcome.isCommitted { outcome = edited }
-      }
+      outcome = dispatcher.dispatch(
+        EditNoteBody(id: save.id, body: save.body, now: time, expectedBody: save.expectedBody))
     }
     _ = machine.handle(.saveFinished(outcome, stored: dispatcher.model.state.notes[save.id]))
     return outcome

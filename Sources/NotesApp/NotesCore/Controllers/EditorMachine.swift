@@ -1,7 +1,7 @@
 public import Airframe
 
-/// The editor as a value: which note is open, in which phase, with its draft, its cursor
-/// and the note the draft is based on.
+/// The editor as a value: which note is open, in which phase, with its draft of the body,
+/// its cursor and the note the draft is based on.
 ///
 /// Every change is an ``Event``; handling one returns the ``Effect`` to run, if any (a
 /// save). The machine never touches the model: ``EditorController`` runs the effects,
@@ -12,15 +12,19 @@ public import Airframe
 /// ## Guarantees
 ///
 /// - Phases: `closed` (no note), `editing`, `conflict` (the note changed elsewhere in the same
-///   words or title as the draft's unsaved edits; the draft is kept and nothing is saved until the
+///   words as the draft's unsaved edits; the draft is kept and nothing is saved until the
 ///   user keeps theirs or takes the other version) and `deleted` (the note was deleted while open;
 ///   saving is refused until it comes back, an unresolved conflict with it).
-/// - The draft is dirty exactly when its title or body differs from its base.
-/// - A change elsewhere to other lines, or to other words of the same lines (or, with the
-///   title untouched here, to the title), merges into an unsaved draft without asking: the
-///   draft becomes the merge, based on the stored note, and the cursor stays on its text,
-///   down to its word (see `LineMerge`). Only changes that overlap or touch, or that the
-///   word merge cannot prove clean, make a conflict.
+/// - The editor drafts the body only. The title it shows is the stored one (in a conflict
+///   too), until the note is deleted: a title changes by a rename (`RenameNote`, through the
+///   session's rename command), never by a save of the editor, so a title has one way to
+///   change.
+/// - The draft is dirty exactly when its body differs from its base.
+/// - A change elsewhere to the title, to other lines, or to other words of the same lines,
+///   merges into an unsaved draft without asking: the draft becomes the merge, based on the
+///   stored note, and the cursor stays on its text, down to its word (see `LineMerge`). Only
+///   changes that overlap or touch, or that the word merge cannot prove clean, make a
+///   conflict.
 /// - The cursor is a UTF-8 offset into the draft's body, always on a character boundary:
 ///   an edit sets it, a refresh from elsewhere keeps it (clamped and rounded down), and
 ///   opening a note puts it at the end.
@@ -47,8 +51,6 @@ public struct EditorMachine: Equatable, Sendable {
   public enum Event: Equatable, Sendable {
     /// A note was opened (`nil` closes the editor), as it is in the model now.
     case opened(Note?)
-    /// The user edited the title.
-    case titleEdited(String)
     /// The user edited the body; `cursor` is the UTF-8 offset after the edit.
     case bodyEdited(String, cursor: Int)
     /// The user moved the cursor to a UTF-8 offset.
@@ -74,16 +76,12 @@ public struct EditorMachine: Equatable, Sendable {
     case save(Save)
   }
 
-  /// A save to run: the changes and what each is based on.
+  /// A save to run: the new body and what it is based on.
   public struct Save: Equatable, Sendable {
     /// The note.
     public var id: NoteID
-    /// The new title, if the title changed.
-    public var title: String?
-    /// The new body, if the body changed.
-    public var body: String?
-    /// The title the change is based on (compare and set).
-    public var expectedTitle: String?
+    /// The new body.
+    public var body: String
     /// The body the change is based on (compare and set).
     public var expectedBody: String?
     /// The typing run the save belongs to, or `nil` for a step of its own.
@@ -94,7 +92,7 @@ public struct EditorMachine: Equatable, Sendable {
   public private(set) var phase: Phase = .closed
   /// The open note's id.
   public private(set) var noteID: NoteID?
-  /// The draft title.
+  /// The note's title, as stored.
   public private(set) var title = ""
   /// The draft body.
   public private(set) var body = ""
@@ -113,7 +111,7 @@ public struct EditorMachine: Equatable, Sendable {
   /// Whether the draft differs from its base.
   public var isDirty: Bool {
     guard let base else { return false }
-    return title != base.title || body != base.body
+    return body != base.body
   }
 
   /// What the editor shows.
@@ -161,9 +159,6 @@ public struct EditorMachine: Equatable, Sendable {
       show(note, cursorAtEnd: true)
       noteID = note?.id
       phase = note == nil ? .closed : .editing
-    case .titleEdited(let text):
-      guard noteID != nil else { return nil }
-      title = text
     case .bodyEdited(let text, let offset):
       guard noteID != nil else { return nil }
       body = text
@@ -171,13 +166,11 @@ public struct EditorMachine: Equatable, Sendable {
     case .cursorMoved(let offset):
       cursor = Self.boundary(atOrBefore: offset, in: body)
     case .saveRequested(let asTyping):
-      guard saveRefusal == nil, isDirty, let id = noteID, let base else { return nil }
+      guard saveRefusal == nil, isDirty, let id = noteID else { return nil }
       if !asTyping { typingRun += 1 }
       return .save(
         Save(
-          id: id, title: title != base.title ? title : nil, body: body != base.body ? body : nil,
-          expectedTitle: known?.title, expectedBody: known?.body,
-          typingRun: asTyping ? typingRun : nil))
+          id: id, body: body, expectedBody: known?.body, typingRun: asTyping ? typingRun : nil))
     case .saveFinished(let outcome, let stored):
       known = stored
       if case .invalid(let reasons) = outcome,
@@ -187,6 +180,7 @@ public struct EditorMachine: Equatable, Sendable {
         // Another writer changed the note under the draft (found when the save caught up
         // with the storage): the draft is kept, and the user chooses.
         phase = .conflict(theirs: stored)
+        title = stored.title
       } else if outcome.isCommitted || outcome == .unchanged, let stored {
         show(stored, cursorAtEnd: false)
       }
@@ -203,7 +197,10 @@ public struct EditorMachine: Equatable, Sendable {
       }
       guard stored != base else { return nil }
       if isDirty {
-        if !mergeDraft(with: stored) { phase = .conflict(theirs: stored) }
+        if !mergeDraft(with: stored) {
+          phase = .conflict(theirs: stored)
+          title = stored.title
+        }
       } else {
         // No unsaved edits (or none left): the draft follows the note, the cursor staying
         // on its text, and a conflict the user typed their way out of is over.
@@ -218,6 +215,7 @@ public struct EditorMachine: Equatable, Sendable {
       guard let theirs = conflict else { return nil }
       typingRun += 1
       base = theirs
+      title = theirs.title
       phase = isDeleted ? .deleted(conflict: nil) : .editing
     case .tookTheirs:
       guard let theirs = conflict else { return nil }
@@ -232,28 +230,19 @@ public struct EditorMachine: Equatable, Sendable {
 
   /// Merges the unsaved draft with `stored`, changed elsewhere since the draft's base.
   ///
-  /// A side that left the title alone takes the other's, and the bodies merge line by line,
-  /// then word by word where both changed the same lines (`LineMerge`), the cursor staying
-  /// on its text. Returns `false`, changing nothing, when both changed the title
-  /// differently or the same words of the body (or the word merge could not prove its
-  /// result clean).
+  /// The title is the stored one; the bodies merge line by line, then word by word where
+  /// both changed the same lines (`LineMerge`), the cursor staying on its text. Returns
+  /// `false`, changing nothing, when both changed the same words of the body (or the word
+  /// merge could not prove its result clean).
   private mutating func mergeDraft(with stored: Note) -> Bool {
     guard let base else { return false }
-    let mergedTitle: String
-    if title == base.title || title == stored.title {
-      mergedTitle = stored.title
-    } else if stored.title == base.title {
-      mergedTitle = title
-    } else {
-      return false
-    }
     guard
       let merged = LineMerge.merge(
         ancestor: base.body, ours: body, theirs: stored.body, cursor: cursor)
     else { return false }
     typingRun += 1
     self.base = stored
-    title = mergedTitle
+    title = stored.title
     body = merged.text
     cursor = Self.boundary(atOrBefore: merged.cursor, in: merged.text)
     phase = .editing

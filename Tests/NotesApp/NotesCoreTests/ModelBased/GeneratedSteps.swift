@@ -147,7 +147,6 @@ enum GeneratedStep: Equatable, Sendable, CustomStringConvertible {
   case showNotebook(EntityRef?)
   // The editor.
   case openEditor(EntityRef?)
-  case typeTitle(GeneratedText)
   case typeBody(GeneratedText)
   case save(tick: Int)
   case saveTyping(tick: Int)
@@ -183,7 +182,6 @@ enum GeneratedStep: Equatable, Sendable, CustomStringConvertible {
     case .showNote(let ref): ".showNote(\(optional(ref)))"
     case .showNotebook(let ref): ".showNotebook(\(optional(ref)))"
     case .openEditor(let ref): ".openEditor(\(optional(ref)))"
-    case .typeTitle(let text): ".typeTitle(\(text))"
     case .typeBody(let text): ".typeBody(\(text))"
     case .save(let tick): ".save(tick: \(tick))"
     case .saveTyping(let tick): ".saveTyping(tick: \(tick))"

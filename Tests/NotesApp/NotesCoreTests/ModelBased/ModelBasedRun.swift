@@ -174,9 +174,6 @@ final class ModelBasedRun {
     case .openEditor(let ref):
       app.editor.open(ref.map(note))
       reference.openEditor(ref.map(note))
-    case .typeTitle(let text):
-      app.editor.userEditedTitle(text.value)
-      reference.type(title: text.value)
     case .typeBody(let text):
       app.editor.userEditedBody(text.value)
       reference.type(body: text.value)

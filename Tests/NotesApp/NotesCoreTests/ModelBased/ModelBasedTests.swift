@@ -92,7 +92,7 @@ struct ModelBasedTests {
     // undo does.
     [
       .openEditor(.at(1)), .typeBody("a"), .saveTyping(tick: 1), .startSync, .typeBody("ab"),
-      .saveTyping(tick: 2), .syncProgress(0.5), .typeTitle("T"), .saveTyping(tick: 3), .undo,
+      .saveTyping(tick: 2), .syncProgress(0.5), .typeBody("abT"), .saveTyping(tick: 3), .undo,
       .redo, .typeBody("abc"), .saveTyping(tick: 4), .undo, .undo, .redo, .endTypingRun,
       .typeBody("x"), .saveTyping(tick: 5), .typeBody("xy"), .save(tick: 6), .undo,
     ],
@@ -234,7 +234,7 @@ struct ModelBasedTests {
         .saveTyping(tick: 0), .undo,
       ],
       [
-        .openEditor(.at(0)), .typeTitle("Draft"), .saveTyping(tick: 1), .typeTitle("Plan"),
+        .openEditor(.at(0)), .typeBody("Draft"), .saveTyping(tick: 1), .typeBody("Ship it"),
         .saveTyping(tick: 2), .undo, .redo,
       ],
     ] as [[GeneratedStep]])

@@ -448,19 +448,12 @@ struct ReferenceNotes {
     editor.cursor = cursor
   }
 
-  /// The note changed elsewhere under an unsaved draft: a title left alone here takes
-  /// theirs, bodies merge line by line (then word by word); what overlaps is the conflict.
+  /// The note changed elsewhere under an unsaved draft: the editor shows their title (it
+  /// drafts only the body), bodies merge line by line (then word by word); what overlaps is
+  /// the conflict.
   private mutating func mergeDraft(with theirs: Note) {
     guard let base = editorBase else { return }
-    let title: String
-    if editor.title == base.title || editor.title == theirs.title {
-      title = theirs.title
-    } else if theirs.title == base.title {
-      title = editor.title
-    } else {
-      editor.conflict = theirs
-      return
-    }
+    editor.title = theirs.title
     guard
       let merged = LineMerge.merge(
         ancestor: base.body, ours: editor.body, theirs: theirs.body, cursor: editor.cursor)
@@ -471,10 +464,9 @@ struct ReferenceNotes {
     typingRun += 1
     editorBase = theirs
     editor.conflict = nil
-    editor.title = title
     editor.body = merged.text
     editor.cursor = merged.cursor
-    editor.isDirty = title != theirs.title || merged.text != theirs.body
+    editor.isDirty = merged.text != theirs.body
   }
 
   mutating func openEditor(_ id: NoteID?) {
@@ -487,14 +479,11 @@ struct ReferenceNotes {
     }
   }
 
-  mutating func type(title: String? = nil, body: String? = nil) {
+  mutating func type(body: String) {
     guard editor.noteID != nil, let base = editorBase else { return }
-    if let title { editor.title = title }
-    if let body {
-      editor.body = body
-      editor.cursor = body.utf8.count
-    }
-    editor.isDirty = editor.title != base.title || editor.body != base.body
+    editor.body = body
+    editor.cursor = body.utf8.count
+    editor.isDirty = editor.body != base.body
   }
 
   /// Ends the editor's typing run: the next typing save is an undo step of its own.
@@ -510,14 +499,8 @@ struct ReferenceNotes {
     if !typing { typingRun += 1 }
     let key = typing ? TypingKey(run: typingRun, note: id) : nil
     openGroup = (typing ? "Typing" : "Edit Note", key, content, 0)
-    var outcome = StepResult.unchanged
-    if draft.title != base.title {
-      outcome = dispatch(.renameNote(id, title: draft.title, now: now))
-    }
-    if draft.body != base.body, outcome == .unchanged || outcome.isCommitted {
-      let edited = dispatch(.editBody(id, body: draft.body, now: now))
-      if edited != .unchanged || !outcome.isCommitted { outcome = edited }
-    }
+    let outcome =
+      draft.body != base.body ? dispatch(.editBody(id, body: draft.body, now: now)) : .unchanged
     endGroup()
     isSaving = false
     if outcome.isCommitted || outcome == .unchanged, let saved = content.notes[id] {
@@ -531,9 +514,10 @@ struct ReferenceNotes {
     typingRun += 1
     editorBase = theirs
     editor.conflict = nil
+    editor.title = theirs.title
     // Dirty is measured against the new base: a draft that already equals the other
     // version has nothing left to save.
-    editor.isDirty = editor.title != theirs.title || editor.body != theirs.body
+    editor.isDirty = editor.body != theirs.body
   }
 
   mutating func takeTheirs() {

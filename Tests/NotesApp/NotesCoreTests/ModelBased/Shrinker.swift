@@ -110,7 +110,6 @@ struct Shrinker {
     case .showNotebook(let ref?): return simpler(ref).map { .showNotebook($0) }
     case .openEditor(let ref?): return simpler(ref).map { .openEditor($0) }
     case .search(let text): return simpler(text).map { .search($0) }
-    case .typeTitle(let text): return simpler(text).map { .typeTitle($0) }
     case .typeBody(let text): return simpler(text).map { .typeBody($0) }
     case .save(let tick): return simpler(tick).map { .save(tick: $0) }
     case .saveTyping(let tick):

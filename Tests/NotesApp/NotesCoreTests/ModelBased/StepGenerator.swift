@@ -27,7 +27,7 @@ struct StepGenerator {
         continue
       }
       for _ in 0..<Int.random(in: 2...4, using: &random) {
-        steps.append(chance(70) ? .typeBody(body()) : .typeTitle(title()))
+        steps.append(.typeBody(body()))
         steps.append(.saveTyping(tick: tick()))
       }
     }
@@ -116,7 +116,8 @@ struct StepGenerator {
     case 605..<620: .showNote(titleRef())
     case 620..<635: .showNotebook(titleRef())
     case 635..<675: .openEditor(optionalRef())
-    case 675..<705: .typeTitle(title())
+    // Renames under an open draft: the editor shows the stored title, draft or not.
+    case 675..<705: .dispatch(.renameNote(ref(), title(), tick: tick()))
     case 705..<735: .typeBody(body())
     case 735..<752: .save(tick: tick())
     case 752..<768: .saveTyping(tick: tick())
