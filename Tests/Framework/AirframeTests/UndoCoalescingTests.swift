@@ -55,4 +55,25 @@ struct UndoCoalescingTests {
     #expect(dispatcher.model.state.notes[1]?.title == "a")
     #expect(dispatcher.undoAvailability.value.undoName == nil)
   }
+
+  @Test func anActionControllersRunOfTriggersUndoesAsOneNamedStep() {
+    let dispatcher = makeDispatcher()
+    let rename = ActionController<Library, String>(dispatcher: dispatcher, name: "Rename") {
+      RenameNote(id: 1, title: $0)
+    }
+    defer { rename.cancel() }
+    for title in ["x", "xy", "xyz"] {
+      #expect(rename.trigger(title, step: "Typing", coalescingKey: "run 1").isCommitted)
+    }
+    // Refused input records no step and leaves the run as it was.
+    #expect(!rename.trigger("", step: "Typing", coalescingKey: "run 1").isCommitted)
+    #expect(dispatcher.undoAvailability.value.undoName == "Typing")
+    // Another run is another step.
+    #expect(rename.trigger("w", step: "Typing", coalescingKey: "run 2").isCommitted)
+    dispatcher.undo()
+    #expect(dispatcher.model.state.notes[1]?.title == "xyz")
+    dispatcher.undo()
+    #expect(dispatcher.model.state.notes[1]?.title == "a")
+    #expect(dispatcher.undoAvailability.value.undoName == nil)
+  }
 }

@@ -192,6 +192,31 @@ struct EditorControllerTests {
     app.cancel()
   }
 
+  @Test func theEditorsSavesAreIntentsItsSaveCommandJudges() {
+    let app = NotesPresentations(state: sampleState())
+    let readOnly = StateSource(true)
+    // A save command that refuses while the library is read-only: the editor writes
+    // nothing itself, so the command's verdict is the save's.
+    let saves = ActionController<NotesState, EditorMachine.Save>(
+      dispatcher: app.dispatcher, name: "Edit Note", reading: readOnly,
+      requires: { isReadOnly, _ in
+        Requirement(isReadOnly ? nil : (), otherwise: "The library is read-only.")
+      },
+      makeAction: { _, save in EditNoteBody(id: save.id, body: save.body, now: t1) })
+    let editor = EditorController(model: app.model, saves: saves)
+    editor.open(plan)
+    let refused = editor.bodyTyped("Ship it today")
+    #expect(refused.description == "The library is read-only.")
+    #expect(app.model.state.notes[plan]?.body == "Ship it")
+    #expect(editor.state.value.body == "Ship it today")
+    #expect(editor.state.value.isDirty)
+    readOnly.set(false)
+    #expect(editor.save().isCommitted)
+    #expect(app.model.state.notes[plan]?.body == "Ship it today")
+    editor.cancel()
+    app.cancel()
+  }
+
   @Test func aChangeElsewhereWhileDirtyIsAConflictNotAnOverwrite() {
     let app = NotesPresentations(state: sampleState())
     app.editor.open(plan)

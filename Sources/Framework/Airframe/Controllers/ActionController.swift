@@ -37,6 +37,8 @@
 ///   does not, nothing is dispatched, the outcome is ``ActionOutcome/invalid(_:)`` with
 ///   the reason, and the refusal is logged in the dispatcher's ``ActionLog``.
 /// - Synchronous: ``isExecuting`` is true only while the dispatch runs.
+/// - A run of triggers can undo as one step (``trigger(_:step:coalescingKey:)``), as a run
+///   of typing does.
 @MainActor
 public final class ActionController<State, Input> {
   /// Whether the command can run now, with the reason when it cannot.
@@ -191,6 +193,27 @@ public final class ActionController<State, Input> {
       defer { executingSource.set(false) }
       return dispatcher.dispatch(action)
     }
+  }
+
+  /// Builds the action for `input` and dispatches it as an undo step named `step` that
+  /// merges into the previous one when that was recorded with the same `coalescingKey`.
+  ///
+  /// For a command a user repeats in a run that should undo at once, such as the saves of
+  /// a run of typing: every trigger with one key, in a row, is one "Undo Typing". A
+  /// different key, no key, or an undo in between starts a new step (see
+  /// ``ActionDispatcher/group(named:coalescingKey:_:)``). A refused trigger records no
+  /// step.
+  ///
+  /// - Parameters:
+  ///   - input: What the gesture carried.
+  ///   - step: The undo step's name, as in "Undo Typing".
+  ///   - coalescingKey: Identifies the run the step belongs to; `nil` for a step of its own.
+  /// - Returns: What happened.
+  @discardableResult
+  public func trigger(_ input: Input, step: String, coalescingKey: AnyHashable?)
+    -> ActionOutcome
+  {
+    dispatcher.group(named: step, coalescingKey: coalescingKey) { trigger(input) }
   }
 
   /// Stops following model commits and the context; the controller keeps its last

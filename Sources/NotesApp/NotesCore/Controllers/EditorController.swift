@@ -51,7 +51,9 @@ public struct EditorState: Equatable, Sendable {
 /// ## Guarantees
 ///
 /// - A lens with an edit session: it holds the draft (view state, in an
-///   ``EditorMachine`` value) and writes only through actions dispatched by a save.
+///   ``EditorMachine`` value) and never writes: each save is an intent, which it hands to
+///   its save command, an `ActionController` (``saveCommand(dispatcher:now:)``), which
+///   validates, dispatches and records it for undo.
 /// - The session records the note as it was when editing began (its base). A commit that
 ///   changes the note while the draft has no unsaved edits refreshes the draft (a render,
 ///   not an edit). A commit that changes it while there are unsaved edits is surfaced as a
@@ -73,7 +75,9 @@ public struct EditorState: Equatable, Sendable {
 ///   one save and one publication.
 @MainActor
 @_spi(Instrumentation) public final class EditorController: ViewStateController {
-  private let dispatcher: ActionDispatcher<NotesState>
+  private let model: Model<NotesState>
+  /// The command every save goes through.
+  private let saves: ActionController<NotesState, EditorMachine.Save>
   /// This editor among every editor of the process, for its typing runs' undo steps.
   private let number = EditorController.count()
   private let stateSource = StateSource(EditorState.closed)
@@ -82,20 +86,46 @@ public struct EditorState: Equatable, Sendable {
   /// Whether the machine's save is running (its commits are the editor's own).
   private var isSaving = false
   private var lifetime: Lifetime?
-  private let now: () -> Date
   /// The model revision the editor reflects.
   public private(set) var renderedRevision: Int
 
-  /// Creates the controller and starts following the dispatcher's model.
+  /// Creates the controller and starts following `model`.
   ///
   /// - Parameters:
-  ///   - dispatcher: Runs the editor's save actions.
-  ///   - now: The clock used for modification dates.
-  public init(dispatcher: ActionDispatcher<NotesState>, now: @escaping () -> Date = { Date() }) {
-    self.dispatcher = dispatcher
-    self.now = now
-    renderedRevision = dispatcher.model.revision
-    lifetime = dispatcher.model.observeCommits { [weak self] commit in self?.apply(commit) }
+  ///   - model: The library's model, which the editor reads and follows.
+  ///   - saves: The command the editor's saves go through; the editor cancels it with
+  ///     itself.
+  public init(model: Model<NotesState>, saves: ActionController<NotesState, EditorMachine.Save>) {
+    self.model = model
+    self.saves = saves
+    renderedRevision = model.revision
+    lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
+  }
+
+  /// Creates the controller with the standard save command over `dispatcher`.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the save command's actions.
+  ///   - now: The clock for modification dates.
+  public convenience init(
+    dispatcher: ActionDispatcher<NotesState>, now: @escaping () -> Date = { Date() }
+  ) {
+    self.init(model: dispatcher.model, saves: Self.saveCommand(dispatcher: dispatcher, now: now))
+  }
+
+  /// The command of the editor's saves: each save, an `EditNoteBody` based on the body the
+  /// editor last saw (compare and set), stamped with `now`.
+  ///
+  /// - Parameters:
+  ///   - dispatcher: Runs the actions.
+  ///   - now: The clock for modification dates.
+  /// - Returns: The command.
+  public static func saveCommand(
+    dispatcher: ActionDispatcher<NotesState>, now: @escaping () -> Date = { Date() }
+  ) -> ActionController<NotesState, EditorMachine.Save> {
+    ActionController(dispatcher: dispatcher, name: "Edit Note") { save in
+      EditNoteBody(id: save.id, body: save.body, now: now(), expectedBody: save.expectedBody)
+    }
   }
 
   /// What the editor shows.
@@ -105,7 +135,7 @@ public struct EditorState: Equatable, Sendable {
   ///
   /// - Parameter id: The note to edit.
   public func open(_ id: NoteID?) {
-    handle(.opened(id.flatMap { dispatcher.model.state.notes[$0] }))
+    handle(.opened(id.flatMap { model.state.notes[$0] }))
   }
 
   /// Records the user's edit of the body (input, not a render); the cursor goes to its end.
@@ -153,8 +183,11 @@ public struct EditorState: Equatable, Sendable {
   /// Resolves a conflict by taking the other change and dropping the draft.
   public func takeTheirs() { handle(.tookTheirs) }
 
-  /// Stops following the model.
-  public func cancel() { lifetime?.cancel() }
+  /// Stops following the model, and the save command with it.
+  public func cancel() {
+    lifetime?.cancel()
+    saves.cancel()
+  }
 
   /// How the editor's published state disagrees with the model, or `nil` when it agrees
   /// (see `ViewStateController`).
@@ -167,7 +200,7 @@ public struct EditorState: Equatable, Sendable {
     let shown = stateSource.value
     guard shown == machine.state else { return "the published state is not the editor's" }
     guard let id = shown.noteID else { return nil }
-    guard let stored = dispatcher.model.state.notes[id] else {
+    guard let stored = model.state.notes[id] else {
       return shown.isDeleted ? nil : "note \(id) is open but the model has no such note"
     }
     if shown.isDeleted { return "note \(id) is shown as deleted but exists" }
@@ -217,20 +250,17 @@ public struct EditorState: Equatable, Sendable {
     return outcome
   }
 
-  /// Runs a save as one undo step and tells the machine what it did.
+  /// Hands a save to the save command, as one undo step (a typing run's saves merge into
+  /// one), and tells the machine what it did.
   private func run(_ save: EditorMachine.Save) -> ActionOutcome {
     isSaving = true
     defer { isSaving = false }
-    let time = now()
-    var outcome = ActionOutcome.unchanged
     let key = save.typingRun.map {
       AnyHashable(TypingRun(editor: number, number: $0, note: save.id))
     }
-    dispatcher.group(named: save.typingRun != nil ? "Typing" : "Edit Note", coalescingKey: key) {
-      outcome = dispatcher.dispatch(
-        EditNoteBody(id: save.id, body: save.body, now: time, expectedBody: save.expectedBody))
-    }
-    _ = machine.handle(.saveFinished(outcome, stored: dispatcher.model.state.notes[save.id]))
+    let outcome = saves.trigger(
+      save, step: save.typingRun != nil ? "Typing" : "Edit Note", coalescingKey: key)
+    _ = machine.handle(.saveFinished(outcome, stored: model.state.notes[save.id]))
     return outcome
   }
 
