@@ -12,7 +12,7 @@ extension NotesSession {
   ///
   /// - Parameter id: The notebook, or `nil`.
   public func notebookSelected(_ id: NotebookID?) {
-    sidebar.select(id)
+    movingOn { _ = sidebar.select(id) }
   }
 
   /// The user selected a note in the list.
@@ -21,7 +21,7 @@ extension NotesSession {
   /// - Returns: `false`, changing nothing, if the note is not listed.
   @discardableResult
   public func noteSelected(_ id: NoteID) -> Bool {
-    noteList.lens.select(id)
+    movingOn { noteList.lens.select(id) }
   }
 
   /// The user typed in the search field: the list shows the notes matching `text`.
@@ -29,7 +29,7 @@ extension NotesSession {
   /// - Parameter text: The whole search text; empty lists every note of the notebook.
   public func searchTyped(_ text: String) {
     selectedIndex = 0
-    noteList.search = text
+    movingOn { noteList.search = text }
   }
 
   /// The current search text.
@@ -62,6 +62,10 @@ extension NotesSession {
   /// - Returns: The outcome.
   @discardableResult
   public func noteCreated(titled title: String) -> ActionOutcome {
+    movingOn { createNote(titled: title) }
+  }
+
+  private func createNote(titled title: String) -> ActionOutcome {
     let outcome = commands.newNote.trigger(title)
     report(outcome)
     if let id = outcome.createdID(in: \NotesState.notes) {
@@ -80,7 +84,7 @@ extension NotesSession {
   public func notebookCreated(titled title: String) -> ActionOutcome {
     let outcome = commands.newNotebook.trigger(title)
     report(outcome)
-    if let id = outcome.createdID(in: \NotesState.notebooks) { sidebar.select(id) }
+    if let id = outcome.createdID(in: \NotesState.notebooks) { notebookSelected(id) }
     return outcome
   }
 
@@ -143,7 +147,7 @@ extension NotesSession {
   /// - Returns: The outcome.
   @discardableResult
   public func noteMoved(to notebook: NotebookID) -> ActionOutcome {
-    let outcome = commands.moveNote.trigger(notebook)
+    let outcome = movingOn { commands.moveNote.trigger(notebook) }
     report(outcome)
     return outcome
   }
@@ -164,7 +168,7 @@ extension NotesSession {
   @discardableResult
   public func noteDeleted() -> ActionOutcome {
     let title = noteList.lens.selection.value.flatMap { model.state.notes[$0]?.title } ?? ""
-    let outcome = commands.deleteNote.trigger()
+    let outcome = movingOn { commands.deleteNote.trigger() }
     report(outcome, done: "Deleted “\(BidiIsolation.isolate(title))”" + hint(.undo, "to undo"))
     return outcome
   }
@@ -182,7 +186,7 @@ extension NotesSession {
       return outcome
     }
     let title = model.state.notebooks[id]?.title ?? ""
-    let outcome = notebookDeletion.deleteRequested(id)
+    let outcome = movingOn { notebookDeletion.deleteRequested(id) }
     report(
       outcome,
       done: "Deleted the notebook “\(BidiIsolation.isolate(title))”" + hint(.undo, "to undo"))
@@ -200,7 +204,7 @@ extension NotesSession {
   public func deletionAnswered(_ id: DeletionConfirmation.ID, confirmed: Bool) -> ActionOutcome {
     let notebook = confirmations.pending.first { $0.id == id }?.notebookID
     let title = notebook.flatMap { model.state.notebooks[$0]?.title } ?? ""
-    let outcome = notebookDeletion.answer(id, confirmed: confirmed)
+    let outcome = movingOn { notebookDeletion.answer(id, confirmed: confirmed) }
     report(
       outcome,
       done: "Deleted the notebook “\(BidiIsolation.isolate(title))” and its notes"
@@ -271,6 +275,10 @@ extension NotesSession {
   public func redoRequested() -> ActionOutcome { undoOrRedo(redo: true) }
 
   private func undoOrRedo(redo: Bool) -> ActionOutcome {
+    movingOn { undoOrRedoStep(redo: redo) }
+  }
+
+  private func undoOrRedoStep(redo: Bool) -> ActionOutcome {
     let names = dispatcher.undoAvailability.value
     guard let name = redo ? names.redoName : names.undoName else {
       let outcome = redo ? dispatcher.redo() : dispatcher.undo()

@@ -47,9 +47,15 @@ public import Foundation
 /// - A gesture on a command that is unavailable is refused with the availability's reason.
 /// - View-state gestures (selection, search, sort) change only view state.
 /// - After any gesture returns, every projection shows the model's latest revision.
-/// - The list keeps a selection while it has rows: when the selected note leaves it
-///   (deleted, moved, filtered out), the note now in its place is selected, so the editor
-///   shows a note whenever there is one to show.
+/// - The editor changes note only by this session's gestures. When one of them takes the
+///   selected note out of the list (deleting or moving it, a search, another notebook, an
+///   undo), the note now in its place is selected and opened, so the editor shows a note
+///   whenever there is one to show. When anything else does (another window, process or
+///   device deletes or moves it; the user's own typing or rename makes it stop matching the
+///   search), the editor keeps the note: the list then has no selection until the user
+///   chooses one, a deleted note shows as deleted (saving refused) and the status bar says
+///   so, and keys typed into the editor never reach a note the user did not choose. The
+///   note listed again (the deletion undone, the search cleared) is selected again.
 /// - Presentations read projections (state sources, the read-only list, pending
 ///   confirmations) and never the model's state or a controller's setters.
 /// - `close()` saves the editor's draft and cancels every binding the session made; a
@@ -92,6 +98,9 @@ public final class NotesSession {
 
   /// Where the selected note was in the list, to select its neighbour when it leaves.
   var selectedIndex = 0
+  /// Whether a gesture of this session that may take the selected note out of the list
+  /// runs: the list then moves on to its neighbour, instead of the editor keeping it.
+  var movesOnToNeighbour = false
   /// The note the list's selection last opened in the editor.
   private var shownNote: NoteID?
   /// The too-long message a title draft showed as it passed the limit, if any.
@@ -174,21 +183,37 @@ public final class NotesSession {
       windowTitle.notebook = notebook
     }.store(in: bag)
     noteList.lens.selection.observe { [unowned self] note in
-      // The list keeps a selection while it has rows: when the selected note leaves it,
-      // the note now in its place is selected.
+      if note == nil, shownNote != nil, !movesOnToNeighbour {
+        // The open note left the list by someone else's change (or stopped matching the
+        // search as the user typed): the editor keeps it.
+        if let shownNote, model.state.notes[shownNote] == nil {
+          let title = BidiIsolation.isolate(editor.state.value.title)
+          statusBar.inform("“\(title)” was deleted elsewhere.")
+        }
+        return
+      }
+      // A gesture of this session took the selected note out: the note now in its place
+      // is selected.
       if note == nil, noteList.lens.count > 0 {
         noteList.lens.select(noteList.lens.row(at: min(selectedIndex, noteList.lens.count - 1)).id)
         return
       }
       if let note, let index = noteList.lens.index(of: note) { selectedIndex = index }
+      // The window title forgets a note that is removed; one the editor kept, listed again,
+      // names the window again.
+      windowTitle.note = note
       guard note != shownNote else { return }
       shownNote = note
       editor.open(note)
-      windowTitle.note = note
     }.store(in: bag)
     noteList.lens.updates.observe { [unowned self] update in
-      // Rows came back (a search cleared, a note added) while nothing was selected.
-      if update.count > 0, noteList.lens.selection.value == nil {
+      guard update.count > 0, noteList.lens.selection.value == nil else { return }
+      if let shownNote, noteList.lens.row(for: shownNote) != nil {
+        // The note the editor kept is listed again (its deletion undone, the search
+        // cleared): it is the selection again.
+        noteList.lens.select(shownNote)
+      } else if shownNote == nil || movesOnToNeighbour {
+        // Rows came back (a search cleared, a note added) while nothing was open.
         noteList.lens.select(noteList.lens.row(at: min(selectedIndex, update.count - 1)).id)
       }
     }.store(in: bag)
@@ -204,10 +229,21 @@ public final class NotesSession {
   /// - Parameter other: Another session of the same library.
   public func show(sameAs other: NotesSession) {
     precondition(other.library === library, "a session of another library")
-    sidebar.select(other.sidebar.selection.value)
-    noteList.sort = other.noteList.sort
-    searchTyped(other.noteList.search)
-    if let note = other.noteList.lens.selection.value { noteList.lens.select(note) }
+    movingOn {
+      sidebar.select(other.sidebar.selection.value)
+      noteList.sort = other.noteList.sort
+      searchTyped(other.noteList.search)
+      if let note = other.noteList.lens.selection.value { noteList.lens.select(note) }
+    }
+  }
+
+  /// Runs a gesture that may take the selected note out of the list: the list moves on to
+  /// its neighbour rather than the editor keeping the note.
+  func movingOn<Result>(_ gesture: () -> Result) -> Result {
+    let outer = movesOnToNeighbour
+    movesOnToNeighbour = true
+    defer { movesOnToNeighbour = outer }
+    return gesture()
   }
 
   // MARK: - What presentations show

@@ -107,6 +107,61 @@ struct SeveralSessionsTests {
     }
   }
 
+  @Test func aNoteDeletedInAnotherSessionStaysOpenAsDeletedAndTakesNoKeys() throws {
+    try withTwoSessions { first, second in
+      let groceries = try id(of: "Groceries", in: first)
+      first.noteSelected(groceries)
+      second.noteSelected(groceries)
+      #expect(second.noteDeleted().isCommitted)
+      let others = first.model.state.notes
+
+      // The first keeps the note, shown as deleted, and says so; nothing is selected.
+      #expect(first.editorState.value.noteID == groceries)
+      #expect(first.editorState.value.isDeleted)
+      #expect(first.selectedNote.value == nil)
+      #expect(first.status.value.message == "“\u{2068}Groceries\u{2069}” was deleted elsewhere.")
+      first.expectProjectionsAgree(after: "the note deleted in the second")
+      // Keys typed into the editor reach no note at all.
+      #expect(first.bodyTyped("Milk, eggs, butter") == .rejected("The note was deleted."))
+      #expect(first.model.state.notes == others)
+      // The second, whose gesture it was, moved on to the neighbour.
+      #expect(second.selectedNote.value != nil)
+      #expect(second.editorState.value.noteID == second.selectedNote.value)
+
+      // The deletion undone, the note is selected again in the first and takes keys.
+      #expect(second.undoRequested().isCommitted)
+      #expect(first.selectedNote.value == groceries)
+      #expect(!first.editorState.value.isDeleted)
+      #expect(first.bodyTyped("Milk, eggs, butter").isCommitted)
+      #expect(second.list.row(for: groceries)?.body == "Milk, eggs, butter")
+      first.expectProjectionsAgree(after: "the deletion undone")
+    }
+  }
+
+  @Test func typingThatStopsMatchingTheSearchKeepsTheNoteOpen() throws {
+    try withTwoSessions { first, _ in
+      first.searchTyped("milk")
+      let groceries = try id(of: "Groceries", in: first)
+      #expect(first.selectedNote.value == groceries)
+      let before = first.model.state.notes
+
+      #expect(first.bodyTyped("Eggs").isCommitted)
+      #expect(first.list.row(for: groceries) == nil)
+      #expect(first.editorState.value.noteID == groceries)
+      #expect(first.bodyTyped("Eggs and bread").isCommitted)
+      // Only the note the user chose changed.
+      #expect(first.model.state.notes[groceries]?.body == "Eggs and bread")
+      for note in before.elements where note.id != groceries {
+        #expect(first.model.state.notes[note.id] == note)
+      }
+      first.expectProjectionsAgree(after: "typing the note out of the search")
+      // The search cleared, the open note is the selection again.
+      first.searchTyped("")
+      #expect(first.selectedNote.value == groceries)
+      first.expectProjectionsAgree(after: "clearing the search")
+    }
+  }
+
   @Test func undoTakesBackTheLibrarysLastStepWhicheverSessionTookIt() throws {
     try withTwoSessions { first, second in
       let groceries = try id(of: "Groceries", in: first)

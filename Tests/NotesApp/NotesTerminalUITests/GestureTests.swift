@@ -250,3 +250,36 @@ struct SearchGestureTests {
     #expect(titles(searching: "★").isEmpty)
   }
 }
+
+/// The note open in the editor deleted elsewhere (here, by another session of the library,
+/// as by another window): the editor keeps it, says so, and takes no keys into any note.
+@Suite(.noLiveBindings)
+@MainActor
+struct DeletedElsewhereTests {
+  @Test func theEditorKeepsANoteDeletedElsewhereAndTypesIntoNoOtherNote() throws {
+    let app = makeApp()
+    app.press(.enter)
+    #expect(app.focus == .editor)
+    let open = try #require(app.session.selectedNote.value)
+    let other = NotesSession(library: app.session.library)
+    #expect(other.noteSelected(open))
+    #expect(other.noteDeleted().isCommitted)
+    other.close()
+    let notes = app.session.model.state.notes
+
+    let screen = app.screen()
+    #expect(screen.contains { $0.contains("— deleted elsewhere") })
+    #expect(screen[23].contains("was deleted elsewhere."))
+    app.type("typed after the deletion")
+    #expect(app.session.model.state.notes == notes, "a key reached a note")
+    #expect(app.screen()[23].contains("The note was deleted."))
+    // Down in the list chooses a note again; it opens in the editor.
+    app.press(.escape)
+    #expect(app.focus == .list)
+    app.press(.down)
+    let chosen = try #require(app.session.selectedNote.value)
+    #expect(app.session.editorState.value.noteID == chosen)
+    #expect(!app.session.editorState.value.isDeleted)
+    app.shutdown()
+  }
+}

@@ -15,11 +15,16 @@ extension DesktopWindow {
   ///   it and the view's scroll position stay.
   /// - The cursor goes where the session's editor state puts it (it maps the cursor through
   ///   every change); the window tells the session of each cursor move, so the two agree.
+  /// - A note deleted elsewhere, which the session keeps open, shows read-only: its text can
+  ///   be selected and copied, and no key reaches any note.
   /// - Offsets: the session counts UTF-8 bytes, GTK counts characters (Unicode scalars); the
   ///   conversions are in this file and nowhere else.
   func showEditor(_ editor: EditorState) {
     gtk_widget_set_sensitive(textView, editor.noteID == nil ? 0 : 1)
-    gtk_widget_set_sensitive(titleEntry, editor.noteID == nil ? 0 : 1)
+    // A note deleted elsewhere stays on show, its text selectable but no longer editable:
+    // no key goes into it, nor into a note the user did not choose.
+    gtk_text_view_set_editable(cast(raw(textView)), editor.isDeleted ? 0 : 1)
+    gtk_widget_set_sensitive(titleEntry, editor.noteID == nil || editor.isDeleted ? 0 : 1)
     if entryText() != editor.title {
       gtk_editable_set_text(OpaquePointer(titleEntry), editor.title)
     }

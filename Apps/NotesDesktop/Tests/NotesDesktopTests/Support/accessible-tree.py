@@ -71,7 +71,12 @@ def describe(node, depth=0):
     states = node.getState()
     entry["states"] = sorted(
         pyatspi.stateToString(state)
-        for state in (pyatspi.STATE_SELECTED, pyatspi.STATE_FOCUSED, pyatspi.STATE_SENSITIVE)
+        for state in (
+            pyatspi.STATE_SELECTED,
+            pyatspi.STATE_FOCUSED,
+            pyatspi.STATE_SENSITIVE,
+            pyatspi.STATE_EDITABLE,
+        )
         if states.contains(state)
     )
     children = []
