@@ -10,6 +10,7 @@
 import Foundation
 import NotesCommandLine
 import NotesHost
+import NotesPresentation
 import NotesStorage
 import NotesTerminalUI
 
@@ -27,6 +28,8 @@ func printError(_ message: String) {
 ///   library with the samples of `SampleLibrary`.
 /// - Every exit path of the full-screen app restores the terminal (see `Terminal`). Quitting
 ///   and a closed terminal (hangup) also save the editor's draft and close the database.
+/// - The app opens on the notebook, search, order and note it showed when it last quit on
+///   this library, as far as they still exist (`ViewStateStore`, `SavedViewState`).
 @MainActor
 func runFullScreen(databasePath: String?) -> Never {
   guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -45,6 +48,10 @@ func runFullScreen(databasePath: String?) -> Never {
   // Sync talks to the server `notes sync setup` stored; without one, `s` says how to set
   // it up and nothing else changes.
   let app = TerminalApplication(session: library.session)
+  let savedWindows = ViewStateStore.standard()
+  if let saved = savedWindows.windows(of: "terminal", library: library.path).first {
+    app.session.restore(saved.view)
+  }
   let terminal: Terminal
   do {
     terminal = try Terminal.start()
@@ -75,6 +82,8 @@ func runFullScreen(databasePath: String?) -> Never {
   let period = ProcessInfo.processInfo.environment["AIRFRAME_NOTES_WATCH_MS"].flatMap(Int.init)
   library.start(watching: period.map { .polling(every: .milliseconds(max(10, $0))) } ?? .fileEvents)
   func finish() -> Never {
+    savedWindows.save(
+      [SavedWindow(view: app.session.savedViewState)], of: "terminal", library: library.path)
     app.shutdown()
     terminal.stop()
     library.close()

@@ -26,14 +26,20 @@ extension NotesSession {
 
   /// The user typed in the search field: the list shows the notes matching `text`.
   ///
+  /// The same text again changes nothing (a field that reports its text late, after the
+  /// session set it, is no new search).
+  ///
   /// - Parameter text: The whole search text; empty lists every note of the notebook.
   public func searchTyped(_ text: String) {
+    guard text != noteList.search else { return }
     selectedIndex = 0
     movingOn { noteList.search = text }
+    searchSource.set(text)
   }
 
-  /// The current search text.
-  public var search: String { noteList.search }
+  /// The search text, published whenever it changes: typed, cleared for a new note,
+  /// restored, or taken from the window a new one was opened from.
+  public var search: some StateProjection<String> { searchSource }
 
   /// Waits until every note can be searched at full speed.
   ///

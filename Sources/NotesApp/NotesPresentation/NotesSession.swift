@@ -101,6 +101,8 @@ public final class NotesSession {
   /// Whether a gesture of this session that may take the selected note out of the list
   /// runs: the list then moves on to its neighbour, instead of the editor keeping it.
   var movesOnToNeighbour = false
+  /// The search text, as the list filters by it.
+  let searchSource = StateSource("")
   /// The note the list's selection last opened in the editor.
   private var shownNote: NoteID?
   /// The too-long message a title draft showed as it passed the limit, if any.

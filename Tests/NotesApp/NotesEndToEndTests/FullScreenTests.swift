@@ -25,6 +25,39 @@ struct FullScreenTests {
     try notes.expectTerminalRestored()
   }
 
+  @Test func theAppOpensWhereItWasLeftOnTheLibrary() async throws {
+    let state = try TemporaryFolder()
+    defer { state.remove() }
+    let library = try TemporaryFolder()
+    defer { library.remove() }
+    // One user's state folder for both launches (each session has a HOME of its own).
+    let launcher = ["env", "XDG_STATE_HOME=\(state.path)"]
+    let database = library.file("notes.sqlite")
+    do {
+      let notes = try NotesProgram(launcher: launcher, database: database)
+      defer { notes.close() }
+      try #require(await notes.waitUntilFullScreen())
+      try notes.tmux.type("/")
+      try notes.tmux.type("bike")
+      try notes.tmux.press("Enter")
+      _ = try await notes.tmux.waitForScreen("the search") { screen in
+        screen.contains { $0.contains("· “bike”") }
+          && screen.contains { $0.contains("Fix the bike") }
+      }
+      try notes.tmux.type("q")
+      #expect(try await notes.waitForExit() == 0)
+    }
+    let again = try NotesProgram(launcher: launcher, database: database)
+    defer { again.close() }
+    try #require(await again.waitUntilFullScreen())
+    _ = try await again.tmux.waitForScreen("the search and note, again") { screen in
+      screen.contains { $0.contains("· “bike”") }
+        && screen.contains { $0.contains("Fix the bike") }
+    }
+    try again.tmux.type("q")
+    #expect(try await again.waitForExit() == 0)
+  }
+
   @Test(arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGABRT])
   func aSignalEndsTheProcessAndRestoresTheTerminal(signal: Int32) async throws {
     let notes = try NotesProgram()

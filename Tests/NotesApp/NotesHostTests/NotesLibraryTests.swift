@@ -110,3 +110,65 @@ struct LibrarySessionsTests {
     #expect(notes[two]?.body == "second draft")
   }
 }
+
+/// Where the programs keep what their windows showed.
+@Suite
+struct ViewStateStoreTests {
+  let view = SavedViewState(
+    notebook: NotebookID(rawValue: 2), search: "milk", sort: .title, note: NoteID(rawValue: 5))
+
+  @Test func eachProgramsWindowsOnEachLibraryComeBack() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let store = ViewStateStore(path: folder.file("state/airframe-notes/windows.json"))
+    #expect(store.windows(of: "desktop", library: "/a.sqlite").isEmpty)
+    let windows = [
+      SavedWindow(view: view, size: .init(width: 800, height: 500)),
+      SavedWindow(view: view, isMaximized: true),
+    ]
+    store.save(windows, of: "desktop", library: "/a.sqlite")
+    store.save([SavedWindow(view: view)], of: "terminal", library: "/a.sqlite")
+    store.save([SavedWindow(view: view)], of: "desktop", library: "/b.sqlite")
+    #expect(store.windows(of: "desktop", library: "/a.sqlite") == windows)
+    #expect(store.windows(of: "terminal", library: "/a.sqlite") == [SavedWindow(view: view)])
+    // Saving none forgets the entry and keeps the others.
+    store.save([], of: "desktop", library: "/b.sqlite")
+    #expect(store.windows(of: "desktop", library: "/b.sqlite").isEmpty)
+    #expect(store.windows(of: "desktop", library: "/a.sqlite") == windows)
+  }
+
+  @Test func aMalformedFileReadsAsNothingSavedAndIsReplacedWhole() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("windows.json")
+    try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+    let store = ViewStateStore(path: path)
+    #expect(store.windows(of: "terminal", library: "/a.sqlite").isEmpty)
+    store.save([SavedWindow(view: view)], of: "terminal", library: "/a.sqlite")
+    #expect(store.windows(of: "terminal", library: "/a.sqlite") == [SavedWindow(view: view)])
+  }
+
+  @Test func theFileKeepsTheLatestLibrariesOnly() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let store = ViewStateStore(path: folder.file("windows.json"))
+    let count = ViewStateStore.entryLimit + 6
+    for index in 0..<count {
+      store.save([SavedWindow(view: view)], of: "desktop", library: "/\(index).sqlite")
+    }
+    #expect(store.windows(of: "desktop", library: "/0.sqlite").isEmpty)
+    #expect(store.windows(of: "desktop", library: "/5.sqlite").isEmpty)
+    #expect(store.windows(of: "desktop", library: "/6.sqlite").count == 1)
+    #expect(store.windows(of: "desktop", library: "/\(count - 1).sqlite").count == 1)
+  }
+
+  @Test func theStandardFileFollowsXDGStateHomeElseHome() {
+    #expect(
+      ViewStateStore.standard(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"]).path
+        == "/state/airframe-notes/windows.json")
+    // A relative XDG_STATE_HOME is ignored, as the XDG specification asks.
+    #expect(
+      ViewStateStore.standard(environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"]).path
+        == "/home/u/.local/state/airframe-notes/windows.json")
+  }
+}

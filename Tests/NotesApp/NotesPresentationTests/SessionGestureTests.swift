@@ -60,7 +60,7 @@ struct SessionGestureTests {
     let outcome = session.noteCreated(titled: "Packing list")
     #expect(outcome.isCommitted)
     let id = try #require(outcome.createdID(in: \NotesState.notes))
-    #expect(session.search.isEmpty)
+    #expect(session.search.value.isEmpty)
     #expect(session.selectedNote.value == id)
     #expect(session.editorState.value.title == "Packing list")
     session.expectProjectionsAgree(after: "creating a note")

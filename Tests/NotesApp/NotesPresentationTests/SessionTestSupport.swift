@@ -33,9 +33,10 @@ extension NotesSession {
     let notebook = selectedNotebook.value
     check(notebook == nil || state.notebooks[notebook!] != nil, "the selected notebook exists")
     let expected = NoteListController.recomputedRows(
-      for: state, notebook: notebook, search: search, sort: sort)
+      for: state, notebook: notebook, search: search.value, sort: sort)
     check(list.rows.map(\.id) == expected.map(\.id), "the list's rows")
     check(list.count == expected.count, "the list's count")
+    check(search.value == noteList.search, "the published search is the list's")
     // The list keeps a selection while it has rows, and the editor shows it; unless the
     // editor kept a note that something other than this session's gestures took out of
     // the list, which then has no selection.

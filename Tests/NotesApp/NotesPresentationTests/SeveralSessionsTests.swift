@@ -55,7 +55,7 @@ struct SeveralSessionsTests {
       #expect(second.editorState.value.noteID == agenda)
       #expect(first.selectedNotebook.value == home)
       #expect(second.selectedNotebook.value == nil)
-      #expect(first.search.isEmpty)
+      #expect(first.search.value.isEmpty)
       #expect(first.title.value != second.title.value)
       first.expectProjectionsAgree(after: "choosing Groceries in the first")
       second.expectProjectionsAgree(after: "searching release in the second")
@@ -246,7 +246,7 @@ struct SeveralSessionsTests {
       second.show(sameAs: first)
       #expect(second.selectedNotebook.value == home)
       #expect(second.sort == first.sort)
-      #expect(second.search == "l")
+      #expect(second.search.value == "l")
       #expect(second.selectedNote.value == last)
       #expect(second.editorState.value.noteID == last)
       // And goes its own way from there.

@@ -15,6 +15,11 @@ package import NotesPresentation
 ///   two windows show two notes and agree on every change at once. New Window opens one
 ///   that starts where the window it was opened from is; Close Window ends its bindings
 ///   and closes its session (saving its draft).
+/// - Restoration: Quit (or a signal) saves every open window's notebook, search, order,
+///   note, size and maximized state, and closing the last window saves that one
+///   (`ViewStateStore`, outside the library). The next launch on the same library opens
+///   those windows again, each validated against the library as it is then (what was
+///   deleted meanwhile is not restored); with nothing saved, one window on the first note.
 /// - The main queue, and with it every `@MainActor` task (the library's watcher, live
 ///   sync), runs inside GTK's loop through a file-descriptor source on libdispatch's
 ///   wake-up eventfd (see `bridgeMainQueue()`), never by polling.
@@ -33,14 +38,21 @@ package final class DesktopApplication {
   package private(set) var windows: [DesktopWindow] = []
   /// Told what the windows do, for a benchmark or a test report; set it before ``run()``.
   package var observer: (any DesktopObserver)?
+  /// Where the windows are saved at quit and found at launch.
+  private let savedWindows: ViewStateStore
+  /// Whether Quit saved every window already, so the last one closing saves nothing more.
+  private var savedAtQuit = false
   private var isClosed = false
 
   /// Makes the application for `library`; nothing shows until ``run()``.
   ///
-  /// - Parameter library: The open library. The application starts it (watcher, live sync)
-  ///   with the first window and closes it after the last.
-  package init(library: NotesLibrary) {
+  /// - Parameters:
+  ///   - library: The open library. The application starts it (watcher, live sync) with
+  ///     the first windows and closes it after the last.
+  ///   - savedWindows: Where the windows are found at launch and saved at quit.
+  package init(library: NotesLibrary, savedWindows: ViewStateStore = .standard()) {
     self.library = library
+    self.savedWindows = savedWindows
     guard
       let application = gtk_application_new(
         "dev.airframe.NotesDesktop", G_APPLICATION_NON_UNIQUE)
@@ -49,7 +61,12 @@ package final class DesktopApplication {
     CommandActions.installShortcuts(in: application)
     Signal.connect(GPointer(application), "activate") { [unowned self] in
       guard self.windows.isEmpty, !self.isClosed else { return }
-      self.openWindow()
+      let saved = self.savedWindows.windows(of: "desktop", library: self.library.path)
+      if saved.isEmpty {
+        self.openWindow()
+      } else {
+        for window in saved { self.openWindow(restoring: window) }
+      }
       self.library.start()
     }
     Self.current = self
@@ -76,13 +93,24 @@ package final class DesktopApplication {
 
   /// Opens one more window on the library, with a session of its own, bound at once.
   ///
-  /// - Parameter opener: The window New Window was chosen in: the new one starts showing
-  ///   what it shows. `nil` starts on the first note of "All notes".
+  /// - Parameters:
+  ///   - opener: The window New Window was chosen in: the new one starts showing what it
+  ///     shows. `nil` starts on the first note of "All notes".
+  ///   - saved: A window saved at the last quit, to show again as far as the library still
+  ///     has what it showed.
   /// - Returns: The window.
   @discardableResult
-  package func openWindow(from opener: DesktopWindow? = nil) -> DesktopWindow {
-    let window = DesktopWindow(
-      application: self, session: library.openSession(showing: opener?.session))
+  package func openWindow(
+    from opener: DesktopWindow? = nil, restoring saved: SavedWindow? = nil
+  ) -> DesktopWindow {
+    let session = library.openSession(showing: opener?.session)
+    if let saved { session.restore(saved.view) }
+    let window = DesktopWindow(application: self, session: session)
+    if let size = saved?.size {
+      gtk_window_set_default_size(
+        cast(raw(window.window)), Int32(clamping: size.width), Int32(clamping: size.height))
+    }
+    if saved?.isMaximized == true { gtk_window_maximize(cast(raw(window.window))) }
     window.bind()
     Signal.connectStopping(GPointer(window.window), "close-request") {
       [unowned self, unowned window] in
@@ -99,12 +127,19 @@ package final class DesktopApplication {
     return window
   }
 
-  /// Closes every window, which ends the program (Quit).
+  /// Saves every window, then closes them all, which ends the program (Quit).
   package func quit() {
+    if !windows.isEmpty {
+      savedWindows.save(windows.map(\.savedWindow), of: "desktop", library: library.path)
+      savedAtQuit = true
+    }
     for window in windows { gtk_window_close(cast(raw(window.window))) }
   }
 
   private func windowClosing(_ window: DesktopWindow) {
+    if windows.count == 1, !savedAtQuit {
+      savedWindows.save([window.savedWindow], of: "desktop", library: library.path)
+    }
     window.unbind()
     window.session.close()
     observer?.windowClosed(window)

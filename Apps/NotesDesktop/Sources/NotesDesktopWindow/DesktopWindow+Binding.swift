@@ -98,6 +98,14 @@ extension DesktopWindow {
         self.observer?.inputForwarded(.cursorMove, by: self)
         session.cursorMoved(to: offset)
       }
+      // The search the session has: cleared for a new note, restored at launch, taken from
+      // the window this one was opened from. GTK reports a search entry's text after a
+      // delay, so the echo of this render may arrive after it; the session ignores a
+      // search for the text it already has.
+      connect.render(session.search) { [unowned self] text in
+        let shown = gtk_editable_get_text(cast(raw(self.searchEntry))).map { String(cString: $0) }
+        if shown != text { gtk_editable_set_text(cast(raw(self.searchEntry)), text) }
+      }
       connect.forward(searchEdits) { [unowned self] text in
         self.observer?.inputForwarded(.searchEdit, by: self)
         session.searchTyped(text)

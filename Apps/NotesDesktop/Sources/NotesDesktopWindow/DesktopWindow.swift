@@ -2,6 +2,7 @@ import Airframe
 import AirframeBinding
 package import CGtk
 import NotesCore
+import NotesHost
 package import NotesPresentation
 
 /// One desktop window: one session's presentation.
@@ -65,6 +66,18 @@ package final class DesktopWindow {
   var listRevision = -1
   /// The confirmation dialogs shown, by confirmation.
   var confirmationDialogs: [DeletionConfirmation.ID: Dialog] = [:]
+
+  /// What the window shows, to show again at the next launch: its session's view state,
+  /// its size and whether it is maximized.
+  var savedWindow: SavedWindow {
+    var width: Int32 = 0
+    var height: Int32 = 0
+    gtk_window_get_default_size(cast(raw(window)), &width, &height)
+    return SavedWindow(
+      view: session.savedViewState,
+      size: width > 0 && height > 0 ? .init(width: Int(width), height: Int(height)) : nil,
+      isMaximized: gtk_window_is_maximized(cast(raw(window))) != 0)
+  }
 
   /// Builds a window for `session`; nothing is bound until ``bind()``.
   ///

@@ -1,7 +1,7 @@
 import Airframe
 
 /// How the note list is sorted after pinned notes.
-public enum NoteSort: String, Sendable, CaseIterable {
+public enum NoteSort: String, Sendable, CaseIterable, Codable {
   /// Most recently modified first.
   case modified
   /// By title, ignoring case.

@@ -57,7 +57,7 @@ extension TerminalApplication {
       NoteListContent(
         count: list.count, row: { list.row(at: $0) }, selection: selectedNote,
         selectedIndex: selectedNote.flatMap { list.index(of: $0) }, focused: focus == .list,
-        search: session.search, sort: session.sort, renaming: renamingNote),
+        search: session.search.value, sort: session.sort, renaming: renamingNote),
       scroll: &listScroll, frame: layout.list, into: &screen)
     drawRule(column: layout.editor.column - 1, rows: layout.editor.rows, into: &screen)
     drawEditor(

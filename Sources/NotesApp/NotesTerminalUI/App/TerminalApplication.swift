@@ -145,7 +145,7 @@ public final class TerminalApplication {
     case .togglePin: session.pinToggled()
     case .deleteNote: session.noteDeleted()
     case .deleteNotebook: session.notebookDeletionRequested()
-    case .search: beginPrompt(.search, text: session.search)
+    case .search: beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()
     case .undo: session.undoRequested()
     case .redo: session.redoRequested()
