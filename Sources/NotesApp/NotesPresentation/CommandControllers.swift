@@ -23,6 +23,9 @@ final class CommandControllers {
   let moveNote: ActionController<NotesState, NotebookID>
   let togglePin: ActionController<NotesState, Void>
   let deleteNote: ActionController<NotesState, Void>
+  let keepDeletedNote: ActionController<NotesState, Void>
+  /// The open note, deleted elsewhere while open, as the editor shows it; `nil` otherwise.
+  private let deletedNote = StateSource<KeptNote?>(nil)
   /// The selection every command acts on.
   private let context: StateSource<CommandContext>
   private let deleteNotebookAvailability = StateSource(Availability.enabled)
@@ -86,11 +89,30 @@ final class CommandControllers {
     ) { note in
       DeleteNote(id: note)
     }
+    keepDeletedNote = ActionController(
+      dispatcher: dispatcher, name: "Keep Deleted Note", reading: deletedNote
+    ) { [unowned session] kept, state in
+      Requirement(kept, otherwise: "The open note was not deleted.").then { kept in
+        // Its notebook, else (deleted with it) the first one there is.
+        let notebook =
+          state.notebooks[kept.notebook] != nil
+          ? kept.notebook : session.notebookForNewNote(CommandContext(), in: state)
+        return notebook.map { .met((kept, $0)) } ?? .unmet("Create a notebook first.")
+      }
+    } makeAction: { (kept: (KeptNote, NotebookID)) in
+      CreateNote(notebookID: kept.1, title: kept.0.title, body: kept.0.body, now: now())
+    }
     session.sidebar.selection.observe { notebook in
       context.update { $0.notebook = notebook }
     }.store(in: bag)
     session.noteList.lens.selection.observe { note in context.update { $0.note = note } }
       .store(in: bag)
+    session.editor.state.observe { [deletedNote, unowned session] state in
+      let notebook = session.editor.machine.base?.notebookID
+      deletedNote.set(
+        state.isDeleted
+          ? notebook.map { KeptNote(notebook: $0, title: state.title, body: state.body) } : nil)
+    }.store(in: bag)
     dispatcher.undoAvailability.observe { [unowned self] names in
       undoAvailability.set(names.undoName == nil ? .disabled("Nothing to undo.") : .enabled)
       redoAvailability.set(names.redoName == nil ? .disabled("Nothing to redo.") : .enabled)
@@ -135,6 +157,7 @@ final class CommandControllers {
     case .togglePin: togglePin.availability
     case .deleteNote: deleteNote.availability
     case .deleteNotebook: deleteNotebookAvailability
+    case .keepDeletedNote: keepDeletedNote.availability
     case .undo: undoAvailability
     case .redo: redoAvailability
     case .syncNow: syncAvailability
@@ -163,7 +186,19 @@ final class CommandControllers {
     moveNote.cancel()
     togglePin.cancel()
     deleteNote.cancel()
+    keepDeletedNote.cancel()
   }
+}
+
+/// The open note as the editor shows it after it was deleted elsewhere: what "Keep Deleted
+/// Note" makes a new note of.
+struct KeptNote: Equatable {
+  /// The notebook it was in.
+  var notebook: NotebookID
+  /// Its title.
+  var title: String
+  /// The text the editor shows.
+  var body: String
 }
 
 /// What the commands act on: the sidebar's and the note list's selections.

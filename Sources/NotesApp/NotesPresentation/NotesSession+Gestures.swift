@@ -74,12 +74,36 @@ extension NotesSession {
   private func createNote(titled title: String) -> ActionOutcome {
     let outcome = commands.newNote.trigger(title)
     report(outcome)
-    if let id = outcome.createdID(in: \NotesState.notes) {
-      if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { searchTyped("") }
-      if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
-      noteList.lens.select(id)
-    }
+    showCreated(outcome)
     return outcome
+  }
+
+  /// Selects and opens the note `outcome` created, clearing the search or choosing its
+  /// notebook first if the list would not show it.
+  private func showCreated(_ outcome: ActionOutcome) {
+    guard let id = outcome.createdID(in: \NotesState.notes) else { return }
+    if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { searchTyped("") }
+    if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
+    noteList.lens.select(id)
+  }
+
+  /// The user kept the open note, deleted elsewhere while it was open: it comes back as a
+  /// new note with the title and text the editor shows, in its notebook (or the first
+  /// one, if that was deleted too), selected and open.
+  ///
+  /// Nothing the editor showed is lost to another's deletion. Refused with the reason when
+  /// the open note was not deleted (see ``SessionCommand/keepDeletedNote``).
+  ///
+  /// - Returns: The outcome.
+  @discardableResult
+  public func deletedNoteKept() -> ActionOutcome {
+    let title = BidiIsolation.isolate(editor.state.value.title)
+    return movingOn {
+      let outcome = commands.keepDeletedNote.trigger()
+      report(outcome, done: "Kept “\(title)” as a new note" + hint(.undo, "to undo"))
+      showCreated(outcome)
+      return outcome
+    }
   }
 
   /// The user asked for a new notebook titled `title`; it is selected.

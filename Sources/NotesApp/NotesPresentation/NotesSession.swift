@@ -54,8 +54,9 @@ public import Foundation
 ///   device deletes or moves it; the user's own typing or rename makes it stop matching the
 ///   search), the editor keeps the note: the list then has no selection until the user
 ///   chooses one, a deleted note shows as deleted (saving refused) and the status bar says
-///   so, and keys typed into the editor never reach a note the user did not choose. The
-///   note listed again (the deletion undone, the search cleared) is selected again.
+///   so, and keys typed into the editor never reach a note the user did not choose; what
+///   the editor shows can be kept as a new note (``deletedNoteKept()``). The note listed
+///   again (the deletion undone, the search cleared) is selected again.
 /// - Presentations read projections (state sources, the read-only list, pending
 ///   confirmations) and never the model's state or a controller's setters.
 /// - `close()` saves the editor's draft and cancels every binding the session made; a
@@ -190,7 +191,8 @@ public final class NotesSession {
         // search as the user typed): the editor keeps it.
         if let shownNote, model.state.notes[shownNote] == nil {
           let title = BidiIsolation.isolate(editor.state.value.title)
-          statusBar.inform("“\(title)” was deleted elsewhere.")
+          statusBar.inform(
+            "“\(title)” was deleted elsewhere" + hint(.keepDeletedNote, "keeps it as a new note"))
         }
         return
       }

@@ -20,6 +20,9 @@ public enum SessionCommand: String, CaseIterable, Sendable {
   case deleteNote = "Delete Note"
   /// Delete the selected notebook (asking first when it has notes).
   case deleteNotebook = "Delete Notebook"
+  /// Keep the open note, deleted elsewhere while open, as a new note with the text the
+  /// editor shows.
+  case keepDeletedNote = "Keep Deleted Note"
   /// Search the notes as the user types.
   case search = "Search"
   /// Switch the list between date and title order.

@@ -119,7 +119,7 @@ struct SeveralSessionsTests {
       #expect(first.editorState.value.noteID == groceries)
       #expect(first.editorState.value.isDeleted)
       #expect(first.selectedNote.value == nil)
-      #expect(first.status.value.message == "“\u{2068}Groceries\u{2069}” was deleted elsewhere.")
+      #expect(first.status.value.message == "“\u{2068}Groceries\u{2069}” was deleted elsewhere")
       first.expectProjectionsAgree(after: "the note deleted in the second")
       // Keys typed into the editor reach no note at all.
       #expect(first.bodyTyped("Milk, eggs, butter") == .rejected("The note was deleted."))
@@ -135,6 +135,39 @@ struct SeveralSessionsTests {
       #expect(first.bodyTyped("Milk, eggs, butter").isCommitted)
       #expect(second.list.row(for: groceries)?.body == "Milk, eggs, butter")
       first.expectProjectionsAgree(after: "the deletion undone")
+    }
+  }
+
+  @Test func aNoteDeletedElsewhereCanBeKeptAsANewNoteWithWhatTheEditorShows() throws {
+    try withTwoSessions { first, second in
+      let groceries = try id(of: "Groceries", in: first)
+      first.noteSelected(groceries)
+      #expect(first.deletedNoteKept().description == "The open note was not deleted.")
+      #expect(first.bodyTyped("Milk\nEggs\nOat milk").isCommitted)
+      second.noteSelected(groceries)
+      // Deleted with its notebook: the kept note goes to the first notebook there is.
+      second.notebookSelected(home)
+      #expect(second.notebookDeletionRequested() == .unchanged)
+      let question = try #require(second.confirmations.pending.first)
+      #expect(second.deletionAnswered(question.id, confirmed: true).isCommitted)
+      #expect(first.editorState.value.isDeleted)
+
+      let kept = first.deletedNoteKept()
+      let id = try #require(kept.createdID(in: \NotesState.notes))
+      let note = try #require(first.model.state.notes[id])
+      #expect(note.title == "Groceries")
+      #expect(note.body == "Milk\nEggs\nOat milk")
+      #expect(first.model.state.notebooks[note.notebookID] != nil)
+      #expect(first.selectedNote.value == id)
+      #expect(first.editorState.value.noteID == id)
+      #expect(!first.editorState.value.isDeleted)
+      #expect(
+        first.status.value.message?.hasPrefix("Kept “\u{2068}Groceries\u{2069}” as a new note")
+          == true)
+      first.expectProjectionsAgree(after: "keeping the deleted note")
+      second.expectProjectionsAgree(after: "the other kept the deleted note")
+      // One undo step, like any new note.
+      #expect(first.undoNames.value.undoName == "New Note")
     }
   }
 

@@ -156,8 +156,9 @@ struct GestureTests {
     let lines = app.screen(height: 30)
     #expect(lines.contains { $0.contains("Undo") && $0.contains("— Nothing to undo.") })
     #expect(lines.contains { $0.contains("Delete Notebook") && $0.contains("— Select a notebook") })
-    // Move down to "Undo" (the 11th command) and run it: refused with the reason.
-    for _ in 0..<10 { app.press(.down) }
+    // Move down to "Undo" and run it: refused with the reason.
+    let undo = SessionCommand.allCases.firstIndex(of: .undo)!
+    for _ in 0..<undo { app.press(.down) }
     app.press(.enter)
     #expect(app.interaction == .browsing)
     #expect(app.screen()[23].contains("Nothing to undo."))
@@ -269,10 +270,19 @@ struct DeletedElsewhereTests {
 
     let screen = app.screen()
     #expect(screen.contains { $0.contains("— deleted elsewhere") })
-    #expect(screen[23].contains("was deleted elsewhere."))
+    #expect(screen[23].contains("was deleted elsewhere — Ctrl-K keeps it as a new note"))
     app.type("typed after the deletion")
     #expect(app.session.model.state.notes == notes, "a key reached a note")
     #expect(app.screen()[23].contains("The note was deleted."))
+    // Ctrl-K keeps it as a new note, open where it was.
+    let title = app.session.editorState.value.title
+    app.press(.control("k"))
+    let kept = try #require(app.session.selectedNote.value)
+    #expect(kept != open)
+    #expect(app.session.model.state.notes[kept]?.title == title)
+    #expect(app.focus == .editor)
+    #expect(!app.session.editorState.value.isDeleted)
+    #expect(app.session.undoRequested().isCommitted)
     // Down in the list chooses a note again; it opens in the editor.
     app.press(.escape)
     #expect(app.focus == .list)

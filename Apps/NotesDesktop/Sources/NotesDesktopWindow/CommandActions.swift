@@ -181,6 +181,9 @@ final class CommandActions {
     case .session(.togglePin): session.pinToggled()
     case .session(.deleteNote): session.noteDeleted()
     case .session(.deleteNotebook): session.notebookDeletionRequested()
+    case .session(.keepDeletedNote):
+      // The kept note is open in the editor, editable again: the keyboard goes there.
+      if session.deletedNoteKept().isCommitted { owner.focusEditor() }
     case .session(.undo): session.undoRequested()
     case .session(.redo): session.redoRequested()
     case .session(.toggleSort): session.sortToggled()

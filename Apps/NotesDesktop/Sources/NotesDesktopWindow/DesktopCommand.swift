@@ -22,7 +22,7 @@ enum DesktopCommand: Hashable, Sendable {
       "Note",
       [
         .session(.newNote), .session(.renameNote), .session(.moveNote),
-        .session(.togglePin), .session(.deleteNote),
+        .session(.togglePin), .session(.deleteNote), .session(.keepDeletedNote),
       ]
     ),
     ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
@@ -71,7 +71,9 @@ enum DesktopCommand: Hashable, Sendable {
     case .palette: "<Control>k"
     case .newWindow: "<Control><Alt>n"
     case .closeWindow: "<Control>w"
-    case .session(.renameNotebook), .session(.toggleSort), .session(.syncNow): nil
+    case .session(.renameNotebook), .session(.toggleSort), .session(.syncNow),
+      .session(.keepDeletedNote):
+      nil
     }
   }
 

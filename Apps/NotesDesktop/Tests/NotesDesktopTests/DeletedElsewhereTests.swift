@@ -1,5 +1,6 @@
 // The note open in the window deleted by another process: the window keeps it on show,
-// read-only, says so, and the keys typed next reach no note; choosing a note moves on.
+// read-only, says so, and the keys typed next reach no note; Keep Deleted Note brings its
+// text back as a new note.
 
 import Airframe
 import Foundation
@@ -27,7 +28,7 @@ struct DeletedElsewhereTests {
     other.close()
     let shown = try #require(
       await desktop.waitForTree("the deletion, said") { tree in
-        tree.all.contains { $0.role == "label" && $0.name.contains("was deleted elsewhere.") }
+        tree.all.contains { $0.role == "label" && $0.name.contains("was deleted elsewhere") }
       })
     let text = try #require(shown.first("text", named: "Note text"))
     #expect(text.text == welcome, "the deleted note's text stays on show")
@@ -40,14 +41,19 @@ struct DeletedElsewhereTests {
     try await Task.sleep(for: .milliseconds(500))
     #expect(try desktop.notes() == notes, "a key reached a note")
 
-    // Choosing a note opens it, editable.
-    let list = try #require(try desktop.tree().first("list", named: "Notes"))
-    try desktop.click(try #require(list.children?.first { $0.role == "list item" }))
-    _ = try #require(
-      await desktop.waitForTree("a chosen note") {
-        $0.first("list", named: "Notes")?.selectedRow != nil
+    // Keep Deleted Note, from the palette: the text comes back as a new note, open and
+    // editable, the keyboard in it.
+    try desktop.press("ctrl+k")
+    try desktop.focus(windowTitled: "Commands")
+    try desktop.type("keep deleted")
+    try desktop.press("Return")
+    let kept = try #require(
+      await desktop.waitForTree("the kept note") {
+        $0.first("list", named: "Notes")?.selectedRow == noteRow("Welcome to Notes")
           && $0.first("text", named: "Note text")?.states.contains("editable") == true
       })
+    #expect(kept.first("text", named: "Note text")?.text == welcome)
+    #expect(try desktop.notes().contains { $0.title == "Welcome to Notes" && $0.body == welcome })
 
     let report = try await desktop.quit()
     #expect(report.forwarded.bodyEdits == 0, "a key reached the session as an edit")

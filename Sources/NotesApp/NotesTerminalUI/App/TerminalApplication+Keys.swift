@@ -242,7 +242,13 @@ extension TerminalApplication {
     session.cursorMoved(to: moved.utf8Offset)
   }
 
+  /// Ctrl-K and Ctrl-T in the editor: keep the draft or take theirs in a conflict; Ctrl-K
+  /// keeps a note deleted elsewhere as a new note.
   private func handleConflictKey(keepMine: Bool) {
-    session.conflictResolved(keepingMine: keepMine)
+    if session.editorState.value.isDeleted {
+      if keepMine { session.deletedNoteKept() }
+    } else {
+      session.conflictResolved(keepingMine: keepMine)
+    }
   }
 }

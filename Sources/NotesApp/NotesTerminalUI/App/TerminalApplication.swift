@@ -92,6 +92,7 @@ public final class TerminalApplication {
     case .togglePin: "p"
     case .deleteNote: "d"
     case .deleteNotebook: "d (sidebar)"
+    case .keepDeletedNote: "Ctrl-K"
     case .search: "/"
     case .toggleSort: "o"
     case .undo: "u"
@@ -145,6 +146,7 @@ public final class TerminalApplication {
     case .togglePin: session.pinToggled()
     case .deleteNote: session.noteDeleted()
     case .deleteNotebook: session.notebookDeletionRequested()
+    case .keepDeletedNote: session.deletedNoteKept()
     case .search: beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()
     case .undo: session.undoRequested()

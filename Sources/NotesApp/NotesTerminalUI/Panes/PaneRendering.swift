@@ -244,7 +244,7 @@ func drawEditor(
   }
   var header = BidiIsolation.isolate(state.title)
   if state.isDeleted {
-    header += " — deleted elsewhere"
+    header += " — deleted elsewhere: Ctrl-K keeps it as a new note"
   } else if state.conflict != nil {
     header += " — changed elsewhere: Ctrl-K keeps yours, Ctrl-T takes theirs"
   } else if state.isDirty {
