@@ -41,6 +41,8 @@ let shelves: [(folder: String, targets: [String])] = [
       "NotesCommandLineTests", "NotesEndToEndTests",
     ]
   ),
+  // The seeds' worked exercises as programs to run and read, on the framework alone.
+  ("Examples", ["ZoneCatalogExample", "ReconnectExample"]),
   (
     "Tools",
     [
@@ -75,9 +77,14 @@ let package = Package(
     .executable(name: "airframe-bench", targets: ["AirframeBench"]),
     .executable(name: "notes-crash-writer", targets: ["NotesCrashWriter"]),
     .executable(name: "notes-load-device", targets: ["NotesLoadDevice"]),
+    // The framework's worked exercises, each a program that checks its own promises.
+    .executable(name: "example-zone-catalog", targets: ["ZoneCatalogExample"]),
+    .executable(name: "example-reconnect", targets: ["ReconnectExample"]),
   ],
   targets: [
     .target(name: "AirframeBinding"),
+    .executableTarget(name: "ZoneCatalogExample", dependencies: ["AirframeBinding"]),
+    .executableTarget(name: "ReconnectExample", dependencies: ["AirframeBinding"]),
     .target(name: "Airframe", dependencies: ["AirframeBinding"]),
     .target(
       name: "AirframeTesting",
@@ -247,10 +254,12 @@ for target in package.targets {
 
 // The framework alone, for a machine that has none of the app's system libraries (the
 // Apple-platform workflow, .github/workflows/apple.yml): AIRFRAME_FRAMEWORK_ONLY=1 keeps the
-// framework shelf's targets and products and drops the rest. `.ci/run` builds it so on
-// every run, which also proves the framework depends on nothing of the app's.
+// framework and examples shelves' targets and products and drops the rest. `.ci/run` builds
+// it so on every run, which also proves the framework and its examples depend on nothing of
+// the app's.
 if Context.environment["AIRFRAME_FRAMEWORK_ONLY"] != nil {
-  let framework = Set(shelves.first { $0.folder == "Framework" }?.targets ?? [])
+  let framework = Set(
+    shelves.filter { ["Framework", "Examples"].contains($0.folder) }.flatMap(\.targets))
   package.targets.removeAll { !framework.contains($0.name) }
-  package.products.removeAll { !framework.contains($0.name) }
+  package.products.removeAll { !framework.contains($0.name) && !$0.name.hasPrefix("example-") }
 }
