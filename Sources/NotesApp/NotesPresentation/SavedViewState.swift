@@ -4,7 +4,8 @@ import Airframe
 /// What one presentation showed, saved when it closes to show it again when it opens.
 ///
 /// A session's own view state, nothing of the library's: the notebook, the search, the
-/// order and the note. A window adds its size (see `DesktopApplication`).
+/// order, the note and where the cursor was in it. A window adds its size (see
+/// `DesktopApplication`).
 ///
 /// ```swift
 /// let saved = session.savedViewState          // as the window closes
@@ -29,6 +30,8 @@ public struct SavedViewState: Codable, Equatable, Sendable {
   public var sort: NoteSort
   /// The selected note.
   public var note: NoteID?
+  /// The editor's cursor in that note, as a UTF-8 offset into its text; `nil` for its end.
+  public var cursor: Int?
 
   /// Creates a saved view state.
   ///
@@ -37,11 +40,15 @@ public struct SavedViewState: Codable, Equatable, Sendable {
   ///   - search: The search text.
   ///   - sort: The list's order.
   ///   - note: The selected note.
-  public init(notebook: NotebookID?, search: String, sort: NoteSort, note: NoteID?) {
+  ///   - cursor: The editor's cursor in the note; `nil` for the end of its text.
+  public init(
+    notebook: NotebookID?, search: String, sort: NoteSort, note: NoteID?, cursor: Int? = nil
+  ) {
     self.notebook = notebook
     self.search = search
     self.sort = sort
     self.note = note
+    self.cursor = cursor
   }
 }
 
@@ -50,13 +57,16 @@ extension NotesSession {
   public var savedViewState: SavedViewState {
     SavedViewState(
       notebook: sidebar.selection.value, search: noteList.search, sort: noteList.sort,
-      note: noteList.lens.selection.value)
+      note: noteList.lens.selection.value,
+      cursor: editor.state.value.noteID == nil ? nil : editor.state.value.cursor)
   }
 
   /// Shows what a presentation saved, as far as the library still has it.
   ///
   /// A notebook that is gone leaves "All notes"; a note that is gone, or not listed with
-  /// the saved notebook and search, leaves the list's first note selected.
+  /// the saved notebook and search, leaves the list's first note selected. The cursor
+  /// goes where it was in the restored note, moved back onto the text if the note got
+  /// shorter meanwhile, and to the start of the character it fell inside.
   ///
   /// - Parameter saved: What the presentation saved.
   /// - Returns: Whether everything saved was restored.
@@ -70,6 +80,9 @@ extension NotesSession {
       searchTyped(saved.search)
       if let note = saved.note {
         restored = noteList.lens.select(note) && restored
+        if let cursor = saved.cursor, editor.state.value.noteID == note {
+          editor.cursorMoved(to: cursor)
+        }
       }
     }
     return restored

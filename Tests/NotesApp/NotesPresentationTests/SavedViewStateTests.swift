@@ -22,9 +22,11 @@ struct SavedViewStateTests {
     first.searchTyped("e")
     let weekend = try #require(first.list.rows.first { $0.title == "Weekend" }).id
     #expect(first.noteSelected(weekend))
+    first.cursorMoved(to: 4)
     let saved = first.savedViewState
     first.close()
-    #expect(saved == SavedViewState(notebook: home, search: "e", sort: .title, note: weekend))
+    #expect(
+      saved == SavedViewState(notebook: home, search: "e", sort: .title, note: weekend, cursor: 4))
     // The value survives its file.
     let decoded = try JSONDecoder().decode(
       SavedViewState.self, from: JSONEncoder().encode(saved))
@@ -37,8 +39,24 @@ struct SavedViewStateTests {
     #expect(second.search.value == "e")
     #expect(second.selectedNote.value == weekend)
     #expect(second.editorState.value.noteID == weekend)
+    #expect(second.editorState.value.cursor == 4)
     second.expectProjectionsAgree(after: "restoring")
     second.close()
+  }
+
+  @Test func aCursorPastAShorterTextGoesToItsEnd() throws {
+    let session = makeSession()
+    let groceries = try #require(session.list.rows.first { $0.title == "Groceries" })
+    #expect(
+      session.restore(
+        SavedViewState(
+          notebook: nil, search: "", sort: .modified, note: groceries.id, cursor: 10_000)))
+    #expect(session.editorState.value.cursor == groceries.body.utf8.count)
+    // A file saved before cursors were saved reads without one.
+    let old = #"{"search":"","sort":"modified","note":6}"#
+    let decoded = try JSONDecoder().decode(SavedViewState.self, from: Data(old.utf8))
+    #expect(decoded.cursor == nil)
+    session.close()
   }
 
   @Test func whatIsGoneIsNotRestored() throws {
