@@ -148,6 +148,14 @@ final class CommandActions {
 
   // MARK: - Running a command
 
+  /// Runs `command` as the menu item would: a key of a pane's own (Delete in the sidebar)
+  /// reaches the session by the same path, dropped if it comes from a render.
+  ///
+  /// - Parameter command: The command.
+  func choose(_ command: DesktopCommand) {
+    _ = runs.send(command)
+  }
+
   private func run(_ command: DesktopCommand) {
     let session = session
     switch command {

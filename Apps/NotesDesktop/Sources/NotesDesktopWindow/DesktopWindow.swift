@@ -148,12 +148,34 @@ package final class DesktopWindow {
 
   // MARK: - Layout
 
+  /// Makes Delete in `list` run `command`, the list's own delete.
+  ///
+  /// Delete follows the focus: the notebook in the sidebar, the note in the note list,
+  /// through the same path as the menu's (a notebook with notes asks first); in the note's
+  /// text it stays the text's key. A key controller on the list sees the keys of whatever
+  /// inside it has the focus (a row).
+  private func deleteFollowsFocus(
+    in list: UnsafeMutablePointer<GtkWidget>, running command: SessionCommand
+  ) {
+    let keys = required(gtk_event_controller_key_new(), "key controller")
+    Signal.connectKeys(GPointer(keys)) { [unowned self] key in
+      guard Int32(key) == GDK_KEY_Delete || Int32(key) == GDK_KEY_KP_Delete else {
+        return false
+      }
+      commands.choose(.session(command))
+      return true
+    }
+    gtk_widget_add_controller(list, keys)
+  }
+
   private func layOut() {
     let sidebarView = labelListView(sidebarSelection, label: "Notebooks") { [unowned self] item in
       self.sidebarText(at: Int(gtk_list_item_get_position(item)))
     }
     g_object_ref(GPointer(sidebarSelection))  // gtk_list_view_new took the reference this keeps
     let noteView = noteListView()
+    deleteFollowsFocus(in: sidebarView, running: .deleteNotebook)
+    deleteFollowsFocus(in: noteView, running: .deleteNote)
     let editor = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
     gtk_box_append(cast(raw(editor)), titleEntry)
     gtk_box_append(cast(raw(editor)), scrolled(textView))
