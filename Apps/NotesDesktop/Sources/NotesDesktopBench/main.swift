@@ -107,7 +107,9 @@ let status = MainActor.assumeIsolated {
     printError("notes-desktop-bench: cannot open the library: \(error)")
     exit(74)
   }
-  let application = DesktopApplication(library: library)
+  // Its windows are saved beside its library, not among the user's.
+  let application = DesktopApplication(
+    library: library, savedWindows: ViewStateStore(path: folder + "/windows.json"))
   application.observer = WindowShown { window in
     // The frame clock exists once the window is realized; measure after its first frame.
     Task { @MainActor in
@@ -116,8 +118,9 @@ let status = MainActor.assumeIsolated {
       _ = await figures.nextFrame()
       // The pinned long note is open first; then a short one, the newest.
       for note in ["a note of 2,000 lines", "a one-line note"] {
-        if note == "a one-line note", let newest = library.session.list.rows.dropFirst().first {
-          _ = library.session.noteSelected(newest.id)
+        // The window's own session: the library's `session` would be another presentation's.
+        if note == "a one-line note", let newest = window.session.list.rows.dropFirst().first {
+          _ = window.session.noteSelected(newest.id)
           _ = await figures.nextFrame()
         }
         let (renders, frames) = await figures.keystrokes(keyCount)

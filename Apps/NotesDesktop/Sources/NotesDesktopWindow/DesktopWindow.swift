@@ -33,7 +33,8 @@ package final class DesktopWindow {
   /// The application that opened it (New Window, Quit), if any.
   private(set) weak var application: DesktopApplication?
 
-  let session: NotesSession
+  /// The window's own session over the library.
+  package let session: NotesSession
   let binder = Binder(label: "desktop window")
 
   // User input, one slot per gesture; renders make GTK emit the same signals, dropped here.
