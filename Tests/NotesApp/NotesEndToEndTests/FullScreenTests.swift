@@ -76,9 +76,8 @@ struct FullScreenTests {
     // the thread's own teardown. Our handler's endwin runs there, and ASan's runtime stops
     // on its own CHECK (asan_thread.cpp: the thread's stack record is gone), ending the
     // process with status 1 and the terminal as it was. Seen in a CI run for SIGTERM, and
-    // in every local run I made (six with SIGTERM, two with SIGHUP). The plain and
-    // ThreadSanitizer runs check these signals whole; here the test checks that the
-    // process ends.
+    // in six local runs with SIGTERM and two with SIGHUP. The plain and ThreadSanitizer
+    // runs check these signals whole; here the test checks that the process ends.
     if sanitizer == "address", signal != SIGSEGV, signal != SIGABRT {
       kill(pid, signal)
       #expect(await eventually { !NotesProgram.isRunning(pid) }, "notes did not end")
