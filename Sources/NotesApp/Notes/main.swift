@@ -100,7 +100,11 @@ func runFullScreen(databasePath: String?) -> Never {
     onResize: { _, _ in draw() },
     onHangup: { finish() })
   draw()
-  dispatchMain()
+  // The main thread stays alive, serving the main queue from its run loop. `dispatchMain()`
+  // would end it, and a signal sent to the process could then be handled on what is left
+  // of it inside its teardown, where AddressSanitizer stops on its own check and the
+  // terminal is never restored.
+  while true { RunLoop.main.run() }
 }
 
 let command: NotesCommand

@@ -68,27 +68,15 @@ struct FullScreenTests {
     // our handler's sigaction and endwin re-enter that runtime: a CI run and 2 of 12 local
     // runs deadlocked there (gdb: sigaction_impl waiting on TSan's SlotLock, interrupting
     // VectorClock::Acquire). That is the sanitizer's limit, not the app's; the plain run
-    // checks both signals whole, and the AddressSanitizer run that the process ends.
+    // and AddressSanitizer runs check both signals whole.
     let sanitizer = ProcessInfo.processInfo.environment["AIRFRAME_SANITIZER"]
     if sanitizer == "thread", signal == SIGSEGV || signal == SIGABRT { return }
-    // Under AddressSanitizer a signal sent to the process may be handled on what is left
-    // of the main thread after `dispatchMain()` exited it: libdispatch's signal thread,
-    // inside the thread's own teardown. A handler run there (ours with its endwin, or
-    // ASan's own for SIGSEGV) makes ASan's runtime stop on its own CHECK (asan_thread.cpp:
-    // the thread's stack record is gone), ending the process with status 1 and the
-    // terminal as it was, so the pane cannot say how it ended. Seen in CI runs for SIGTERM
-    // and SIGSEGV, and in six local runs with SIGTERM and two with SIGHUP. The plain and
-    // ThreadSanitizer runs check the signals whole; here the test checks, by its process
-    // id, that the process ends.
-    if sanitizer == "address" {
-      kill(pid, signal)
-      #expect(await eventually { !NotesProgram.isRunning(pid) }, "notes did not end")
-      return
-    }
-
+    // AddressSanitizer handles SIGSEGV itself: after our handler restores the terminal and
+    // raises the signal again, ASan's handler reports it and exits with status 1.
+    let expected = sanitizer == "address" && signal == SIGSEGV ? 1 : 128 + signal
     kill(pid, signal)
     let status = try await notes.waitForExit()
-    #expect(status == 128 + signal, "not ended by the signal")
+    #expect(status == expected, "not ended by the signal")
     try notes.expectTerminalRestored()
   }
 
