@@ -13,6 +13,9 @@ import Foundation
 /// - Availability depends on the model and on the selection (the sidebar's and the note
 ///   list's); it is recomputed after every commit and every selection change, so no
 ///   presentation recomputes it by hand.
+/// - Delete and Rename follow the focus: their availability is the one of the command they
+///   run in the focused pane (`SessionCommand.routed(to:)`), and their label names it
+///   ("Delete Notebook" while the sidebar has the keyboard).
 /// - The command menu lists every command, in the order of `SessionCommand.allCases`.
 @MainActor
 final class CommandControllers {
@@ -32,6 +35,10 @@ final class CommandControllers {
   private let undoAvailability = StateSource(Availability.enabled)
   private let redoAvailability = StateSource(Availability.enabled)
   private let syncAvailability = StateSource(Availability.enabled)
+  /// Delete's and Rename's availability: that of the command each runs in the focused pane.
+  private let routedAvailability: [SessionCommand: StateSource<Availability>] = [
+    .delete: StateSource(.enabled), .rename: StateSource(.enabled),
+  ]
   private let alwaysAvailable = StateSource(Availability.enabled)
   private let bag = LifetimeBag(label: "CommandControllers")
   private unowned let session: NotesSession
@@ -120,15 +127,35 @@ final class CommandControllers {
     model.observeCommits { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
     context.observe { [unowned self] _ in refreshOwnAvailability() }.store(in: bag)
     refreshOwnAvailability()
+    // Delete and Rename follow the focus, and what the command they run can do.
+    session.focusedPane.observe { [unowned self] _ in refreshRoutedAvailability() }.store(in: bag)
+    for target in [SessionCommand.deleteNote, .deleteNotebook, .renameNote, .renameNotebook] {
+      availability(of: target).observe { [unowned self] _ in refreshRoutedAvailability() }
+        .store(in: bag)
+    }
+  }
+
+  /// Sets Delete's and Rename's availability to that of the command each runs now.
+  private func refreshRoutedAvailability() {
+    let pane = session.focusedPane.value
+    for (command, source) in routedAvailability {
+      source.set(availability(of: command.routed(to: pane)).value)
+    }
   }
 
   /// Lists every command in `menu`, with the shortcut `shortcut` gives it.
   ///
-  /// Undo and Redo are labelled with the step they would take: "Undo Rename Note".
+  /// Undo and Redo are labelled with the step they would take: "Undo Rename Note"; Delete
+  /// and Rename with the command they run in the focused pane: "Delete Notebook".
   func list(in menu: CommandMenuController, shortcut: (SessionCommand) -> String) {
     let steps = session.dispatcher.undoAvailability
     for command in SessionCommand.allCases {
       switch command {
+      case .delete, .rename:
+        menu.add(
+          command.name, shortcut: shortcut(command), availability: availability(of: command),
+          labelledBy: session.focusedPane
+        ) { command.routed(to: $0).name }
       case .undo:
         menu.add(
           command.name, shortcut: shortcut(command), availability: undoAvailability,
@@ -163,6 +190,7 @@ final class CommandControllers {
     case .syncNow: syncAvailability
     case .importNotes: session.files.importer.availability
     case .exportNotes: session.files.exporter.availability
+    case .delete, .rename: routedAvailability[command]!
     case .search, .toggleSort, .help, .quit: alwaysAvailable
     }
   }

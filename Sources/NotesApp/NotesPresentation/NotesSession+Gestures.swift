@@ -34,12 +34,11 @@ extension NotesSession {
     guard text != noteList.search else { return }
     selectedIndex = 0
     movingOn { noteList.search = text }
-    searchSource.set(text)
   }
 
   /// The search text, published whenever it changes: typed, cleared for a new note,
   /// restored, or taken from the window a new one was opened from.
-  public var search: some StateProjection<String> { searchSource }
+  public var search: some StateProjection<String> { noteList.searchText }
 
   /// Waits until every note can be searched at full speed.
   ///
@@ -275,10 +274,21 @@ extension NotesSession {
     editor.cursorMoved(to: offset)
   }
 
-  /// The user stopped typing in the editor (the focus left it): the next edit starts a
-  /// new undo step.
+  /// The user stopped typing in the editor: the next edit starts a new undo step.
   public func typingEnded() {
     editor.endTypingRun()
+  }
+
+  /// The keyboard moved to `pane`: Delete and Rename now act on what it shows, and their
+  /// labels say so.
+  ///
+  /// The keyboard leaving the editor ends its typing run (``typingEnded()``): typing after
+  /// coming back is a new undo step.
+  ///
+  /// - Parameter pane: The pane that has the keyboard now.
+  public func paneFocused(_ pane: Pane) {
+    if focusSource.value == .editor, pane != .editor { typingEnded() }
+    focusSource.set(pane)
   }
 
   /// The user resolved the open note's conflict: `keepMine` keeps the draft, otherwise the

@@ -102,8 +102,8 @@ public final class NotesSession {
   /// Whether a gesture of this session that may take the selected note out of the list
   /// runs: the list then moves on to its neighbour, instead of the editor keeping it.
   var movesOnToNeighbour = false
-  /// The search text, as the list filters by it.
-  let searchSource = StateSource("")
+  /// The pane with this presentation's keyboard, as it last said.
+  let focusSource = StateSource(Pane.list)
   /// The note the list's selection last opened in the editor.
   private var shownNote: NoteID?
   /// The too-long message a title draft showed as it passed the limit, if any.
@@ -226,19 +226,14 @@ public final class NotesSession {
     }.store(in: bag)
   }
 
-  /// Shows what `other` shows: its notebook, search, sort and selected note.
+  /// Shows what `other` shows: its notebook, search, sort, selected note and cursor.
   ///
   /// A new window starts where the window it was opened from is, then goes its own way.
   ///
   /// - Parameter other: Another session of the same library.
   public func show(sameAs other: NotesSession) {
     precondition(other.library === library, "a session of another library")
-    movingOn {
-      sidebar.select(other.sidebar.selection.value)
-      noteList.sort = other.noteList.sort
-      searchTyped(other.noteList.search)
-      if let note = other.noteList.lens.selection.value { noteList.lens.select(note) }
-    }
+    restore(other.savedViewState)
   }
 
   /// Runs a gesture that may take the selected note out of the list: the list moves on to
@@ -257,6 +252,11 @@ public final class NotesSession {
   public var revision: some StateProjection<Int> { library.revision }
   /// The notebooks, in sidebar order.
   public var notebooks: some StateProjection<[SidebarRow]> { sidebar.rows }
+  /// The pane with this presentation's keyboard, as it last said.
+  ///
+  /// The list at first, then the pane of the last ``paneFocused(_:)``. Delete and Rename
+  /// act on what it shows.
+  public var focusedPane: some StateProjection<Pane> { focusSource }
   /// The selected notebook; `nil` is "All notes".
   public var selectedNotebook: some StateProjection<NotebookID?> { sidebar.selection }
   /// The notes listed: the selected notebook's (or all), matching the search, in order.

@@ -8,6 +8,12 @@ public enum SessionCommand: String, CaseIterable, Sendable {
   case newNote = "New Note"
   /// A new notebook.
   case newNotebook = "New Notebook"
+  /// A new title for what the focused pane shows: the notebook in the sidebar, else the
+  /// note (see `routed(to:)`).
+  case rename = "Rename"
+  /// Delete what the focused pane shows: the notebook in the sidebar, else the note (see
+  /// `routed(to:)`).
+  case delete = "Delete"
   /// A new title for the selected note.
   case renameNote = "Rename Note"
   /// A new title for the selected notebook.

@@ -75,6 +75,12 @@ extension NotesSession {
         continue
       }
       check(row.availability == availability(of: command).value, "the menu's \(row.name)")
+      // Delete and Rename: the focused pane's command, by name and availability.
+      let routed = command.routed(to: focusedPane.value)
+      check(row.label == routed.name || !command.followsFocus, "the menu's \(row.name) label")
+      check(
+        availability(of: command).value == availability(of: routed).value,
+        "\(row.name) can run exactly when \(routed.name) can")
     }
     for pending in confirmations.pending {
       check(state.notebooks[pending.notebookID] != nil, "a pending deletion's notebook exists")

@@ -150,6 +150,30 @@ struct GestureTests {
     app.shutdown()
   }
 
+  @Test func theFocusedPaneIsTheSessionsAndNamesDeleteAndRename() {
+    let app = makeApp()
+    func label(_ command: SessionCommand) -> String? {
+      app.session.menu.value.first { $0.name == command.name }?.label
+    }
+    #expect(app.session.focusedPane.value == .list)
+    #expect(label(.delete) == "Delete Note")
+    app.press(.tab, .tab)  // list → editor → sidebar
+    #expect(app.session.focusedPane.value == .sidebar)
+    #expect(label(.delete) == "Delete Notebook")
+    #expect(label(.rename) == "Rename Notebook")
+    // The palette's Delete row says what d does here.
+    app.press(.character(":"))
+    #expect(
+      app.screen(height: 30).contains {
+        $0.contains("Delete Notebook") && $0.contains("d or Delete")
+      })
+    app.press(.escape)
+    app.press(.tab)
+    #expect(app.session.focusedPane.value == .list)
+    #expect(label(.rename) == "Rename Note")
+    app.shutdown()
+  }
+
   @Test func paletteShowsDisabledCommandsWithTheirReasonAndRefusesThem() {
     let app = makeApp()
     app.press(.character(":"))

@@ -158,7 +158,12 @@ final class CommandActions {
 
   private func run(_ command: DesktopCommand) {
     let session = session
+    // Rename and Delete act on the item of the pane with the keyboard, as the session has it.
+    if case .session(let sessionCommand) = command, sessionCommand.followsFocus {
+      return run(.session(sessionCommand.routed(to: session.focusedPane.value)))
+    }
     switch command {
+    case .session(.rename), .session(.delete): break  // routed above
     case .newWindow: owner.application?.openWindow(from: owner)
     case .closeWindow: gtk_window_close(cast(raw(owner.window)))
     case .palette, .session(.help): openPalette()

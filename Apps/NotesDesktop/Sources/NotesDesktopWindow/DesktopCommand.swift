@@ -26,7 +26,12 @@ enum DesktopCommand: Hashable, Sendable {
       ]
     ),
     ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
-    ("Edit", [.session(.undo), .session(.redo), .session(.search)]),
+    // Rename and Delete act on the focused pane's item, and say which: "Delete Notebook"
+    // while the sidebar has the keyboard.
+    (
+      "Edit",
+      [.session(.undo), .session(.redo), .session(.rename), .session(.delete), .session(.search)]
+    ),
     ("View", [.session(.toggleSort), .palette, .session(.help)]),
     ("Library", [.session(.syncNow), .session(.importNotes), .session(.exportNotes)]),
     ("Window", [.newWindow, .closeWindow, .session(.quit)]),
@@ -55,7 +60,7 @@ enum DesktopCommand: Hashable, Sendable {
   var shortcut: String? {
     switch self {
     case .session(.newNote): "<Control>n"
-    case .session(.renameNote): "F2"
+    case .session(.rename): "F2"
     case .session(.moveNote): "<Control>m"
     case .session(.togglePin): "<Control>p"
     case .session(.deleteNote): "<Control>Delete"
@@ -71,8 +76,9 @@ enum DesktopCommand: Hashable, Sendable {
     case .palette: "<Control>k"
     case .newWindow: "<Control><Alt>n"
     case .closeWindow: "<Control>w"
-    case .session(.renameNotebook), .session(.toggleSort), .session(.syncNow),
-      .session(.keepDeletedNote):
+    // Delete is the key of the focused list (DesktopWindow), and of the text in the editor.
+    case .session(.renameNote), .session(.renameNotebook), .session(.delete),
+      .session(.toggleSort), .session(.syncNow), .session(.keepDeletedNote):
       nil
     }
   }

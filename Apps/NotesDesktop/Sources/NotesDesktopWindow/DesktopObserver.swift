@@ -76,6 +76,7 @@ extension DesktopWindow {
   package var droppedEchoes: Int {
     notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
       + cursorMoves.echoCount + titleCommits.echoCount + titleFocuses.echoCount
+      + paneFocuses.echoCount
       + searchEdits.echoCount
       + commands.runs.echoCount
   }

@@ -111,6 +111,7 @@ extension DesktopWindow {
         session.searchTyped(text)
       }
       connect.forward(titleFocuses) { session.noteRenameBegan() }
+      connect.forward(paneFocuses) { session.paneFocused($0) }
       connect.forward(titleCommits) { [unowned self] title in
         self.observer?.inputForwarded(.titleCommit, by: self)
         session.noteRenamed(to: title)

@@ -44,6 +44,8 @@ package final class DesktopWindow {
   let cursorMoves = InputSlot<Int>()
   let titleCommits = InputSlot<String>()
   let titleFocuses = InputSlot<Void>()
+  /// The pane that took the keyboard.
+  let paneFocuses = InputSlot<Pane>()
   let searchEdits = InputSlot<String>()
 
   /// The menu bar, shortcuts and palette.
@@ -149,24 +151,31 @@ package final class DesktopWindow {
 
   // MARK: - Layout
 
-  /// Makes Delete in `list` run `command`, the list's own delete.
+  /// Makes the Delete key in `list` run Delete, which acts on the focused pane's item.
   ///
-  /// Delete follows the focus: the notebook in the sidebar, the note in the note list,
-  /// through the same path as the menu's (a notebook with notes asks first); in the note's
-  /// text it stays the text's key. A key controller on the list sees the keys of whatever
-  /// inside it has the focus (a row).
-  private func deleteFollowsFocus(
-    in list: UnsafeMutablePointer<GtkWidget>, running command: SessionCommand
-  ) {
+  /// The notebook in the sidebar, the note in the note list, through the same path as the
+  /// menu's (a notebook with notes asks first); in the note's text it stays the text's key.
+  /// A key controller on the list sees the keys of whatever inside it has the focus (a row).
+  private func deleteKey(in list: UnsafeMutablePointer<GtkWidget>) {
     let keys = required(gtk_event_controller_key_new(), "key controller")
     Signal.connectKeys(GPointer(keys)) { [unowned self] key in
       guard Int32(key) == GDK_KEY_Delete || Int32(key) == GDK_KEY_KP_Delete else {
         return false
       }
-      commands.choose(.session(command))
+      commands.choose(.session(.delete))
       return true
     }
     gtk_widget_add_controller(list, keys)
+  }
+
+  /// Tells the session that `pane` has the keyboard whenever `widget` or a widget inside
+  /// it takes it, as a responder chain would: Rename and Delete then act on its item.
+  private func reportsFocus(of widget: UnsafeMutablePointer<GtkWidget>, as pane: Pane) {
+    let focus = required(gtk_event_controller_focus_new(), "focus controller")
+    Signal.connect(GPointer(focus), "enter") { [unowned self] in
+      _ = self.paneFocuses.send(pane)
+    }
+    gtk_widget_add_controller(widget, focus)
   }
 
   private func layOut() {
@@ -175,14 +184,18 @@ package final class DesktopWindow {
     }
     g_object_ref(GPointer(sidebarSelection))  // gtk_list_view_new took the reference this keeps
     let noteView = noteListView()
-    deleteFollowsFocus(in: sidebarView, running: .deleteNotebook)
-    deleteFollowsFocus(in: noteView, running: .deleteNote)
+    deleteKey(in: sidebarView)
+    deleteKey(in: noteView)
     let editor = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
     gtk_box_append(cast(raw(editor)), titleEntry)
     gtk_box_append(cast(raw(editor)), scrolled(textView))
     let listColumn = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")
     gtk_box_append(cast(raw(listColumn)), searchEntry)
     gtk_box_append(cast(raw(listColumn)), scrolled(noteView))
+    // The search belongs to the list: Delete there deletes the selected note.
+    reportsFocus(of: sidebarView, as: .sidebar)
+    reportsFocus(of: listColumn, as: .list)
+    reportsFocus(of: editor, as: .editor)
     let right = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
     gtk_paned_set_start_child(cast(raw(right)), listColumn)
     gtk_paned_set_end_child(cast(raw(right)), editor)

@@ -7,6 +7,7 @@ import Foundation
 import NotesCore
 import NotesHost
 import NotesPresentation
+import NotesTestSupport
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(3)))
@@ -57,6 +58,57 @@ struct DeletedElsewhereTests {
 
     let report = try await desktop.quit()
     #expect(report.forwarded.bodyEdits == 0, "a key reached the session as an edit")
+    #expect(report.liveBindings == 0, "bindings outlived the window")
+  }
+
+  @Test func aNoteDeletedByTheCommandLineReachesTheMenuBar() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    let opened = try await desktop.launchOnSamples()
+    try desktop.focusMainWindow()
+    typealias Item = DesktopSession.MenuItem
+    let before = try await desktop.menuItems("Note")
+    #expect(before.item("Delete Note") == Item(label: "Delete Note", isEnabled: true))
+    #expect(
+      before.item("Keep Deleted Note")
+        == Item(label: "Keep Deleted Note — The open note was not deleted.", isEnabled: false))
+
+    // `notes delete` deletes the note the window shows, while the keyboard is in its text.
+    try desktop.click(try #require(opened.first("text", named: "Note text")))
+    let welcome = try #require(try desktop.notes().first { $0.title == "Welcome to Notes" })
+    #expect(
+      opened.first("list", named: "Notes")?.selectedRow == noteRow("Welcome to Notes", pinned: true)
+    )
+    let notes = try #require(DesktopSession.builtProgram("notes"), "notes is not built")
+    let deleted = try Programs.run(
+      notes, ["delete", String(welcome.id.rawValue), "--database", desktop.database],
+      environment: Programs.environment(home: desktop.folder), folder: desktop.folder)
+    #expect(deleted.status == 0, "\(deleted.errors)")
+    _ = try #require(
+      await desktop.waitForTree("the deletion, said") { tree in
+        tree.all.contains { $0.role == "label" && $0.name.contains("was deleted elsewhere") }
+          && tree.first("list", named: "Notes")?.rowLabels.count == 5
+      })
+
+    // The menus agree: no note is selected to delete or rename; the open note can be kept.
+    let after = try await desktop.menuItems("Note")
+    #expect(
+      after.item("Delete Note")
+        == Item(label: "Delete Note — Select a note first.", isEnabled: false))
+    #expect(
+      after.item("Rename Note")
+        == Item(label: "Rename Note — Select a note first.", isEnabled: false))
+    #expect(
+      after.item("Keep Deleted Note") == Item(label: "Keep Deleted Note", isEnabled: true))
+    let edit = try await desktop.menuItems("Edit")
+    #expect(
+      edit.item("Delete")
+        == Item(label: "Delete Note — Select a note first.", isEnabled: false))
+
+    #expect(
+      desktop.toolkitWarnings.isEmpty,
+      "GTK warned:\n\(desktop.toolkitWarnings.joined(separator: "\n"))")
+    let report = try await desktop.quit()
     #expect(report.liveBindings == 0, "bindings outlived the window")
   }
 }

@@ -15,16 +15,23 @@ struct RestorationTests {
     (tree.children ?? []).filter { $0.role == "frame" }.map(\.name).sorted()
   }
 
+  /// The window showing "Weekend", the one note that mentions a bike.
+  let weekend = windowTitle("Home", "Weekend")
+
+  /// Launches on the samples and searches for "bike", which lists the weekend note alone.
+  func searchForTheBike(in desktop: DesktopSession) async throws {
+    _ = try await desktop.launchOnSamples()
+    try desktop.focusMainWindow()
+    try desktop.press("ctrl+f")
+    try desktop.type("bike")
+    _ = try #require(await desktop.waitForTree("the search") { self.frames($0) == [weekend] })
+  }
+
   @Test func quitAndLaunchAgainBringsBackEveryWindowAsFarAsTheLibraryHasIt() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
-    _ = try await desktop.launchOnSamples()
-    try desktop.focusMainWindow()
     // The first window: a search that lists the weekend note alone.
-    try desktop.press("ctrl+f")
-    try desktop.type("bike")
-    let weekend = windowTitle("Home", "Weekend")
-    _ = try #require(await desktop.waitForTree("the search") { self.frames($0) == [weekend] })
+    try await searchForTheBike(in: desktop)
     let first = try #require(try desktop.windowIDs(titled: weekend).first)
     try desktop.xdotool(["windowsize", "--sync", first, "820", "560"])
     // A second window, on a note of its own.
@@ -69,5 +76,21 @@ struct RestorationTests {
     #expect(!afterDeletion.all.contains { $0.name.contains(isolated("Trip plan")) })
     let report = try await desktop.quit()
     #expect(report.liveBindings == 0, "bindings outlived the windows")
+  }
+
+  @Test func closingTheLastWindowSavesItToo() async throws {
+    let desktop = try DesktopSession()
+    defer { desktop.close() }
+    try await searchForTheBike(in: desktop)
+    // Close Window in the only window ends the program, as Quit does, and saves it first.
+    let closed = try await desktop.quit(with: "ctrl+w")
+    #expect(closed.liveBindings == 0, "bindings outlived the window")
+
+    try desktop.launch()
+    let restored = try #require(
+      await desktop.waitForTree("the window again") { self.frames($0) == [weekend] })
+    #expect(restored.all.first { $0.name == "Search" }?.text == "bike")
+    let report = try await desktop.quit()
+    #expect(report.liveBindings == 0, "bindings outlived the window")
   }
 }

@@ -49,9 +49,19 @@ public import Airframe
   }
 
   /// The search text; empty lists every note of the notebook.
+  ///
+  /// A new text is published (``searchText``) once the rows show it.
   public var search: String = "" {
-    didSet { if search != oldValue { showFilter() } }
+    didSet {
+      guard search != oldValue else { return }
+      showFilter()
+      searchSource.set(search)
+    }
   }
+
+  /// The search text, published whenever it changes.
+  public var searchText: some StateProjection<String> { searchSource }
+  private let searchSource = StateSource("")
 
   /// The notes whose latest row has non-ASCII text, which a narrowing search reconsiders.
   private let nonASCIINotes: NonASCIINotes

@@ -1,14 +1,7 @@
 public import NotesCore
+import NotesPresentation
 
-/// A pane that can have the keyboard focus.
-public enum Pane: CaseIterable, Equatable, Sendable {
-  /// The notebooks.
-  case sidebar
-  /// The notes of the selected notebook.
-  case list
-  /// The selected note's text.
-  case editor
-
+extension Pane {
   /// The next pane in Tab order.
   var next: Pane {
     switch self {

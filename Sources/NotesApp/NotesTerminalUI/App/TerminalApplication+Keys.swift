@@ -153,10 +153,10 @@ extension TerminalApplication {
     case .character(":"), .control("p"): interaction = .palette(selected: 0)
     case .character("n"): run(.newNote)
     case .character("N"): run(.newNotebook)
-    case .character("r"): run(focus == .sidebar ? .renameNotebook : .renameNote)
+    case .character("r"): run(.rename)
     case .character("m"): run(.moveNote)
     case .character("p"): run(.togglePin)
-    case .character("d"), .delete: run(focus == .sidebar ? .deleteNotebook : .deleteNote)
+    case .character("d"), .delete: run(.delete)
     case .character("/"): run(.search)
     case .character("o"): run(.toggleSort)
     case .character("u"), .control("z"): run(.undo)
@@ -168,9 +168,8 @@ extension TerminalApplication {
     }
   }
 
-  /// Moves the focus, ending the editor's typing run when it leaves the editor.
+  /// Moves the focus; the session ends the editor's typing run when it leaves the editor.
   func moveFocus(to pane: Pane) {
-    if focus == .editor, pane != .editor { session.typingEnded() }
     if pane == .editor, session.editorState.value.noteID == nil {
       session.inform("Select a note to edit.")
       return

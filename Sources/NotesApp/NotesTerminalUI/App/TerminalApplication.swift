@@ -30,8 +30,11 @@ public final class TerminalApplication {
   /// mode: the terminal should forget what it believes is on the screen and repaint it.
   public var onRepaint: (@MainActor () -> Void)?
 
-  /// The pane with the keyboard focus.
-  public internal(set) var focus = Pane.list
+  /// The pane with the keyboard focus: the session's, which Delete and Rename follow.
+  public internal(set) var focus: Pane {
+    get { session.focusedPane.value }
+    set { session.paneFocused(newValue) }
+  }
   /// The modal interaction in progress.
   public internal(set) var interaction = Interaction.browsing {
     didSet {
@@ -86,11 +89,13 @@ public final class TerminalApplication {
     switch command {
     case .newNote: "n"
     case .newNotebook: "N"
-    case .renameNote: "r"
+    case .rename: "r"
+    case .delete: "d or Delete"
+    case .renameNote: "r (list)"
     case .renameNotebook: "r (sidebar)"
     case .moveNote: "m"
     case .togglePin: "p"
-    case .deleteNote: "d"
+    case .deleteNote: "d (list)"
     case .deleteNotebook: "d (sidebar)"
     case .keepDeletedNote: "Ctrl-K"
     case .search: "/"
@@ -136,8 +141,10 @@ public final class TerminalApplication {
 
   /// Runs `command`'s gesture, or reports why it is unavailable.
   func run(_ command: SessionCommand) {
+    let command = command.routed(to: focus)
     guard session.commandChosen(command) else { return }
     switch command {
+    case .delete, .rename: break  // routed above
     case .newNote: beginPrompt(.newNote, text: "")
     case .newNotebook: beginPrompt(.newNotebook, text: "")
     case .renameNote: beginRenameNote()

@@ -299,12 +299,13 @@ final class DesktopSession {
     return String(id)
   }
 
-  /// Quits with Ctrl-Q and returns what the window reported.
-  func quit() async throws -> WindowReport {
-    try xdotool(["windowfocus", "--sync", try windowID(), "key", "ctrl+q"])
+  /// Quits with Ctrl-Q (or `keys`: Ctrl-W in the last window) and returns what the window
+  /// reported.
+  func quit(with keys: String = "ctrl+q") async throws -> WindowReport {
+    try xdotool(["windowfocus", "--sync", try windowID(), "key", keys])
     guard let app else { throw DesktopError("the window was not launched") }
     guard Self.waitFor({ !app.isRunning }) else {
-      throw DesktopError("notes-desktop did not quit on Ctrl-Q:\n\(app.output)")
+      throw DesktopError("notes-desktop did not quit on \(keys):\n\(app.output)")
     }
     let status = app.wait()
     guard status == 0 else { throw DesktopError("notes-desktop exited \(status):\n\(app.output)") }
@@ -381,4 +382,47 @@ func isToolkitWarning(_ line: String) -> Bool {
 struct DesktopError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
+}
+
+extension DesktopSession {
+  /// A menu item as the menu bar shows it: its label (with the reason beside a disabled
+  /// one) and whether it can be chosen.
+  struct MenuItem: Equatable, CustomStringConvertible {
+    var label: String
+    var isEnabled: Bool
+    var description: String { "\(label)\(isEnabled ? "" : " [disabled]")" }
+  }
+
+  /// The items of the menu bar's menu `title`, read by opening it and closing it again.
+  ///
+  /// - Parameter title: The menu's title, such as "Edit".
+  /// - Returns: Its items, in order.
+  /// - Throws: `DesktopError` if the menu is not there, or does not open or close.
+  func menuItems(_ title: String) async throws -> [MenuItem] {
+    let shown = try tree()
+    guard let menu = shown.first("menu item", named: title) else {
+      throw DesktopError("no menu \(title)")
+    }
+    try click(menu)
+    let opened = try await waitForTree(
+      "the \(title) menu open",
+      until: { $0.first("menu item", named: title)?.first("menu") != nil })
+    guard let opened else { throw DesktopError("the \(title) menu did not open") }
+    let items = (opened.first("menu item", named: title)?.first("menu")?.all ?? [])
+      .filter { $0.role == "menu item" }
+      .map { MenuItem(label: $0.name, isEnabled: $0.states.contains("sensitive")) }
+    try press("Escape")
+    let closed = try await waitForTree(
+      "the \(title) menu closed",
+      until: { $0.first("menu item", named: title)?.first("menu") == nil })
+    guard closed != nil else { throw DesktopError("the \(title) menu did not close") }
+    return items
+  }
+}
+
+extension [DesktopSession.MenuItem] {
+  /// The first item whose label starts with `label` (a label may carry a reason).
+  func item(_ label: String) -> DesktopSession.MenuItem? {
+    first { $0.label.hasPrefix(label) }
+  }
 }
