@@ -64,6 +64,8 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["show"] + options + flag("--json", json) + ["--", String(id.rawValue)]
     case .search(let query, let json):
       return ["search"] + options + flag("--json", json) + ["--", query]
+    case .trash(let json):
+      return ["trash"] + options + flag("--json", json)
     case .export:
       return ["export"] + options
     case .exportMarkdown(let folder):
@@ -112,6 +114,8 @@ private func gestureWords(_ gesture: GestureCommand, _ options: [String]) -> [St
   case .pin(let id, let isPinned):
     [isPinned ? "pin" : "unpin"] + options + ["--", String(id.rawValue)]
   case .delete(let id): ["delete"] + options + ["--", String(id.rawValue)]
+  case .restore(let id): ["restore"] + options + ["--", String(id.rawValue)]
+  case .emptyTrash(let confirmed): ["trash", "empty"] + options + flag("--yes", confirmed)
   case .edit(let id, let fromStandardInput):
     ["edit"] + options + (fromStandardInput ? ["--body", "-"] : []) + ["--", String(id.rawValue)]
   }

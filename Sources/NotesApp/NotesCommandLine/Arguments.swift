@@ -147,6 +147,20 @@ struct Arguments {
     case "delete":
       try allow([], flags: [], operands: ["ID"], in: name)
       return .gesture(.delete(try noteID(operands[1])))
+    case "restore":
+      try allow([], flags: [], operands: ["ID"], in: name)
+      return .gesture(.restore(try noteID(operands[1])))
+    case "trash":
+      switch operands.dropFirst().first {
+      case nil:
+        try allow([], flags: ["--json"], operands: [], in: name)
+        return .trash(json: json)
+      case "empty":
+        try allow([], flags: ["--yes"], operands: ["empty"], in: "trash empty")
+        return .gesture(.emptyTrash(confirmed: givenFlags.contains("--yes")))
+      case let other?:
+        throw UsageError(message: "'trash' takes empty, not '\(DisplayText.short(other))'")
+      }
     case "edit":
       try allow(["--body"], flags: [], operands: ["ID"], in: name)
       if let body = values["--body"], body != "-" {

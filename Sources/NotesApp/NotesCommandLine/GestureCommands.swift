@@ -81,8 +81,30 @@ enum GestureCommands {
         guard note.isPinned != isPinned else { return }
         try check(session.pinToggled())
       case .delete(let id):
-        try select(note: id, in: session)
+        let note = try select(note: id, in: session)
         try check(session.noteDeleted())
+        io.write(
+          "moved \(id) \(DisplayText.quoted(note.title)) to Recently Deleted;"
+            + " `notes restore \(id)` brings it back\n")
+      case .restore(let id):
+        guard let entry = session.recentlyDeleted.first(where: { $0.id == id }) else {
+          throw CommandFailure(.notFound, "no note with id \(id) in Recently Deleted")
+        }
+        try check(session.deletedNoteRestored(id))
+        io.write(
+          "restored \(id) \(DisplayText.quoted(entry.note.title)) to"
+            + " \(DisplayText.quoted(session.notebookTitle(ofNote: id) ?? ""))\n")
+      case .emptyTrash(let confirmed):
+        let count = session.recentlyDeleted.count
+        guard count > 0 else { return }
+        let notes = count == 1 ? "1 note" : "\(count) notes"
+        guard confirmed else {
+          throw CommandFailure(
+            .invalidData,
+            "Recently Deleted holds \(notes); --yes deletes \(count == 1 ? "it" : "them") for good")
+        }
+        try check(session.recentlyDeletedEmptied())
+        io.write("deleted \(notes) for good\n")
       case .edit(let id, _):
         let note = try select(note: id, in: session)
         let edited: String
@@ -155,8 +177,12 @@ public enum GestureCommand: Equatable, Sendable {
   case move(NoteID, to: String)
   /// `pin ID` (`true`) and `unpin ID` (`false`).
   case pin(NoteID, Bool)
-  /// `delete ID`.
+  /// `delete ID`: into Recently Deleted.
   case delete(NoteID)
+  /// `restore ID`: out of Recently Deleted, back where it was.
+  case restore(NoteID)
+  /// `trash empty [--yes]`: every note in Recently Deleted, for good; only with `--yes`.
+  case emptyTrash(confirmed: Bool)
   /// `edit ID [--body -]`: in `$VISUAL`/`$EDITOR`, or from standard input (`true`).
   case edit(NoteID, fromStandardInput: Bool)
 }

@@ -18,6 +18,8 @@ struct NoteListing: Encodable {
   var modified: Date
   /// Whether it is pinned.
   var pinned: Bool
+  /// When it was deleted, for a note in Recently Deleted (`trash --json`); absent otherwise.
+  var deleted: Date?
 
   /// The listing of `note`, in a library whose state is `state`.
   init(_ note: Note, in state: NotesState) {
@@ -28,5 +30,17 @@ struct NoteListing: Encodable {
     created = note.created
     modified = note.modified
     pinned = note.isPinned
+  }
+
+  /// The listing of a note in Recently Deleted, with the notebook it was in.
+  init(deleted entry: DeletedNote) {
+    id = entry.id.rawValue
+    notebook = entry.notebookTitle
+    title = entry.note.title
+    body = entry.note.body
+    created = entry.note.created
+    modified = entry.note.modified
+    pinned = entry.note.isPinned
+    deleted = entry.deleted
   }
 }

@@ -60,6 +60,8 @@ public enum LibraryCommand: Equatable, Sendable {
   case show(NoteID, json: Bool)
   /// `search`: the notes containing every word of `query`, most relevant first.
   case search(query: String, json: Bool)
+  /// `trash`: the notes in Recently Deleted, most recently deleted first.
+  case trash(json: Bool)
   /// `export`: the whole library as one JSON document.
   case export
   /// `export --markdown DIR`: the whole library as a new folder of Markdown files.

@@ -61,7 +61,15 @@ public enum NotesCommandLine {
       unpin ID
           Unpin a note.
       delete ID
-          Delete a note.
+          Move a note to Recently Deleted, where it stays for 30 days.
+      trash [--json]
+          List Recently Deleted: id, notebook, title and when it was deleted,
+          most recently deleted first.
+      restore ID
+          Put a note from Recently Deleted back where it was (its notebook is
+          recreated if it was deleted too).
+      trash empty [--yes]
+          Delete every note in Recently Deleted for good; only with --yes.
       edit ID [--body -]
           Edit a note's body in $VISUAL (else $EDITOR) and save what is written
           there; with --body -, read the new body from standard input.
@@ -262,6 +270,8 @@ public enum NotesCommandLine {
       try ReadCommands.show(id, json: json, in: session, io: io)
     case .search(let query, let json):
       try ReadCommands.search(query, json: json, in: session, io: io)
+    case .trash(let json):
+      try ReadCommands.trash(json: json, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
     case .add, .importLibrary, .exportMarkdown, .gesture, .server, .sync:

@@ -6,7 +6,8 @@ import NotesStorage
 
 /// The commands that only read the library.
 ///
-/// `list`, `show`, `search` and `export`, which print the library and change nothing in it.
+/// `list`, `show`, `search`, `trash` and `export`, which print the library and change nothing
+/// in it.
 ///
 /// ## Guarantees
 ///
@@ -46,6 +47,34 @@ enum ReadCommands {
     let names = NotesState(notebooks: notebooks, notes: [])
     let order = listOrder(of: notes, notebooks: notebooks)
     io.write(try render(notes, in: order, json: json, names: names))
+  }
+
+  /// Prints the notes in Recently Deleted, most recently deleted first: id, the notebook it
+  /// was in, title and when it was deleted (ISO 8601, UTC), tab-separated; or a JSON array
+  /// of `NoteListing` objects with a `deleted` date.
+  static func trash(json: Bool, in session: LibrarySession, io: CommandIO) throws(CommandFailure) {
+    let entries: [DeletedNote]
+    do {
+      entries = try session.database.recentlyDeletedNotes().sorted {
+        ($0.deleted, $0.id.rawValue) > ($1.deleted, $1.id.rawValue)
+      }
+    } catch {
+      throw CommandFailure(error)
+    }
+    if json {
+      let listings = entries.map { NoteListing(deleted: $0) }
+      io.write(
+        try CommandFailure.files { () throws(FileFailure) in try JSONCoding.text(listings) })
+      return
+    }
+    let dates = ISO8601DateFormatter()
+    var text = ""
+    for entry in entries {
+      text.append(
+        "\(entry.id.rawValue)\t\(DisplayText.line(entry.notebookTitle))\t"
+          + "\(DisplayText.line(entry.note.title))\t\(dates.string(from: entry.deleted))\n")
+    }
+    io.write(text)
   }
 
   /// Prints one note: its fields, a blank line, then its body.

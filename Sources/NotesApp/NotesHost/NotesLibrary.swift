@@ -151,6 +151,9 @@ public final class NotesLibrary {
       if samples == .whenNew, isNew, state.notebooks.count == 0, state.notes.count == 0 {
         try SampleLibrary.add(to: model, now: now())
       }
+      // Notes in Recently Deleted past the time they are kept go for good. A library that
+      // cannot be written now (read-only) keeps them until one that can opens it.
+      _ = try? RecentlyDeleted.removeExpired(from: model, now: now())
       let shortcuts = Dictionary(
         uniqueKeysWithValues: SessionCommand.allCases.map { ($0, shortcut($0)) })
       return NotesLibrary(

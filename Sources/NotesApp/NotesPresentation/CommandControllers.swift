@@ -94,7 +94,7 @@ final class CommandControllers {
       dispatcher: dispatcher, name: "Delete Note", reading: context,
       requires: Self.selectedNote
     ) { note in
-      DeleteNote(id: note)
+      DeleteNote(id: note, now: now())
     }
     keepDeletedNote = ActionController(
       dispatcher: dispatcher, name: "Keep Deleted Note", reading: deletedNote

@@ -67,7 +67,7 @@ public final class LibrarySession {
     self.sync = sync
     self.now = now
     dispatcher = ActionDispatcher(model: model)
-    notebookDeletion = NotebookDeletion(dispatcher: dispatcher)
+    notebookDeletion = NotebookDeletion(dispatcher: dispatcher, now: now)
     revision = StateSource(model.revision)
     model.observeCommits { [unowned self] commit in revision.set(commit.revision) }.store(in: bag)
   }

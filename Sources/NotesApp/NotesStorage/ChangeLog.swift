@@ -27,6 +27,8 @@ enum ChangeLog {
     case notebook
     case note
     case meta
+    /// A note in Recently Deleted (`deleted_notes`), by its id.
+    case deletedNote = "deleted_note"
   }
 
   /// The table as migration 5 created it (AUTOINCREMENT); migration 8 rebuilds it with
@@ -107,21 +109,31 @@ enum ChangeLog {
   /// The rows changed by the entries after `cursor`.
   static func rows(
     since cursor: Int64, on connection: SQLiteConnection
-  ) throws(NotesStorageError) -> (notebooks: Set<Int64>, notes: Set<Int64>, meta: Bool) {
+  ) throws(NotesStorageError) -> ChangedRows {
     try connection.withStatement(changedRows) { statement throws(NotesStorageError) in
       try statement.bind(cursor, at: 1)
-      var notebooks = Set<Int64>()
-      var notes = Set<Int64>()
-      var meta = false
+      var rows = ChangedRows()
       while try statement.step() {
         let id = statement.int64(at: 1)
         switch Entity(rawValue: statement.string(at: 0)) {
-        case .notebook: notebooks.insert(id)
-        case .note: notes.insert(id)
-        case .meta, nil: meta = true
+        case .notebook: rows.notebooks.insert(id)
+        case .note: rows.notes.insert(id)
+        case .deletedNote: rows.deletedNotes.insert(id)
+        case .meta, nil: rows.meta = true
         }
       }
-      return (notebooks, notes, meta)
+      return rows
     }
+  }
+}
+
+extension ChangeLog {
+  /// The rows a run of entries changed, by table.
+  struct ChangedRows {
+    var notebooks = Set<Int64>()
+    var notes = Set<Int64>()
+    var deletedNotes = Set<Int64>()
+    /// Whether an entry was about the meta table (or of a kind this version does not know).
+    var meta = false
   }
 }

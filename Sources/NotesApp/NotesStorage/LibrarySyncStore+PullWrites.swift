@@ -12,22 +12,33 @@ extension LibrarySyncStore {
   ///
   /// - A note whose notebook this library no longer has brings the notebook back, with its
   ///   last known title (or “Recovered notes”).
+  /// - A note deleted elsewhere goes to this library's Recently Deleted, as this library
+  ///   last had it; a note restored elsewhere (or edited elsewhere after this library
+  ///   deleted it) leaves Recently Deleted and comes back under its id here.
   /// - Every row written is added to the batch's touched rows, for the change log.
   func writeNote(
     uid: String, fields: SyncFields?, localID: Int64?, in batch: inout PullBatch
   ) throws(NotesStorageError) {
     guard let fields else {
       if let localID {
+        try connection.withStatement(SQL.keepPulledDeletion) {
+          statement throws(NotesStorageError) in
+          try statement.bind(localID, at: 1)
+          try statement.bind(Date().timeIntervalSinceReferenceDate, at: 2)
+          try statement.step()
+        }
         try connection.withStatement(SQL.deleteNote) { statement throws(NotesStorageError) in
           try statement.bind(localID, at: 1)
           try statement.step()
         }
+        batch.touched.append((.deletedNote, localID))
         batch.touched.append((.note, localID))
       }
       return
     }
     let notebookID = try notebookID(uid: fields.notebook ?? "", in: &batch)
-    let id = localID ?? batch.nextID()
+    let restored = localID == nil ? try takeFromRecentlyDeleted(uid: uid, in: &batch) : nil
+    let id = localID ?? restored ?? batch.nextID()
     let sql = localID == nil ? SQL.insertNoteWithUID : SQL.updateNote
     try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try statement.bind(id, at: 1)
@@ -43,6 +54,24 @@ extension LibrarySyncStore {
       try statement.step()
     }
     batch.touched.append((.note, id))
+  }
+
+  /// Removes the note with `uid` from Recently Deleted, if it is there, and returns its id.
+  private func takeFromRecentlyDeleted(
+    uid: String, in batch: inout PullBatch
+  ) throws(NotesStorageError) -> Int64? {
+    let id = try connection.withStatement("SELECT id FROM deleted_notes WHERE uid = ?1") {
+      statement throws(NotesStorageError) -> Int64? in
+      try statement.bind(uid, at: 1)
+      return try statement.step() ? statement.int64(at: 0) : nil
+    }
+    guard let id else { return nil }
+    try connection.withStatement(SQL.deleteDeletedNote) { statement throws(NotesStorageError) in
+      try statement.bind(id, at: 1)
+      try statement.step()
+    }
+    batch.touched.append((.deletedNote, id))
+    return id
   }
 
   /// Writes `fields` as the row of notebook `uid` (deleting it with `nil`, unless it still

@@ -50,6 +50,8 @@ enum Migration: Int32, CaseIterable {
   case addSyncKeptAside = 7
   /// The change log numbered by its rowid.
   case changeLogByRowid = 8
+  /// Recently Deleted: the `deleted_notes` table.
+  case addRecentlyDeleted = 9
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -99,6 +101,8 @@ enum Migration: Int32, CaseIterable {
       try connection.execute(script: SyncBookkeeping.keptAsideScript)
     case .changeLogByRowid:
       try connection.execute(script: ChangeLog.rowidScript)
+    case .addRecentlyDeleted:
+      try connection.execute(script: SQL.recentlyDeletedScript)
     }
   }
 

@@ -41,6 +41,7 @@ extension NotesDatabase {
     let connection = try openConnection()
     let dates = dates
     let cursor = cursor
+    let hasRecentlyDeleted = hasRecentlyDeleted
     return try connection.read { () throws(NotesStorageError) -> ExternalChanges<NotesState>? in
       let version = try connection.int64("PRAGMA data_version") ?? 0
       let head = try ChangeLog.head(on: connection)
@@ -55,17 +56,24 @@ extension NotesDatabase {
         let notebooks = try Self.readNotebooks(
           ids: rows.notebooks, connection: connection, dates: dates)
         let notes = try Self.readNotes(ids: rows.notes, connection: connection, dates: dates)
+        let deleted =
+          hasRecentlyDeleted
+          ? try Self.readDeletedNotes(ids: rows.deletedNotes, connection: connection, dates: dates)
+          : [:]
         update = { transaction in
           try Self.apply(notebooks, to: \.notebooks, in: &transaction)
           try Self.apply(notes, to: \.notes, in: &transaction)
+          try Self.apply(deleted, to: \.recentlyDeleted, in: &transaction)
         }
       } else {
         // Trimmed past this process's cursor: read everything.
         let notebooks = try Self.readNotebooks(connection, dates: dates)
         let notes = try Self.readNotes(connection, dates: dates)
+        let deleted = hasRecentlyDeleted ? try Self.readDeletedNotes(connection, dates: dates) : []
         update = { transaction in
           transaction.set(\.notebooks, to: EntityTable(notebooks))
           transaction.set(\.notes, to: EntityTable(notes))
+          transaction.set(\.recentlyDeleted, to: EntityTable(deleted))
         }
       }
       return ExternalChanges(

@@ -34,9 +34,10 @@ extension NotesDatabase {
       }
       let notebooks = try Self.readNotebooks(connection, dates: dates)
       let notes = try Self.readNotes(connection, dates: dates)
+      let deleted = hasRecentlyDeleted ? try Self.readDeletedNotes(connection, dates: dates) : []
       return NotesState(
-        notebooks: notebooks, notes: notes, sync: .idle(lastSynced: lastSynced),
-        lastAssignedID: lastAssignedID)
+        notebooks: notebooks, notes: notes, recentlyDeleted: deleted,
+        sync: .idle(lastSynced: lastSynced), lastAssignedID: lastAssignedID)
     }
   }
 

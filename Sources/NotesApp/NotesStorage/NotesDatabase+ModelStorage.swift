@@ -63,8 +63,13 @@ extension NotesDatabase: ModelStorage {
   private func write(_ commit: Commit<NotesState>) throws(NotesStorageError) {
     let notebooks = commit.changes.changes(in: \.notebooks)
     let notes = commit.changes.changes(in: \.notes)
+    let deletedNotes = commit.changes.changes(in: \.recentlyDeleted)
     let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
-    guard !notebooks.isEmpty || !notes.isEmpty || lastAssignedIDChanged else { return }
+    guard !notebooks.isEmpty || !notes.isEmpty || !deletedNotes.isEmpty || lastAssignedIDChanged
+    else { return }
+    guard deletedNotes.isEmpty || hasRecentlyDeleted else {
+      throw .unwritableLocation(path: path, reason: "its schema has no Recently Deleted")
+    }
     let connection = try openConnection()
     guard !isReadOnly else {
       throw .unwritableLocation(path: path, reason: "it was opened only for reading")
@@ -74,6 +79,7 @@ extension NotesDatabase: ModelStorage {
     let rows =
       notebooks.inserted.count + notebooks.updated.count + notebooks.removed.count
       + notes.inserted.count + notes.updated.count + notes.removed.count
+      + deletedNotes.inserted.count + deletedNotes.updated.count + deletedNotes.removed.count
     let pageCache = rows >= Self.bulkRows ? Self.bulkPageCacheKiB : nil
     try connection.withPageCache(kibibytes: pageCache) { () throws(NotesStorageError) in
       try connection.transaction { () throws(NotesStorageError) in
@@ -81,6 +87,11 @@ extension NotesDatabase: ModelStorage {
         // another one committed must not write over it (the model catches up and retries).
         let head = keepsChangeLog ? try ChangeLog.head(on: connection) : cursor
         guard head == cursor else { throw .changedElsewhere }
+        // An entry of Recently Deleted is written before its note's row goes (it takes the
+        // row's uid), and removed after a restored note's row is back (which takes it back).
+        for id in deletedNotes.inserted.union(deletedNotes.updated) {
+          try write(Self.deletedNote(id, in: state), into: connection)
+        }
         for id in notebooks.inserted {
           try insert(Self.notebook(id, in: state), into: connection)
         }
@@ -99,6 +110,10 @@ extension NotesDatabase: ModelStorage {
         for id in notebooks.removed {
           try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
         }
+        for id in deletedNotes.removed {
+          try delete(
+            id.rawValue, sql: SQL.deleteDeletedNote, table: "deleted_notes", in: connection)
+        }
         if lastAssignedIDChanged {
           try setMeta(MetaKey.lastAssignedID, in: connection) {
             statement throws(NotesStorageError) in
@@ -112,8 +127,8 @@ extension NotesDatabase: ModelStorage {
           newCursor =
             head
             + (try recordInChangeLog(
-              notebooks: notebooks, notes: notes, meta: lastAssignedIDChanged,
-              on: connection))
+              notebooks: notebooks, notes: notes, deletedNotes: deletedNotes,
+              meta: lastAssignedIDChanged, on: connection))
           try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
         }
       }
@@ -123,8 +138,8 @@ extension NotesDatabase: ModelStorage {
 
   /// Appends an entry for every row the commit changed; returns how many it appended.
   private func recordInChangeLog(
-    notebooks: EntityChanges<NotebookID>, notes: EntityChanges<NoteID>, meta: Bool,
-    on connection: SQLiteConnection
+    notebooks: EntityChanges<NotebookID>, notes: EntityChanges<NoteID>,
+    deletedNotes: EntityChanges<NoteID>, meta: Bool, on connection: SQLiteConnection
   ) throws(NotesStorageError) -> Int64 {
     var count: Int64 = 0
     for (ids, kind) in [
@@ -144,6 +159,16 @@ extension NotesDatabase: ModelStorage {
         count += 1
       }
     }
+    for (ids, kind) in [
+      (deletedNotes.inserted, "insert"), (deletedNotes.updated, "update"),
+      (deletedNotes.removed, "remove"),
+    ] {
+      for id in ids {
+        try ChangeLog.record(
+          .deletedNote, id: id.rawValue, kind: kind, writer: writer, on: connection)
+        count += 1
+      }
+    }
     if meta {
       try ChangeLog.record(.meta, id: 0, kind: "update", writer: writer, on: connection)
       count += 1
@@ -158,6 +183,15 @@ extension NotesDatabase: ModelStorage {
       throw .outOfSync(table: "notebooks", id: id.rawValue, reason: "missing from the state")
     }
     return notebook
+  }
+
+  private static func deletedNote(
+    _ id: NoteID, in state: NotesState
+  ) throws(NotesStorageError) -> DeletedNote {
+    guard let entry = state.recentlyDeleted[id] else {
+      throw .outOfSync(table: "deleted_notes", id: id.rawValue, reason: "missing from the state")
+    }
+    return entry
   }
 
   private static func note(_ id: NoteID, in state: NotesState) throws(NotesStorageError) -> Note {
@@ -192,7 +226,9 @@ extension NotesDatabase: ModelStorage {
   }
 
   private func insert(_ note: Note, into connection: SQLiteConnection) throws(NotesStorageError) {
-    let sql = hasSyncIdentity ? SQL.insertNoteWithUID : SQL.insertNote
+    let sql =
+      hasRecentlyDeleted
+      ? SQL.insertNoteRestoringUID : hasSyncIdentity ? SQL.insertNoteWithUID : SQL.insertNote
     try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try bindColumns(of: note, to: statement)
       try statement.bind(dates.value(note.created), at: 7)
@@ -209,8 +245,9 @@ extension NotesDatabase: ModelStorage {
     try expectOneRowChanged(table: "notes", id: note.id.rawValue, in: connection)
   }
 
-  /// Binds parameters 1–6 of ``SQL/insertNote`` and ``SQL/updateNote``.
-  private func bindColumns(of note: Note, to statement: Statement) throws(NotesStorageError) {
+  /// Binds parameters 1–6 of ``SQL/insertNote``, ``SQL/updateNote`` and
+  /// `SQL.upsertDeletedNote`.
+  func bindColumns(of note: Note, to statement: Statement) throws(NotesStorageError) {
     try statement.bind(note.id.rawValue, at: 1)
     try statement.bind(note.notebookID.rawValue, at: 2)
     try statement.bind(note.title, at: 3)

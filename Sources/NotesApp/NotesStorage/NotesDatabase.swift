@@ -86,6 +86,8 @@ public final class NotesDatabase {
   let keepsChangeLog: Bool
   /// Whether rows carry a globally unique id and sync's bookkeeping (version 6 and later).
   let hasSyncIdentity: Bool
+  /// Whether the file has Recently Deleted (schema version 9 and later).
+  let hasRecentlyDeleted: Bool
   /// This connection's name in the change log.
   let writer: String
   /// Runs the write-ahead log's checkpoints off the committing thread; `nil` when the file
@@ -200,6 +202,7 @@ public final class NotesDatabase {
     self.connection = connection
     self.keepsChangeLog = version >= Migration.addChangeLog.rawValue
     self.hasSyncIdentity = version >= Migration.addSyncIdentity.rawValue
+    self.hasRecentlyDeleted = version >= Migration.addRecentlyDeleted.rawValue
     self.writer =
       "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
     self.checkpointer = vfs == nil && !readOnly ? BackgroundCheckpointer(path: path) : nil

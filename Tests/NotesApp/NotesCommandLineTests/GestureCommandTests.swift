@@ -91,6 +91,57 @@ struct GestureCommandTests {
     #expect(missing == CommandResult(status: 66, output: "", errors: "notes: no note with id 6\n"))
   }
 
+  @Test func deleteMovesANoteToRecentlyDeletedAndRestoreBringsItBack() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    let before = try library.state()
+    #expect(
+      try notes(["delete", "6"], in: library)
+        == CommandResult(
+          status: 0,
+          output: "moved 6 \"Groceries\" to Recently Deleted; `notes restore 6` brings it back\n",
+          errors: ""))
+    let trash = try notes(["trash"], in: library)
+    #expect(trash.status == 0)
+    #expect(trash.output.hasPrefix("6\tHome\tGroceries\t20"), "\(trash.output)")
+    let listed = try notes(["trash", "--json"], in: library)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+    #expect(json.count == 1 && json[0]["id"] as? Int == 6 && json[0]["deleted"] != nil)
+
+    // Home deleted too, now empty: the restore recreates it.
+    #expect(try notes(["delete", "7"], in: library).status == 0)
+    #expect(try notes(["notebook", "delete", "Home"], in: library).status == 0)
+    #expect(
+      try notes(["restore", "6"], in: library)
+        == CommandResult(status: 0, output: "restored 6 \"Groceries\" to \"Home\"\n", errors: ""))
+    let restored = try library.state()
+    let note = try #require(restored.notes[groceries])
+    #expect(
+      note
+        == Note(
+          id: groceries, notebookID: note.notebookID, title: "Groceries",
+          body: before.notes[groceries]!.body, created: before.notes[groceries]!.created,
+          modified: before.notes[groceries]!.modified, isPinned: false))
+    #expect(restored.notebooks[note.notebookID]?.title == "Home")
+    #expect(
+      try notes(["restore", "6"], in: library)
+        == CommandResult(
+          status: 66, output: "", errors: "notes: no note with id 6 in Recently Deleted\n"))
+
+    // Emptying asks for --yes, then goes for good.
+    let unconfirmed = try notes(["trash", "empty"], in: library)
+    #expect(unconfirmed.status == 65)
+    #expect(
+      unconfirmed.errors == "notes: Recently Deleted holds 1 note; --yes deletes it for good\n")
+    #expect(try library.state().recentlyDeleted.count == 1)
+    #expect(
+      try notes(["trash", "empty", "--yes"], in: library)
+        == CommandResult(status: 0, output: "deleted 1 note for good\n", errors: ""))
+    #expect(try library.state().recentlyDeleted.count == 0)
+    #expect(try notes(["trash"], in: library) == CommandResult(status: 0, output: "", errors: ""))
+  }
+
   @Test func aRefusedRenameSavesNothingAndSaysWhy() throws {
     let library = try TestLibrary()
     defer { library.remove() }

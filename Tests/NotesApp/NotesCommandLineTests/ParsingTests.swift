@@ -37,6 +37,7 @@ struct ParsingTests {
 
   @Test func list() throws {
     #expect(try parse("list") == .library(.list(notebook: nil, json: false), databasePath: nil))
+    #expect(try parse("trash", "--json") == .library(.trash(json: true), databasePath: nil))
     let expected = NotesCommand.library(.list(notebook: "Work", json: true), databasePath: "db")
     #expect(try parse("list", "--notebook", "Work", "--json", "--database", "db") == expected)
     #expect(try parse("--json", "--database", "db", "list", "--notebook", "Work") == expected)
@@ -93,6 +94,9 @@ struct ParsingTests {
     #expect(try gesture("pin", "6") == .pin(six, true))
     #expect(try gesture("unpin", "6") == .pin(six, false))
     #expect(try gesture("delete", "6") == .delete(six))
+    #expect(try gesture("restore", "6") == .restore(six))
+    #expect(try gesture("trash", "empty") == .emptyTrash(confirmed: false))
+    #expect(try gesture("trash", "empty", "--yes") == .emptyTrash(confirmed: true))
     #expect(try gesture("edit", "6") == .edit(six, fromStandardInput: false))
     #expect(try gesture("edit", "6", "--body", "-") == .edit(six, fromStandardInput: true))
     #expect(try gesture("notebook", "add", "Trips") == .addNotebook("Trips"))

@@ -76,15 +76,25 @@ struct NotebookActionTests {
     let refused = store.send(DeleteNotebook(id: work))
     #expect(
       refused.description == "Deleting \"Work\" also deletes its 1 note; confirm to continue.")
+    let note = sampleState().notes[plan]!
     store.send(
-      DeleteNotebook(id: work, deletingNotes: true),
-      changes: [.table(\.notebooks, removed: [work]), .table(\.notes, removed: [plan])]
+      DeleteNotebook(id: work, deletingNotes: true, now: t1),
+      changes: [
+        .table(\.notebooks, removed: [work]), .table(\.notes, removed: [plan]),
+        .table(\.recentlyDeleted, inserted: [plan]),
+      ]
     ) {
       $0.notebooks = EntityTable([$0.notebooks[home]!])
       $0.notes = EntityTable()
+      $0.recentlyDeleted = EntityTable([DeletedNote(note: note, notebookTitle: "Work", deleted: t1)]
+      )
     }
-    store.undo(changes: [.table(\.notebooks, inserted: [work]), .table(\.notes, inserted: [plan])])
-    {
+    store.undo(
+      changes: [
+        .table(\.notebooks, inserted: [work]), .table(\.notes, inserted: [plan]),
+        .table(\.recentlyDeleted, removed: [plan]),
+      ]
+    ) {
       $0 = sampleState()
     }
   }
@@ -169,13 +179,25 @@ struct NoteActionTests {
         == "There is no notebook with id 42.")
   }
 
-  @Test func deleteNoteAndUndo() {
+  @Test func deleteNoteMovesItToRecentlyDeletedAndUndoBringsItBack() {
     let store = ModelTestStore(initialState: sampleState())
-    store.send(DeleteNote(id: plan), changes: [.table(\.notes, removed: [plan])]) {
+    let note = sampleState().notes[plan]!
+    let entry = DeletedNote(note: note, notebookTitle: "Work", deleted: t1)
+    let deleted = [
+      ExpectedChange<NotesState>.table(\.notes, removed: [plan]),
+      .table(\.recentlyDeleted, inserted: [plan]),
+    ]
+    store.send(DeleteNote(id: plan, now: t1), changes: deleted) {
       $0.notes = EntityTable()
+      $0.recentlyDeleted = EntityTable([entry])
     }
-    store.undo(changes: [.table(\.notes, inserted: [plan])]) { $0 = sampleState() }
-    store.redo(changes: [.table(\.notes, removed: [plan])]) { $0.notes = EntityTable() }
+    store.undo(
+      changes: [.table(\.notes, inserted: [plan]), .table(\.recentlyDeleted, removed: [plan])]
+    ) { $0 = sampleState() }
+    store.redo(changes: deleted) {
+      $0.notes = EntityTable()
+      $0.recentlyDeleted = EntityTable([entry])
+    }
   }
 
   @Test func undoOfAnEditWhoseNoteWasDeletedElsewhereFailsWithAReason() throws {

@@ -14,7 +14,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 8)
+    #expect(NotesDatabase.supportedSchemaVersion == 9)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -331,7 +331,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 8)
+    #expect(try RawDatabase.userVersion(path) == 9)
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_kept_aside") == 0)
     // Nothing lost: the rows, the device id and what waits for the first sync.
     #expect(try database.loadState() == before)
@@ -362,7 +362,7 @@ struct MigrationTests {
     #expect(head == Int64(entries.count))
 
     let database = try NotesDatabase(path: path)
-    #expect(try RawDatabase.userVersion(path) == 8)
+    #expect(try RawDatabase.userVersion(path) == 9)
     // Every entry kept with its number, the head where it was, no AUTOINCREMENT left.
     #expect(
       try RawDatabase.strings(
@@ -382,6 +382,36 @@ struct MigrationTests {
     #expect(
       try RawDatabase.int64(path, "SELECT min(seq) FROM change_log WHERE row_id = 9") ?? 0 > head
         ?? 0)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionEightFileGainsAnEmptyRecentlyDeletedAndKeepsEverything() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 8)
+    let model = Model(NotesState(), storage: old)
+    try model.write(origin: .background("test")) { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+    }
+    // A version-8 file cannot hold Recently Deleted: deleting there is refused, not lost.
+    #expect(throws: (any Error).self) {
+      try model.write(origin: .background("test")) { transaction in
+        _ = try DeleteNote(id: NoteID(rawValue: 2)).perform(in: &transaction)
+      }
+    }
+    let before = try old.loadState()
+    old.close()
+    #expect(try !RawDatabase.hasTable(path, "deleted_notes"))
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 9)
+    #expect(try RawDatabase.int64(path, "SELECT count(*) FROM deleted_notes") == 0)
+    #expect(try database.loadState() == before)
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

@@ -49,7 +49,29 @@ public struct CreateNote: Action {
       id: id, notebookID: notebookID, title: NotesRules.normalizedTitle(title), body: body,
       created: now)
     try transaction.insert(note, into: \.notes)
-    return DeleteNote(id: id)
+    return RemoveCreatedNote(id: id)
+  }
+}
+
+/// Takes back a new note (the inverse of ``CreateNote``): it goes, without passing through
+/// Recently Deleted.
+public struct RemoveCreatedNote: Action {
+  /// The note.
+  public let id: NoteID
+
+  /// "New Note", the name of the step this undoes.
+  public var name: String { "New Note" }
+
+  /// The note must exist.
+  public func validate(in state: NotesState) -> ValidationResult {
+    ValidationResult(NotesRules.noteExists(id, in: state))
+  }
+
+  /// Removes the note; the inverse puts it back.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    RestoreNote(note: try transaction.remove(id, from: \.notes), deleted: nil)
   }
 }
 
@@ -249,11 +271,18 @@ public struct SetNotePinned: Action {
 public struct DeleteNote: Action {
   /// The note.
   public let id: NoteID
+  /// When it is deleted, as Recently Deleted records it.
+  public let now: Date
 
   /// Creates the action.
   ///
-  /// - Parameter id: The note.
-  public init(id: NoteID) { self.id = id }
+  /// - Parameters:
+  ///   - id: The note.
+  ///   - now: When it is deleted; the current time by default.
+  public init(id: NoteID, now: Date = Date()) {
+    self.id = id
+    self.now = now
+  }
 
   /// "Delete Note".
   public var name: String { "Delete Note" }
@@ -263,18 +292,33 @@ public struct DeleteNote: Action {
     ValidationResult(NotesRules.noteExists(id, in: state))
   }
 
-  /// Removes the note; the inverse puts it back.
+  /// Moves the note to Recently Deleted; the inverse puts it back.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {
-    RestoreNote(note: try transaction.remove(id, from: \.notes))
+    let note = try transaction.remove(id, from: \.notes)
+    try RecentlyDeleted.keep(note, deleted: now, in: &transaction)
+    return RestoreNote(note: note, deleted: now)
   }
 }
 
-/// Puts back a deleted note (the inverse of ``DeleteNote``).
+/// Puts back a deleted note (the inverse of ``DeleteNote`` and ``RemoveCreatedNote``).
 public struct RestoreNote: Action {
   /// The note as it was.
   public let note: Note
+  /// When it was deleted, if it went to Recently Deleted (which it leaves again); `nil`
+  /// for a new note taken back.
+  public let deleted: Date?
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - note: The note as it was.
+  ///   - deleted: When it went to Recently Deleted, or `nil` if it did not.
+  public init(note: Note, deleted: Date?) {
+    self.note = note
+    self.deleted = deleted
+  }
 
   /// "Delete Note", the name of the step this undoes.
   public var name: String { "Delete Note" }
@@ -287,12 +331,16 @@ public struct RestoreNote: Action {
     return ValidationResult(taken + NotesRules.notebookExists(note.notebookID, in: state))
   }
 
-  /// Inserts the note; the inverse deletes it again.
+  /// Inserts the note (out of Recently Deleted); the inverse deletes it again.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {
+    if transaction.state.recentlyDeleted.contains(note.id) {
+      try transaction.remove(note.id, from: \.recentlyDeleted)
+    }
     try transaction.insert(note, into: \.notes)
-    return DeleteNote(id: note.id)
+    guard let deleted else { return RemoveCreatedNote(id: note.id) }
+    return DeleteNote(id: note.id, now: deleted)
   }
 }
 

@@ -89,15 +89,19 @@ public struct DeleteNotebook: Action {
   public let id: NotebookID
   /// Whether the user confirmed deleting the notes it contains.
   public let deletingNotes: Bool
+  /// When its notes are deleted, as Recently Deleted records it.
+  public let now: Date
 
   /// Creates the action.
   ///
   /// - Parameters:
   ///   - id: The notebook.
   ///   - deletingNotes: Pass `true` once the user confirmed deleting its notes.
-  public init(id: NotebookID, deletingNotes: Bool = false) {
+  ///   - now: When it is deleted; the current time by default.
+  public init(id: NotebookID, deletingNotes: Bool = false, now: Date = Date()) {
     self.id = id
     self.deletingNotes = deletingNotes
+    self.now = now
   }
 
   /// "Delete Notebook".
@@ -120,16 +124,19 @@ public struct DeleteNotebook: Action {
     return ValidationResult()
   }
 
-  /// Removes the notes, then the notebook; the inverse restores them all.
+  /// Moves the notes to Recently Deleted, then removes the notebook; the inverse restores
+  /// them all.
   public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
     NotesState
   > {
     var removedNotes: [Note] = []
     for noteID in Self.noteIDs(in: id, state: transaction.state) {
-      removedNotes.append(try transaction.remove(noteID, from: \.notes))
+      let note = try transaction.remove(noteID, from: \.notes)
+      try RecentlyDeleted.keep(note, deleted: now, in: &transaction)
+      removedNotes.append(note)
     }
     let notebook = try transaction.remove(id, from: \.notebooks)
-    return RestoreNotebook(notebook: notebook, notes: removedNotes)
+    return RestoreNotebook(notebook: notebook, notes: removedNotes, deleted: now)
   }
 
   /// The ids of the notes in a notebook, in id order.
@@ -144,6 +151,20 @@ public struct RestoreNotebook: Action {
   public let notebook: Notebook
   /// Its notes as they were.
   public let notes: [Note]
+  /// When its notes went to Recently Deleted (which they leave again).
+  public let deleted: Date
+
+  /// Creates the action.
+  ///
+  /// - Parameters:
+  ///   - notebook: The notebook as it was.
+  ///   - notes: Its notes as they were.
+  ///   - deleted: When they went to Recently Deleted.
+  public init(notebook: Notebook, notes: [Note], deleted: Date) {
+    self.notebook = notebook
+    self.notes = notes
+    self.deleted = deleted
+  }
 
   /// "Delete Notebook", the name of the step this undoes.
   public var name: String { "Delete Notebook" }
@@ -163,7 +184,12 @@ public struct RestoreNotebook: Action {
     NotesState
   > {
     try transaction.insert(notebook, into: \.notebooks)
-    for note in notes { try transaction.insert(note, into: \.notes) }
-    return DeleteNotebook(id: notebook.id, deletingNotes: true)
+    for note in notes {
+      if transaction.state.recentlyDeleted.contains(note.id) {
+        try transaction.remove(note.id, from: \.recentlyDeleted)
+      }
+      try transaction.insert(note, into: \.notes)
+    }
+    return DeleteNotebook(id: notebook.id, deletingNotes: true, now: deleted)
   }
 }

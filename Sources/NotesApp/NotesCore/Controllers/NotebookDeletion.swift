@@ -1,5 +1,5 @@
 public import Airframe
-import Foundation
+public import Foundation
 
 /// A pending question to the user: whether to delete a notebook and its notes.
 public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
@@ -34,15 +34,20 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
   public var confirmations: PendingOutcomes<DeletionConfirmation> { outcomes.readOnly }
   private let outcomes = DurableOutcomes<DeletionConfirmation>()
   private let dispatcher: ActionDispatcher<NotesState>
+  /// When a deletion happens, as Recently Deleted records it.
+  private let now: () -> Date
   private var nextID = 0
   private var pendingByNotebook: [NotebookID: Int] = [:]
   private var lifetime: Lifetime?
 
   /// Creates the controller.
   ///
-  /// - Parameter dispatcher: Runs the deletions.
-  public init(dispatcher: ActionDispatcher<NotesState>) {
+  /// - Parameters:
+  ///   - dispatcher: Runs the deletions.
+  ///   - now: The clock for the date Recently Deleted records; the current time by default.
+  public init(dispatcher: ActionDispatcher<NotesState>, now: @escaping () -> Date = { Date() }) {
     self.dispatcher = dispatcher
+    self.now = now
     lifetime = dispatcher.model.observeCommits { [weak self] commit in
       guard let self, !pendingByNotebook.isEmpty,
         !commit.changes.changes(in: \.notebooks).removed.isEmpty
@@ -65,10 +70,10 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
   public func deleteRequested(_ id: NotebookID) -> ActionOutcome {
     let state = dispatcher.model.state
     guard let notebook = state.notebooks[id] else {
-      return dispatcher.dispatch(DeleteNotebook(id: id))
+      return dispatcher.dispatch(DeleteNotebook(id: id, now: now()))
     }
     let count = state.notes.elements.lazy.filter { $0.notebookID == id }.count
-    guard count > 0 else { return dispatcher.dispatch(DeleteNotebook(id: id)) }
+    guard count > 0 else { return dispatcher.dispatch(DeleteNotebook(id: id, now: now())) }
     guard pendingByNotebook[id] == nil else { return .unchanged }
     nextID += 1
     pendingByNotebook[id] = nextID
@@ -94,6 +99,7 @@ public struct DeletionConfirmation: Identifiable, Equatable, Sendable {
     else { return .rejected("That confirmation was already answered.") }
     pendingByNotebook[confirmation.notebookID] = nil
     guard confirmed else { return .unchanged }
-    return dispatcher.dispatch(DeleteNotebook(id: confirmation.notebookID, deletingNotes: true))
+    return dispatcher.dispatch(
+      DeleteNotebook(id: confirmation.notebookID, deletingNotes: true, now: now()))
   }
 }

@@ -9,6 +9,8 @@ public struct NotesState: Equatable, Sendable {
   public var notebooks = EntityTable<Notebook>()
   /// Every note.
   public var notes = EntityTable<Note>()
+  /// The notes in Recently Deleted, by their ids (which no note of ``notes`` has).
+  public var recentlyDeleted = EntityTable<DeletedNote>()
   /// Synchronization status.
   public var sync = SyncStatus.idle(lastSynced: nil)
   /// How many versions from the sync server the library keeps aside unread, because they
@@ -22,19 +24,23 @@ public struct NotesState: Equatable, Sendable {
   /// - Parameters:
   ///   - notebooks: The notebooks.
   ///   - notes: The notes.
+  ///   - recentlyDeleted: The notes in Recently Deleted.
   ///   - sync: The sync status.
   ///   - lastAssignedID: The largest id already used; computed from the entities if `nil`.
   public init(
     notebooks: [Notebook] = [],
     notes: [Note] = [],
+    recentlyDeleted: [DeletedNote] = [],
     sync: SyncStatus = .idle(lastSynced: nil),
     lastAssignedID: Int64? = nil
   ) {
     self.notebooks = EntityTable(notebooks)
     self.notes = EntityTable(notes)
+    self.recentlyDeleted = EntityTable(recentlyDeleted)
     self.sync = sync
     let largest = max(
-      notebooks.map(\.id.rawValue).max() ?? 0, notes.map(\.id.rawValue).max() ?? 0)
+      notebooks.map(\.id.rawValue).max() ?? 0, notes.map(\.id.rawValue).max() ?? 0,
+      recentlyDeleted.map(\.id.rawValue).max() ?? 0)
     self.lastAssignedID = max(lastAssignedID ?? 0, largest)
   }
 }

@@ -214,6 +214,10 @@ private let repetitions = Mutex<[String: String]>([:])
 /// The date of a tick: ticks repeat on purpose, so equal modification dates occur.
 func tickDate(_ tick: Int) -> Date { Date(timeIntervalSince1970: 10_000 + Double(tick)) }
 
+/// When every deletion of a run happens, as Recently Deleted records it (the app's and the
+/// reference's).
+let deletionDate = tickDate(0)
+
 private func optional(_ ref: EntityRef?) -> String { ref.map(\.description) ?? "nil" }
 
 /// `text` as a Swift string literal, escaping what a terminal would interpret.

@@ -384,6 +384,14 @@ final class ModelBasedRun {
         return difference
       }
     }
+    let deletedIDs = Set(model.recentlyDeleted.byID.keys).union(reference.recentlyDeleted.byID.keys)
+    for id in deletedIDs.sorted() {
+      if let difference = entityDifference(
+        "deleted note \(id)", model.recentlyDeleted[id], reference.recentlyDeleted[id])
+      {
+        return difference
+      }
+    }
     return "the states differ"
   }
 

@@ -115,7 +115,7 @@ final class NotesHarness {
     self.service = service
     self.scheduler = scheduler
     self.dispatcher = dispatcher
-    deletion = NotebookDeletion(dispatcher: dispatcher)
+    deletion = NotebookDeletion(dispatcher: dispatcher) { deletionDate }
     sidebar = SidebarController(model: model)
     list = NoteListController(model: model)
     // The reference model says what each status shows; how long a sync runs before the

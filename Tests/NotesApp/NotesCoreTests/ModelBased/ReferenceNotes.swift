@@ -67,6 +67,16 @@ struct ReferenceNotes {
   struct Content: Equatable {
     var notebooks: [NotebookID: Notebook] = [:]
     var notes: [NoteID: Note] = [:]
+    /// Recently Deleted: each deleted note as it was, with its notebook's title.
+    var deleted: [NoteID: DeletedNote] = [:]
+
+    /// Moves note `id` into Recently Deleted.
+    mutating func delete(_ id: NoteID) {
+      guard let note = notes.removeValue(forKey: id) else { return }
+      deleted[id] = DeletedNote(
+        note: note, notebookTitle: notebooks[note.notebookID]?.title ?? "",
+        deleted: deletionDate)
+    }
   }
 
   struct UndoStep {
@@ -149,6 +159,7 @@ struct ReferenceNotes {
   init(_ state: NotesState) {
     for notebook in state.notebooks.elements { content.notebooks[notebook.id] = notebook }
     for note in state.notes.elements { content.notes[note.id] = note }
+    for entry in state.recentlyDeleted.elements { content.deleted[entry.id] = entry }
     lastAssignedID = state.lastAssignedID
     sync = state.sync
   }
@@ -156,7 +167,8 @@ struct ReferenceNotes {
   /// The content as a `NotesState`, for comparing with the app's model.
   var state: NotesState {
     var state = NotesState(
-      notebooks: Array(content.notebooks.values), notes: Array(content.notes.values), sync: sync)
+      notebooks: Array(content.notebooks.values), notes: Array(content.notes.values),
+      recentlyDeleted: Array(content.deleted.values), sync: sync)
     state.lastAssignedID = lastAssignedID
     return state
   }
@@ -264,7 +276,7 @@ struct ReferenceNotes {
     case .renameNotebook(let id, let title):
       content.notebooks[id]?.title = Self.trimmed(title)
     case .deleteNotebook(let id, _):
-      content.notes = content.notes.filter { $0.value.notebookID != id }
+      for note in content.notes.values where note.notebookID == id { content.delete(note.id) }
       content.notebooks[id] = nil
     case .createNote(let notebook, let title, let body, let now):
       let id = NoteID(rawValue: nextID())
@@ -287,7 +299,7 @@ struct ReferenceNotes {
         content.notes[id]?.modified = now
       }
     case .setPinned(let id, let pinned): content.notes[id]?.isPinned = pinned
-    case .deleteNote(let id): content.notes[id] = nil
+    case .deleteNote(let id): content.delete(id)
     }
   }
 

@@ -48,14 +48,15 @@ enum ResolvedOp: Sendable, Equatable {
     switch self {
     case .createNotebook(let title, let now): CreateNotebook(title: title, now: now)
     case .renameNotebook(let id, let title): RenameNotebook(id: id, title: title)
-    case .deleteNotebook(let id, let deleting): DeleteNotebook(id: id, deletingNotes: deleting)
+    case .deleteNotebook(let id, let deleting):
+      DeleteNotebook(id: id, deletingNotes: deleting, now: deletionDate)
     case .createNote(let notebook, let title, let body, let now):
       CreateNote(notebookID: notebook, title: title, body: body, now: now)
     case .renameNote(let id, let title, let now): RenameNote(id: id, title: title, now: now)
     case .editBody(let id, let body, let now): EditNoteBody(id: id, body: body, now: now)
     case .moveNote(let id, let notebook, let now): MoveNote(id: id, to: notebook, now: now)
     case .setPinned(let id, let pinned): SetNotePinned(id: id, isPinned: pinned)
-    case .deleteNote(let id): DeleteNote(id: id)
+    case .deleteNote(let id): DeleteNote(id: id, now: deletionDate)
     }
   }
 }

@@ -1,0 +1,39 @@
+public import Foundation
+
+/// A note in Recently Deleted: the note as it was when it was deleted, where it was, and
+/// when it went.
+///
+/// Deleting a note (alone, or with its notebook) moves it here; restoring it puts it back
+/// with the same id, in its notebook, or in a notebook with that notebook's title (recreated
+/// if it is gone too). It goes for good when the user empties Recently Deleted or deletes
+/// it from there, or on its own once it has been here longer than the library keeps
+/// deleted notes (``RecentlyDeleted/keptFor``).
+public struct DeletedNote: Identifiable, Equatable, Sendable, Codable {
+  /// The note as it was; its id is the entry's.
+  public var note: Note
+  /// The title of the notebook it was in, to find or recreate that notebook on restore.
+  public var notebookTitle: String
+  /// When it was deleted.
+  public var deleted: Date
+
+  /// The note's id.
+  public var id: NoteID { note.id }
+
+  /// Creates an entry.
+  ///
+  /// - Parameters:
+  ///   - note: The note as it was.
+  ///   - notebookTitle: The title of the notebook it was in.
+  ///   - deleted: When it was deleted.
+  public init(note: Note, notebookTitle: String, deleted: Date) {
+    self.note = note
+    self.notebookTitle = notebookTitle
+    self.deleted = deleted
+  }
+}
+
+/// Rules of Recently Deleted.
+public enum RecentlyDeleted {
+  /// How long a deleted note stays in Recently Deleted before it goes for good: 30 days.
+  public static let keptFor: TimeInterval = 30 * 24 * 60 * 60
+}

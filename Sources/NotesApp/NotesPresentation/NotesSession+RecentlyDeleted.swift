@@ -1,0 +1,65 @@
+public import Airframe
+public import NotesCore
+
+/// Recently Deleted, as a presentation sees it: its notes, and the gestures that restore
+/// them or delete them for good.
+///
+/// ## Guarantees
+/// - Every gesture goes through the dispatcher: validated, one undo step, in the action
+///   log, reported to the status bar; a refusal changes nothing and says why.
+/// - A restored note keeps its id, and goes back to its notebook, or one with that
+///   notebook's title, recreated if it is gone (see `RestoreDeletedNote`).
+extension NotesSession {
+  /// The notes in Recently Deleted, most recently deleted first (then by id).
+  public var recentlyDeleted: [DeletedNote] {
+    model.state.recentlyDeleted.elements.sorted {
+      ($0.deleted, $0.id.rawValue) > ($1.deleted, $1.id.rawValue)
+    }
+  }
+
+  /// The title of the notebook note `id` is in, if the note exists.
+  ///
+  /// - Parameter id: A note.
+  /// - Returns: Its notebook's title.
+  public func notebookTitle(ofNote id: NoteID) -> String? {
+    model.state.notes[id].flatMap { model.state.notebooks[$0.notebookID]?.title }
+  }
+
+  /// The user restored a note from Recently Deleted.
+  ///
+  /// - Parameter id: The note.
+  /// - Returns: The outcome; when committed the status bar says where it went.
+  @discardableResult
+  public func deletedNoteRestored(_ id: NoteID) -> ActionOutcome {
+    let outcome = dispatcher.dispatch(RestoreDeletedNote(id: id, now: now()))
+    let title = BidiIsolation.isolate(model.state.notes[id]?.title ?? "")
+    let notebook = BidiIsolation.isolate(notebookTitle(ofNote: id) ?? "")
+    report(outcome, done: "Restored “\(title)” to “\(notebook)”" + hint(.undo, "to undo"))
+    return outcome
+  }
+
+  /// The user deleted a note in Recently Deleted for good.
+  ///
+  /// - Parameter id: The note.
+  /// - Returns: The outcome.
+  @discardableResult
+  public func deletedNoteDeletedForGood(_ id: NoteID) -> ActionOutcome {
+    let title = BidiIsolation.isolate(model.state.recentlyDeleted[id]?.note.title ?? "")
+    let outcome = dispatcher.dispatch(DeleteForGood(.note(id)))
+    report(outcome, done: "Deleted “\(title)” for good")
+    return outcome
+  }
+
+  /// The user emptied Recently Deleted.
+  ///
+  /// - Returns: The outcome; `.unchanged` when it was empty.
+  @discardableResult
+  public func recentlyDeletedEmptied() -> ActionOutcome {
+    let count = model.state.recentlyDeleted.count
+    guard count > 0 else { return .unchanged }
+    let outcome = dispatcher.dispatch(DeleteForGood(.all))
+    let notes = count == 1 ? "1 note" : "\(count) notes"
+    report(outcome, done: "Deleted \(notes) for good")
+    return outcome
+  }
+}
