@@ -35,6 +35,7 @@ final class CommandControllers {
   private let undoAvailability = StateSource(Availability.enabled)
   private let redoAvailability = StateSource(Availability.enabled)
   private let syncAvailability = StateSource(Availability.enabled)
+  private let recentlyDeletedAvailability = StateSource(Availability.enabled)
   /// Delete's and Rename's availability: that of the command each runs in the focused pane.
   private let routedAvailability: [SessionCommand: StateSource<Availability>] = [
     .delete: StateSource(.enabled), .rename: StateSource(.enabled),
@@ -185,6 +186,7 @@ final class CommandControllers {
     case .deleteNote: deleteNote.availability
     case .deleteNotebook: deleteNotebookAvailability
     case .keepDeletedNote: keepDeletedNote.availability
+    case .recentlyDeleted: recentlyDeletedAvailability
     case .undo: undoAvailability
     case .redo: redoAvailability
     case .syncNow: syncAvailability
@@ -198,6 +200,8 @@ final class CommandControllers {
   func refreshOwnAvailability() {
     let state = session.model.state
     deleteNotebookAvailability.set(Self.selectedNotebook(context.value, in: state).availability)
+    recentlyDeletedAvailability.set(
+      state.recentlyDeleted.count == 0 ? .disabled("Recently Deleted is empty.") : .enabled)
     // The model's status, which says syncing from the first moment of every sync.
     if case .syncing = state.sync {
       syncAvailability.set(.disabled("A sync is running."))

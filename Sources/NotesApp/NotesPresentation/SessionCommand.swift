@@ -29,6 +29,8 @@ public enum SessionCommand: String, CaseIterable, Sendable {
   /// Keep the open note, deleted elsewhere while open, as a new note with the text the
   /// editor shows.
   case keepDeletedNote = "Keep Deleted Note"
+  /// Show Recently Deleted, to restore a note or delete it for good (needs one there).
+  case recentlyDeleted = "Recently Deleted…"
   /// Search the notes as the user types.
   case search = "Search"
   /// Switch the list between date and title order.

@@ -150,6 +150,42 @@ struct GestureTests {
     app.shutdown()
   }
 
+  @Test func recentlyDeletedRestoresANoteAndDeletesOneForGoodAfterAsking() {
+    let app = makeApp()
+    app.press(.down, .down)  // the third note: "Book list"
+    let book = NoteID(rawValue: 8)
+    #expect(app.session.noteList.lens.selection.value == book)
+    app.press(.character("d"), .down, .character("d"))
+    #expect(app.session.recentlyDeleted.count == 2)
+    app.press(.character("T"))
+    let shown = app.screen(height: 30)
+    #expect(shown.contains { $0.contains("Recently Deleted") })
+    #expect(shown.contains { $0.contains("Book list — Ideas — ") })
+    // Enter restores the highlighted note: down to Book list (the latest deletion is first;
+    // both here have the session's fixed time, and then the larger id is).
+    let row = app.session.recentlyDeleted.firstIndex { $0.id == book } ?? 0
+    for _ in 0..<row { app.press(.down) }
+    app.press(.enter)
+    #expect(app.interaction == .browsing)
+    #expect(app.session.recentlyDeleted.count == 1)
+    #expect(app.session.list.row(for: book) != nil)
+    #expect(app.screen().last?.contains("Restored “Book list” to “Ideas”") == true)
+    // x asks first; anything but y keeps it; y deletes it for good.
+    app.press(.character("T"), .character("x"))
+    #expect(app.screen(height: 30).contains { $0.contains("for good? y: delete") })
+    app.press(.character("n"))
+    #expect(app.session.recentlyDeleted.count == 1)
+    app.press(.character("x"), .character("y"))
+    #expect(app.session.recentlyDeleted.isEmpty)
+    #expect(app.interaction == .browsing)
+    // Empty, the command says so instead of opening.
+    app.press(.character("T"))
+    #expect(app.interaction == .browsing)
+    #expect(app.screen().last?.contains("Recently Deleted is empty.") == true)
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
   @Test func theFocusedPaneIsTheSessionsAndNamesDeleteAndRename() {
     let app = makeApp()
     func label(_ command: SessionCommand) -> String? {

@@ -1,6 +1,7 @@
 import Airframe
 import AirframeBinding
 import CGtk
+import Foundation
 import NotesCore
 import NotesFiles
 import NotesPresentation
@@ -191,6 +192,7 @@ final class CommandActions {
         session.notebookRenamed(to: $0)
       }
     case .session(.moveNote): pickNotebook()
+    case .session(.recentlyDeleted): pickDeletedNote()
     case .session(.togglePin): session.pinToggled()
     case .session(.deleteNote): session.noteDeleted()
     case .session(.deleteNotebook): session.notebookDeletionRequested()
@@ -264,6 +266,29 @@ final class CommandActions {
       ) { id in
         guard let raw = Int64(id) else { return nil }
         return Self.refusal(session.noteMoved(to: NotebookID(rawValue: raw)))
+      })
+  }
+
+  /// Recently Deleted: every note there, most recently deleted first; the one chosen is
+  /// restored where it was.
+  private func pickDeletedNote() {
+    let session = session
+    let dates = DateFormatter()
+    dates.dateStyle = .medium
+    dates.timeStyle = .short
+    keep(
+      ChoiceDialog(
+        parent: owner.window, title: "Recently Deleted",
+        message: "Restore a deleted note where it was:", accept: "Restore",
+        choices: session.recentlyDeleted.map { entry in
+          .init(
+            id: String(entry.id.rawValue),
+            label: "\(entry.note.title) — \(entry.notebookTitle) — "
+              + dates.string(from: entry.deleted))
+        }
+      ) { id in
+        guard let raw = Int64(id) else { return nil }
+        return Self.refusal(session.deletedNoteRestored(NoteID(rawValue: raw)))
       })
   }
 

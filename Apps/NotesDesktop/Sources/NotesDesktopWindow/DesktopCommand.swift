@@ -23,6 +23,7 @@ enum DesktopCommand: Hashable, Sendable {
       [
         .session(.newNote), .session(.renameNote), .session(.moveNote),
         .session(.togglePin), .session(.deleteNote), .session(.keepDeletedNote),
+        .session(.recentlyDeleted),
       ]
     ),
     ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
@@ -78,7 +79,8 @@ enum DesktopCommand: Hashable, Sendable {
     case .closeWindow: "<Control>w"
     // Delete is the key of the focused list (DesktopWindow), and of the text in the editor.
     case .session(.renameNote), .session(.renameNotebook), .session(.delete),
-      .session(.toggleSort), .session(.syncNow), .session(.keepDeletedNote):
+      .session(.toggleSort), .session(.syncNow), .session(.keepDeletedNote),
+      .session(.recentlyDeleted):
       nil
     }
   }

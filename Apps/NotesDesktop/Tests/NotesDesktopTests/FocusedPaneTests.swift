@@ -27,20 +27,6 @@ struct FocusedPaneTests {
       })
   }
 
-  /// Clicks Groceries in the note list, which gives the list the keyboard.
-  func chooseGroceries(in desktop: DesktopSession) async throws {
-    let list = try #require(try desktop.tree().first("list", named: "Notes"))
-    let groceriesRow = try #require(
-      list.children?.first {
-        $0.first("label")?.name.hasPrefix(noteRow("Groceries") + "\n") == true
-      })
-    try desktop.click(groceriesRow)
-    _ = try #require(
-      await desktop.waitForTree("Groceries selected") {
-        $0.first("list", named: "Notes")?.selectedRow == noteRow("Groceries")
-      })
-  }
-
   @Test func deleteActsOnTheFocusedListsItem() async throws {
     let desktop = try DesktopSession()
     defer { desktop.close() }
@@ -60,7 +46,7 @@ struct FocusedPaneTests {
 
     // The note list has the keyboard: Delete deletes the note.
     try desktop.focusMainWindow()
-    try await chooseGroceries(in: desktop)
+    try await desktop.chooseNote("Groceries")
     try desktop.press("Delete")
     _ = try #require(
       await desktop.waitForTree("the note deleted") {
@@ -109,7 +95,7 @@ struct FocusedPaneTests {
         == Item(label: "Delete Notebook — Select a notebook first.", isEnabled: false))
 
     // The note list: Delete and Rename act on the note; F2 renames it.
-    try await chooseGroceries(in: desktop)
+    try await desktop.chooseNote("Groceries")
     let onGroceries = try await desktop.menuItems("Edit")
     #expect(onGroceries.item("Delete") == Item(label: "Delete Note", isEnabled: true))
     #expect(onGroceries.item("Rename") == Item(label: "Rename Note", isEnabled: true))

@@ -82,4 +82,7 @@ public enum Interaction: Equatable, Sendable {
   case confirmation(DeletionConfirmation)
   /// Choosing a notebook to move a note to, with the highlighted row.
   case moving(NoteID, selected: Int)
+  /// Recently Deleted, with the highlighted note; `confirming` while it asks whether to
+  /// delete that note for good.
+  case recentlyDeleted(selected: Int, confirming: Bool)
 }

@@ -87,6 +87,8 @@ extension TerminalApplication {
     case .help: handleHelp(key)
     case .confirmation(let confirmation): handleConfirmation(key, confirmation)
     case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
+    case .recentlyDeleted(let selected, let confirming):
+      handleRecentlyDeleted(key, selected: selected, confirming: confirming)
     }
     showPendingConfirmation()
   }
@@ -164,6 +166,7 @@ extension TerminalApplication {
     case .character("s"): run(.syncNow)
     case .character("I"): run(.importNotes)
     case .character("E"): run(.exportNotes)
+    case .character("T"): run(.recentlyDeleted)
     default: break
     }
   }

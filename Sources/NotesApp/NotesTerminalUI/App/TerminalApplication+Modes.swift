@@ -168,6 +168,43 @@ extension TerminalApplication {
     session.deletionAnswered(confirmation.id, confirmed: confirmed)
   }
 
+  // MARK: - Recently Deleted
+
+  /// Keys in Recently Deleted: Enter (or r) restores the highlighted note, x asks whether to
+  /// delete it for good (y does), Esc closes.
+  func handleRecentlyDeleted(_ key: Key, selected: Int, confirming: Bool) {
+    let entries = session.recentlyDeleted
+    guard entries.indices.contains(selected) else {
+      interaction = .browsing
+      return
+    }
+    if confirming {
+      interaction = .recentlyDeleted(selected: selected, confirming: false)
+      guard key == .character("y") else { return }
+      session.deletedNoteDeletedForGood(entries[selected].id)
+      if session.recentlyDeleted.isEmpty { interaction = .browsing }
+      let last = session.recentlyDeleted.count - 1
+      if case .recentlyDeleted = interaction {
+        interaction = .recentlyDeleted(selected: min(selected, last), confirming: false)
+      }
+      return
+    }
+    switch key {
+    case .up, .character("k"):
+      interaction = .recentlyDeleted(selected: max(0, selected - 1), confirming: false)
+    case .down, .character("j"):
+      interaction = .recentlyDeleted(
+        selected: min(entries.count - 1, selected + 1), confirming: false)
+    case .escape: interaction = .browsing
+    case .enter, .character("r"):
+      interaction = .browsing
+      session.deletedNoteRestored(entries[selected].id)
+    case .character("x"), .delete:
+      interaction = .recentlyDeleted(selected: selected, confirming: true)
+    default: break
+    }
+  }
+
   // MARK: - Moving
 
   func handleMoving(_ key: Key, note: NoteID, selected: Int) {

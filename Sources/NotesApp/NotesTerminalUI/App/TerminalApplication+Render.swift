@@ -107,6 +107,10 @@ extension TerminalApplication {
     case .moving(let note, let selected):
       drawMovePicker(
         session.moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
+    case .recentlyDeleted(let selected, let confirming):
+      drawRecentlyDeleted(
+        session.recentlyDeleted, selected: selected, confirming: confirming,
+        scroll: &overlayScroll, into: &screen)
     }
     screen.cursor = nil
   }

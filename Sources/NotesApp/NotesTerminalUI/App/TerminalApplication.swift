@@ -98,6 +98,7 @@ public final class TerminalApplication {
     case .deleteNote: "d (list)"
     case .deleteNotebook: "d (sidebar)"
     case .keepDeletedNote: "Ctrl-K"
+    case .recentlyDeleted: "T"
     case .search: "/"
     case .toggleSort: "o"
     case .undo: "u"
@@ -154,6 +155,7 @@ public final class TerminalApplication {
     case .deleteNote: session.noteDeleted()
     case .deleteNotebook: session.notebookDeletionRequested()
     case .keepDeletedNote: session.deletedNoteKept()
+    case .recentlyDeleted: interaction = .recentlyDeleted(selected: 0, confirming: false)
     case .search: beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()
     case .undo: session.undoRequested()

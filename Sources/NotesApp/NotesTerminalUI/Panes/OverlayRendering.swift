@@ -2,6 +2,7 @@
 // deletion confirmation and the move picker.
 
 import Airframe
+import Foundation
 import NotesCore
 
 /// The key bindings the help screen lists, in order.
@@ -17,6 +18,7 @@ public enum KeyBindings {
     ("m", "move the selected note to another notebook"),
     ("p", "pin or unpin the selected note"),
     ("d / Delete", "delete the note (notebook in the sidebar)"),
+    ("T", "Recently Deleted: Enter restores, x deletes for good"),
     ("/", "search as you type"),
     ("o", "sort by title or by date"),
     ("u / Ctrl-Z", "undo"),
@@ -167,6 +169,33 @@ func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout S
     title: "Confirm",
     lines: [(confirmation.message, [.bold]), ("", []), ("y: delete    n / Esc: keep", [])],
     width: confirmation.message.displayWidth + 6, scroll: &scroll, into: &screen)
+}
+
+/// Draws Recently Deleted: each note's title, the notebook it was in and when it was
+/// deleted, the highlighted one reversed; the question when it asks to delete one for good.
+func drawRecentlyDeleted(
+  _ entries: [DeletedNote], selected: Int, confirming: Bool, scroll: inout Int,
+  into screen: inout ScreenBuffer
+) {
+  let dates = DateFormatter()
+  dates.dateStyle = .medium
+  dates.timeStyle = .short
+  var lines = entries.enumerated().map { index, entry in
+    (
+      "\(entry.note.title) — \(entry.notebookTitle) — "
+        + dates.string(from: entry.deleted),
+      index == selected ? CellStyle.reverse : CellStyle()
+    )
+  }
+  if confirming, entries.indices.contains(selected) {
+    lines.append(("", CellStyle()))
+    lines.append(
+      ("Delete “\(entries[selected].note.title)” for good? y: delete", .bold))
+  }
+  drawBox(
+    title: "Recently Deleted (Enter restores, x deletes for good, Esc closes)",
+    lines: lines.isEmpty ? [("Recently Deleted is empty", .dim)] : lines, width: 72,
+    selected: selected, scroll: &scroll, into: &screen)
 }
 
 /// Draws the notebook picker for moving a note, scrolled to keep the highlighted one in

@@ -426,3 +426,23 @@ extension [DesktopSession.MenuItem] {
     first { $0.label.hasPrefix(label) }
   }
 }
+
+extension DesktopSession {
+  /// Clicks the unpinned note titled `title` in the note list, which gives the list the
+  /// keyboard, and waits until it is selected.
+  ///
+  /// - Parameter title: The note's title.
+  /// - Throws: `DesktopError` if the list has no such row, or it is not selected.
+  func chooseNote(_ title: String) async throws {
+    guard
+      let row = try tree().first("list", named: "Notes")?.children?.first(where: {
+        $0.first("label")?.name.hasPrefix(noteRow(title) + "\n") == true
+      })
+    else { throw DesktopError("no note \(title) in the list") }
+    try click(row)
+    let selected = try await waitForTree(
+      "\(title) selected",
+      until: { $0.first("list", named: "Notes")?.selectedRow == noteRow(title) })
+    guard selected != nil else { throw DesktopError("\(title) was not selected") }
+  }
+}
