@@ -90,20 +90,36 @@ struct DeletedElsewhereTests {
           && tree.first("list", named: "Notes")?.rowLabels.count == 5
       })
 
-    // The menus agree: no note is selected to delete or rename; the open note can be kept.
-    let after = try await desktop.menuItems("Note")
-    #expect(
-      after.item("Delete Note")
-        == Item(label: "Delete Note — Select a note first.", isEnabled: false))
-    #expect(
-      after.item("Rename Note")
-        == Item(label: "Rename Note — Select a note first.", isEnabled: false))
-    #expect(
-      after.item("Keep Deleted Note") == Item(label: "Keep Deleted Note", isEnabled: true))
-    let edit = try await desktop.menuItems("Edit")
-    #expect(
-      edit.item("Delete")
-        == Item(label: "Delete Note — Select a note first.", isEnabled: false))
+    // Every menu agrees with what the window can do now: no note is selected (to rename,
+    // move, pin or delete), no notebook either ("All notes"), the open note can be kept and
+    // is in Recently Deleted, and this window has taken no step to undo.
+    var menus: [String: [String]] = [:]
+    for title in ["Note", "Notebook", "Edit", "View", "Library", "Window"] {
+      menus[title] = try await desktop.menuItems(title).map(\.description)
+    }
+    let note = "Select a note first."
+    let notebook = "Select a notebook first."
+    let expected: [String: [String]] = [
+      "Note": [
+        "New Note", "Rename Note — \(note) [disabled]", "Move Note — \(note) [disabled]",
+        "Pin or Unpin Note — \(note) [disabled]", "Delete Note — \(note) [disabled]",
+        "Keep Deleted Note", "Recently Deleted…",
+      ],
+      "Notebook": [
+        "New Notebook", "Rename Notebook — \(notebook) [disabled]",
+        "Delete Notebook — \(notebook) [disabled]",
+      ],
+      "Edit": [
+        "Undo — Nothing to undo. [disabled]", "Redo — Nothing to redo. [disabled]",
+        "Rename Note — \(note) [disabled]", "Delete Note — \(note) [disabled]", "Search",
+      ],
+      "View": ["Sort by Title or Date", "Command Palette", "Help"],
+      "Library": ["Sync Now", "Import…", "Export…"],
+      "Window": ["New Window", "Close Window", "Quit"],
+    ]
+    for (title, items) in expected.sorted(by: { $0.key < $1.key }) {
+      #expect(menus[title] == items, "the \(title) menu")
+    }
 
     #expect(
       desktop.toolkitWarnings.isEmpty,
