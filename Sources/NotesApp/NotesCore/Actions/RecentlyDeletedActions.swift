@@ -66,15 +66,20 @@ public struct RestoreDeletedNote: Action {
   public let id: NoteID
   /// When a notebook the restore creates is created.
   public let now: Date
+  /// The notebook to create if one is needed, as a restore first created it (a redo
+  /// recreates the same one); `nil` makes a new one.
+  public let notebook: Notebook?
 
   /// Creates the action.
   ///
   /// - Parameters:
   ///   - id: The note, in Recently Deleted.
   ///   - now: When a notebook the restore creates is created; the current time by default.
-  public init(id: NoteID, now: Date = Date()) {
+  ///   - notebook: The notebook to create if one is needed; `nil` makes a new one.
+  public init(id: NoteID, now: Date = Date(), notebook: Notebook? = nil) {
     self.id = id
     self.now = now
+    self.notebook = notebook
   }
 
   /// "Restore Note".
@@ -94,7 +99,7 @@ public struct RestoreDeletedNote: Action {
   > {
     let entry = try transaction.remove(id, from: \.recentlyDeleted)
     var note = entry.note
-    var created: NotebookID?
+    var created: Notebook?
     let state = transaction.state
     if state.notebooks[note.notebookID] == nil {
       let title =
@@ -106,10 +111,13 @@ public struct RestoreDeletedNote: Action {
       }) {
         note.notebookID = same.id
       } else {
-        let notebook = NotebookID(rawValue: NotesRules.assignID(in: &transaction))
-        try transaction.insert(
-          Notebook(id: notebook, title: title, created: now), into: \.notebooks)
-        note.notebookID = notebook
+        let notebook =
+          self.notebook.flatMap { state.notebooks.contains($0.id) ? nil : $0 }
+          ?? Notebook(
+            id: NotebookID(rawValue: NotesRules.assignID(in: &transaction)), title: title,
+            created: now)
+        try transaction.insert(notebook, into: \.notebooks)
+        note.notebookID = notebook.id
         created = notebook
       }
     }
@@ -123,7 +131,7 @@ public struct ReturnToRecentlyDeleted: Action {
   /// The entry as it was before the restore.
   public let entry: DeletedNote
   /// The notebook the restore created, removed again while it holds no other note.
-  public let createdNotebook: NotebookID?
+  public let createdNotebook: Notebook?
 
   /// "Restore Note", the name of the step this undoes.
   public var name: String { "Restore Note" }
@@ -142,12 +150,12 @@ public struct ReturnToRecentlyDeleted: Action {
       try transaction.remove(entry.id, from: \.recentlyDeleted)
     }
     try transaction.insert(entry, into: \.recentlyDeleted)
-    if let createdNotebook, transaction.state.notebooks.contains(createdNotebook),
-      !transaction.state.notes.elements.contains(where: { $0.notebookID == createdNotebook })
+    if let createdNotebook, transaction.state.notebooks.contains(createdNotebook.id),
+      !transaction.state.notes.elements.contains(where: { $0.notebookID == createdNotebook.id })
     {
-      try transaction.remove(createdNotebook, from: \.notebooks)
+      try transaction.remove(createdNotebook.id, from: \.notebooks)
     }
-    return RestoreDeletedNote(id: entry.id, now: entry.deleted)
+    return RestoreDeletedNote(id: entry.id, now: entry.deleted, notebook: createdNotebook)
   }
 }
 

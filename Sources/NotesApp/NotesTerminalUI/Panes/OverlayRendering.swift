@@ -18,7 +18,7 @@ public enum KeyBindings {
     ("m", "move the selected note to another notebook"),
     ("p", "pin or unpin the selected note"),
     ("d / Delete", "delete the note (notebook in the sidebar)"),
-    ("T", "Recently Deleted: Enter restores, x deletes for good"),
+    ("T", "Recently Deleted: restore, delete for good"),
     ("/", "search as you type"),
     ("o", "sort by title or by date"),
     ("u / Ctrl-Z", "undo"),

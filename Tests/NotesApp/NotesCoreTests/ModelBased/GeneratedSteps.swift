@@ -81,6 +81,10 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
   case moveNote(EntityRef, to: EntityRef, tick: Int)
   case setPinned(EntityRef, Bool)
   case deleteNote(EntityRef)
+  /// Restores a note of Recently Deleted (the reference resolves it among those).
+  case restoreNote(EntityRef, tick: Int)
+  /// Deletes a note of Recently Deleted for good; `nil` empties it.
+  case deleteForGood(EntityRef?)
 
   var description: String {
     switch self {
@@ -96,6 +100,8 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
       ".moveNote(\(ref), to: \(target), tick: \(tick))"
     case .setPinned(let ref, let pinned): ".setPinned(\(ref), \(pinned))"
     case .deleteNote(let ref): ".deleteNote(\(ref))"
+    case .restoreNote(let ref, let tick): ".restoreNote(\(ref), tick: \(tick))"
+    case .deleteForGood(let ref): ".deleteForGood(\(optional(ref)))"
     }
   }
 }

@@ -102,7 +102,7 @@ final class ModelBasedRun {
     }
     func note(_ ref: EntityRef) -> NoteID { NoteID(rawValue: ref.resolve(in: noteIDs)) }
     func resolve(_ op: GeneratedOp) -> ResolvedOp {
-      ResolvedOp(op, notebooks: notebookIDs, notes: noteIDs)
+      ResolvedOp(op, notebooks: notebookIDs, notes: noteIDs, deleted: reference.deletedIDs)
     }
     let app = harness
     var actual: [(result: StepResult, outcome: ActionOutcome?)] = []

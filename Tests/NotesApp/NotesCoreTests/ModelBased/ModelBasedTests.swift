@@ -242,6 +242,26 @@ struct ModelBasedTests {
     await expectAgreement(steps)
   }
 
+  /// Regression: redoing a restore that recreated its notebook recreates the same notebook.
+  ///
+  /// A restore whose notebook is gone creates one with a new id; undo removes it. The redo
+  /// ran the restore again, which gave the notebook yet another id (and used one more), so
+  /// the redone state was not the one undone.
+  @Test(
+    arguments: [
+      [
+        .dispatch(.deleteNotebook(.at(0), deletingNotes: true)),
+        .dispatch(.restoreNote(.at(0), tick: 0)), .undo, .redo,
+      ],
+      [
+        .requestNotebookDeletion(.at(0)), .answerDeletion(0, confirmed: true),
+        .dispatch(.restoreNote(.at(0), tick: 0)), .undo, .redo,
+      ],
+    ] as [[GeneratedStep]])
+  func redoingARestoreRecreatesTheSameNotebook(steps: [GeneratedStep]) async {
+    await expectAgreement(steps)
+  }
+
   /// Runs `steps` from `sampleState()`; the app must agree with the reference throughout.
   func expectAgreement(_ steps: [GeneratedStep]) async {
     var statistics = RunStatistics()

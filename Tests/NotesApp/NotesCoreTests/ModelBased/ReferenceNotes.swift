@@ -175,6 +175,7 @@ struct ReferenceNotes {
 
   var notebookIDs: [Int64] { content.notebooks.keys.map(\.rawValue).sorted() }
   var noteIDs: [Int64] { content.notes.keys.map(\.rawValue).sorted() }
+  var deletedIDs: [Int64] { content.deleted.keys.map(\.rawValue).sorted() }
   var undoName: String? { undoStack.last?.name }
   var redoName: String? { redoStack.last?.name }
 
@@ -244,6 +245,9 @@ struct ReferenceNotes {
     case .editBody(let id, let body, _): return note(id) + Self.bodyIssues(body)
     case .moveNote(let id, let target, _): return note(id) + notebook(target)
     case .setPinned(let id, _), .deleteNote(let id): return note(id)
+    case .restoreNote(let id, _), .deleteForGood(let id?):
+      return content.deleted[id] == nil ? ["note"] : []
+    case .deleteForGood(nil): return []
     }
   }
 
@@ -258,6 +262,8 @@ struct ReferenceNotes {
     case .moveNote: "Move Note"
     case .setPinned(_, let pinned): pinned ? "Pin Note" : "Unpin Note"
     case .deleteNote: "Delete Note"
+    case .restoreNote: "Restore Note"
+    case .deleteForGood(let id): id == nil ? "Empty Recently Deleted" : "Delete for Good"
     }
   }
 
@@ -300,6 +306,28 @@ struct ReferenceNotes {
       }
     case .setPinned(let id, let pinned): content.notes[id]?.isPinned = pinned
     case .deleteNote(let id): content.delete(id)
+    case .restoreNote(let id, let now):
+      // Back in its notebook; else the one with its notebook's title (ignoring case and
+      // surrounding white space); else a new notebook with that title ("Recovered notes"
+      // for none).
+      guard let entry = content.deleted.removeValue(forKey: id) else { return }
+      var note = entry.note
+      if content.notebooks[note.notebookID] == nil {
+        let title =
+          entry.notebookTitle.isEmpty ? "Recovered notes" : Self.trimmed(entry.notebookTitle)
+        if let same = content.notebooks.values.first(where: {
+          Self.trimmed($0.title).lowercased() == title.lowercased()
+        }) {
+          note.notebookID = same.id
+        } else {
+          let notebook = NotebookID(rawValue: nextID())
+          content.notebooks[notebook] = Notebook(id: notebook, title: title, created: now)
+          note.notebookID = notebook
+        }
+      }
+      content.notes[id] = note
+    case .deleteForGood(let id?): content.deleted[id] = nil
+    case .deleteForGood(nil): content.deleted = [:]
     }
   }
 

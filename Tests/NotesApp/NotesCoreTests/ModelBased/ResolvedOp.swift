@@ -16,9 +16,11 @@ enum ResolvedOp: Sendable, Equatable {
   case moveNote(NoteID, to: NotebookID, now: Date)
   case setPinned(NoteID, Bool)
   case deleteNote(NoteID)
+  case restoreNote(NoteID, now: Date)
+  case deleteForGood(NoteID?)
 
-  /// Resolves `op` against the ids that exist now.
-  init(_ op: GeneratedOp, notebooks: [Int64], notes: [Int64]) {
+  /// Resolves `op` against the ids that exist now (`deleted`: those in Recently Deleted).
+  init(_ op: GeneratedOp, notebooks: [Int64], notes: [Int64], deleted: [Int64]) {
     func notebook(_ ref: EntityRef) -> NotebookID {
       NotebookID(rawValue: ref.resolve(in: notebooks))
     }
@@ -40,6 +42,10 @@ enum ResolvedOp: Sendable, Equatable {
       self = .moveNote(note(ref), to: notebook(target), now: tickDate(tick))
     case .setPinned(let ref, let pinned): self = .setPinned(note(ref), pinned)
     case .deleteNote(let ref): self = .deleteNote(note(ref))
+    case .restoreNote(let ref, let tick):
+      self = .restoreNote(NoteID(rawValue: ref.resolve(in: deleted)), now: tickDate(tick))
+    case .deleteForGood(let ref):
+      self = .deleteForGood(ref.map { NoteID(rawValue: $0.resolve(in: deleted)) })
     }
   }
 
@@ -57,6 +63,8 @@ enum ResolvedOp: Sendable, Equatable {
     case .moveNote(let id, let notebook, let now): MoveNote(id: id, to: notebook, now: now)
     case .setPinned(let id, let pinned): SetNotePinned(id: id, isPinned: pinned)
     case .deleteNote(let id): DeleteNote(id: id, now: deletionDate)
+    case .restoreNote(let id, let now): RestoreDeletedNote(id: id, now: now)
+    case .deleteForGood(let id): DeleteForGood(id.map { .note($0) } ?? .all)
     }
   }
 }

@@ -154,6 +154,11 @@ struct Shrinker {
     case .setPinned(let ref, let pinned):
       return simpler(ref).map { .setPinned($0, pinned) } + (pinned ? [] : [.setPinned(ref, true)])
     case .deleteNote(let ref): return simpler(ref).map { .deleteNote($0) }
+    case .restoreNote(let ref, let tick):
+      return simpler(ref).map { .restoreNote($0, tick: tick) }
+        + simpler(tick).map { .restoreNote(ref, tick: $0) }
+    case .deleteForGood(let ref):
+      return (ref.map(simpler) ?? []).map { .deleteForGood($0) }
     }
   }
 

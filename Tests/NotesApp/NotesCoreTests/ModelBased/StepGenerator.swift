@@ -93,7 +93,9 @@ struct StepGenerator {
     case 56..<68: .editBody(ref(), body(), tick: tick())
     case 68..<78: .moveNote(ref(), to: ref(), tick: tick())
     case 78..<90: .setPinned(ref(), chance(50))
-    default: .deleteNote(ref())
+    case 90..<95: .deleteNote(ref())
+    case 95..<98: .restoreNote(ref(), tick: tick())
+    default: .deleteForGood(optionalRef())
     }
   }
 
