@@ -81,6 +81,12 @@ extension NotesSession {
   /// notebook first if the list would not show it.
   private func showCreated(_ outcome: ActionOutcome) {
     guard let id = outcome.createdID(in: \NotesState.notes) else { return }
+    reveal(id)
+  }
+
+  /// Selects and opens note `id`, clearing the search or choosing its notebook first if
+  /// the list would not show it.
+  func reveal(_ id: NoteID) {
     if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { searchTyped("") }
     if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
     noteList.lens.select(id)

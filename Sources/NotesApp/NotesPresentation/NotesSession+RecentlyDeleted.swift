@@ -25,13 +25,17 @@ extension NotesSession {
     model.state.notes[id].flatMap { model.state.notebooks[$0.notebookID]?.title }
   }
 
-  /// The user restored a note from Recently Deleted.
+  /// The user restored a note from Recently Deleted: it is back, selected and open.
   ///
   /// - Parameter id: The note.
   /// - Returns: The outcome; when committed the status bar says where it went.
   @discardableResult
   public func deletedNoteRestored(_ id: NoteID) -> ActionOutcome {
-    let outcome = dispatcher.dispatch(RestoreDeletedNote(id: id, now: now()))
+    let outcome = movingOn {
+      let outcome = dispatcher.dispatch(RestoreDeletedNote(id: id, now: now()))
+      if outcome.isCommitted { reveal(id) }
+      return outcome
+    }
     let title = BidiIsolation.isolate(model.state.notes[id]?.title ?? "")
     let notebook = BidiIsolation.isolate(notebookTitle(ofNote: id) ?? "")
     report(outcome, done: "Restored “\(title)” to “\(notebook)”" + hint(.undo, "to undo"))

@@ -25,7 +25,13 @@ struct RecentlyDeletedSessionTests {
     #expect(session.recentlyDeleted.first?.deleted == fixedDate)
     #expect(session.list.row(for: groceries) == nil)
 
+    // Restored while the list shows another notebook under a search: it is shown anyway,
+    // selected and open.
+    session.notebookSelected(NotebookID(rawValue: 3))
+    session.searchTyped("agenda")
     #expect(session.deletedNoteRestored(groceries).isCommitted)
+    #expect(session.selectedNote.value == groceries)
+    #expect(session.editorState.value.noteID == groceries)
     #expect(
       session.status.value.message
         == "Restored “\u{2068}Groceries\u{2069}” to “\u{2068}Home\u{2069}”")
