@@ -18,7 +18,8 @@ import NotesFiles
 struct Arguments {
   /// Options that take a value.
   static let valueOptions: Set = [
-    "--database", "--notebook", "--title", "--body", "--markdown", "--account",
+    "--database", "--notebook", "--title", "--body", "--markdown", "--account", "--show",
+    "--restore",
   ]
   /// Options that take no value.
   static let flags: Set = ["--json", "--create-notebook", "--yes", "--help", "-h", "--version"]
@@ -147,6 +148,21 @@ struct Arguments {
     case "delete":
       try allow([], flags: [], operands: ["ID"], in: name)
       return .gesture(.delete(try noteID(operands[1])))
+    case "history":
+      try allow(["--show", "--restore"], flags: ["--json"], operands: ["ID"], in: name)
+      let id = try noteID(operands[1])
+      switch (values["--show"], values["--restore"]) {
+      case (nil, nil):
+        return .history(id, json: json)
+      case (let version?, nil):
+        guard !json else { throw UsageError(message: "'history --show' takes no --json") }
+        return .showVersion(id, version: try versionNumber(version))
+      case (nil, let version?):
+        guard !json else { throw UsageError(message: "'history --restore' takes no --json") }
+        return .gesture(.restoreVersion(id, version: try versionNumber(version)))
+      case (.some, .some):
+        throw UsageError(message: "'history' takes --show or --restore, not both")
+      }
     case "restore":
       try allow([], flags: [], operands: ["ID"], in: name)
       return .gesture(.restore(try noteID(operands[1])))
@@ -250,6 +266,15 @@ struct Arguments {
   }
 
   /// A note id operand.
+  private func versionNumber(_ word: String) throws(UsageError) -> Int64 {
+    guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let number = Int64(word)
+    else {
+      throw UsageError(
+        message: "a VERSION is a whole number such as 7, not '\(DisplayText.short(word))'")
+    }
+    return number
+  }
+
   private func noteID(_ word: String) throws(UsageError) -> NoteID {
     guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let id = Int64(word) else {
       throw UsageError(

@@ -4,6 +4,7 @@ public import NotesCore
 import NotesFiles
 import NotesHost
 import NotesPresentation
+import NotesStorage
 
 #if canImport(Glibc)
   import Glibc
@@ -105,6 +106,20 @@ enum GestureCommands {
         }
         try check(session.recentlyDeletedEmptied())
         io.write("deleted \(notes) for good\n")
+      case .restoreVersion(let id, let number):
+        _ = try select(note: id, in: session)
+        let versions: [NoteVersion]
+        do {
+          versions = try session.history(of: id)
+        } catch let error as NotesStorageError {
+          throw CommandFailure(error)
+        } catch {
+          throw CommandFailure(.failure, "\(error)")
+        }
+        let version = try HistoryCommands.version(number, among: versions, of: id)
+        try check(session.noteVersionRestored(version))
+        io.write(
+          "restored version \(number) of \(id) \(DisplayText.quoted(version.title))\n")
       case .edit(let id, _):
         let note = try select(note: id, in: session)
         let edited: String
@@ -183,6 +198,8 @@ public enum GestureCommand: Equatable, Sendable {
   case restore(NoteID)
   /// `trash empty [--yes]`: every note in Recently Deleted, for good; only with `--yes`.
   case emptyTrash(confirmed: Bool)
+  /// `history ID --restore VERSION`: a kept version becomes the note's text again.
+  case restoreVersion(NoteID, version: Int64)
   /// `edit ID [--body -]`: in `$VISUAL`/`$EDITOR`, or from standard input (`true`).
   case edit(NoteID, fromStandardInput: Bool)
 }

@@ -62,6 +62,10 @@ public enum LibraryCommand: Equatable, Sendable {
   case search(query: String, json: Bool)
   /// `trash`: the notes in Recently Deleted, most recently deleted first.
   case trash(json: Bool)
+  /// `history ID`: a note's kept versions, newest first.
+  case history(NoteID, json: Bool)
+  /// `history ID --show VERSION`: one kept version of a note.
+  case showVersion(NoteID, version: Int64)
   /// `export`: the whole library as one JSON document.
   case export
   /// `export --markdown DIR`: the whole library as a new folder of Markdown files.

@@ -70,6 +70,16 @@ public enum NotesCommandLine {
           recreated if it was deleted too).
       trash empty [--yes]
           Delete every note in Recently Deleted for good; only with --yes.
+      history ID [--json]
+          List a note's kept versions, newest first: version, when it was saved
+          (ISO 8601, UTC), where (this device, another device, a merge, a
+          restored version, before history was kept) and title. Saves within a
+          minute are one version; older versions are thinned: all of the last
+          day, one an hour for a week, one a day for 30 days, one a week after.
+      history ID --show VERSION
+          Print one kept version: its fields, a blank line, then its text.
+      history ID --restore VERSION
+          Make a kept version the note's title and text again (a new edit).
       edit ID [--body -]
           Edit a note's body in $VISUAL (else $EDITOR) and save what is written
           there; with --body -, read the new body from standard input.
@@ -272,6 +282,10 @@ public enum NotesCommandLine {
       try ReadCommands.search(query, json: json, in: session, io: io)
     case .trash(let json):
       try ReadCommands.trash(json: json, in: session, io: io)
+    case .history(let id, let json):
+      try HistoryCommands.history(of: id, json: json, in: session, io: io)
+    case .showVersion(let id, let version):
+      try HistoryCommands.showVersion(version, of: id, in: session, io: io)
     case .export:
       try ReadCommands.export(from: session, io: io)
     case .add, .importLibrary, .exportMarkdown, .gesture, .server, .sync:

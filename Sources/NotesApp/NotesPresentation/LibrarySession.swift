@@ -52,6 +52,8 @@ public final class LibrarySession {
   let sync: SyncDriver
   /// The clock for modification dates.
   let now: () -> Date
+  /// Where notes' kept versions are read from; `nil` when the library keeps none.
+  let historyReader: (any NoteHistoryReader)?
   /// The latest model revision, published after every commit.
   let revision: StateSource<Int>
   private let bag = LifetimeBag(label: "LibrarySession")
@@ -62,10 +64,16 @@ public final class LibrarySession {
   ///   - model: The library's model.
   ///   - sync: The library's sync driver, which "Sync Now" asks.
   ///   - now: The clock for modification dates.
-  public init(model: Model<NotesState>, sync: SyncDriver, now: @escaping () -> Date = { Date() }) {
+  ///   - history: Where notes' kept versions are read from (the library's storage); `nil`
+  ///     for none.
+  public init(
+    model: Model<NotesState>, sync: SyncDriver, now: @escaping () -> Date = { Date() },
+    history: (any NoteHistoryReader)? = nil
+  ) {
     self.model = model
     self.sync = sync
     self.now = now
+    self.historyReader = history
     dispatcher = ActionDispatcher(model: model)
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher, now: now)
     revision = StateSource(model.revision)

@@ -74,7 +74,9 @@ extension LibrarySyncStore {
       case .notebook:
         try writeNotebook(uid: record.uid, fields: result.fields, localID: local?.id, in: &batch)
       case .note:
-        try writeNote(uid: record.uid, fields: result.fields, localID: local?.id, in: &batch)
+        try writeNote(
+          uid: record.uid, fields: result.fields, localID: local?.id,
+          origin: result.fields == record.fields ? .anotherDevice : .merge, in: &batch)
       }
       batch.report.applied += 1
     }

@@ -15,9 +15,11 @@ extension LibrarySyncStore {
   /// - A note deleted elsewhere goes to this library's Recently Deleted, as this library
   ///   last had it; a note restored elsewhere (or edited elsewhere after this library
   ///   deleted it) leaves Recently Deleted and comes back under its id here.
+  /// - A note changed here keeps a version in its history, made by `origin`.
   /// - Every row written is added to the batch's touched rows, for the change log.
   func writeNote(
-    uid: String, fields: SyncFields?, localID: Int64?, in batch: inout PullBatch
+    uid: String, fields: SyncFields?, localID: Int64?, origin: NoteVersion.Origin = .anotherDevice,
+    in batch: inout PullBatch
   ) throws(NotesStorageError) {
     guard let fields else {
       if let localID {
@@ -39,6 +41,12 @@ extension LibrarySyncStore {
     let notebookID = try notebookID(uid: fields.notebook ?? "", in: &batch)
     let restored = localID == nil ? try takeFromRecentlyDeleted(uid: uid, in: &batch) : nil
     let id = localID ?? restored ?? batch.nextID()
+    // A note restored elsewhere (out of Recently Deleted here) keeps its history too.
+    if let kept = localID ?? restored {
+      try NoteVersionTable.keep(
+        noteID: kept, title: fields.title, body: fields.body, origin: origin, now: Date(),
+        on: connection)
+    }
     let sql = localID == nil ? SQL.insertNoteWithUID : SQL.updateNote
     try connection.withStatement(sql) { statement throws(NotesStorageError) in
       try statement.bind(id, at: 1)

@@ -31,6 +31,9 @@
 ///   break the app's rules are kept aside with their reasons (see `SyncBookkeeping`).
 /// - Migration 8 numbers the change log by its rowid instead of AUTOINCREMENT, keeping
 ///   every entry and the head (see `ChangeLog`): one page less in every commit.
+/// - Migration 9 adds Recently Deleted (`deleted_notes`), empty.
+/// - Migration 10 adds note history (`note_versions`, see `NoteVersionTable`), empty: a
+///   note's history starts with its first change after it.
 enum Migration: Int32, CaseIterable {
   /// Tables for notebooks, notes and metadata (last assigned id, last sync time).
   case createTables = 1
@@ -52,6 +55,8 @@ enum Migration: Int32, CaseIterable {
   case changeLogByRowid = 8
   /// Recently Deleted: the `deleted_notes` table.
   case addRecentlyDeleted = 9
+  /// Note history: the `note_versions` table.
+  case addNoteHistory = 10
 
   /// The schema version this code reads and writes.
   static var latestVersion: Int32 { allCases.last!.rawValue }
@@ -103,6 +108,8 @@ enum Migration: Int32, CaseIterable {
       try connection.execute(script: ChangeLog.rowidScript)
     case .addRecentlyDeleted:
       try connection.execute(script: SQL.recentlyDeletedScript)
+    case .addNoteHistory:
+      try connection.execute(script: SQL.noteHistoryScript)
     }
   }
 

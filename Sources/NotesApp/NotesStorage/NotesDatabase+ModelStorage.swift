@@ -101,11 +101,23 @@ extension NotesDatabase: ModelStorage {
         for id in notes.inserted {
           try insert(Self.note(id, in: state), into: connection)
         }
+        let versionOrigin = Self.versionOrigin(of: commit.origin)
+        let now = clock()
         for id in notes.updated {
-          try update(Self.note(id, in: state), in: connection)
+          let note = try Self.note(id, in: state)
+          if hasNoteHistory {
+            try NoteVersionTable.keep(
+              noteID: id.rawValue, title: note.title, body: note.body, origin: versionOrigin,
+              now: now, on: connection)
+          }
+          try update(note, in: connection)
         }
         for id in notes.removed {
           try delete(id.rawValue, sql: SQL.deleteNote, table: "notes", in: connection)
+          // A note that does not go to Recently Deleted (a new note undone) is gone for good.
+          if hasNoteHistory, !deletedNotes.inserted.contains(id) {
+            try NoteVersionTable.forget(noteID: id.rawValue, on: connection)
+          }
         }
         for id in notebooks.removed {
           try delete(id.rawValue, sql: SQL.deleteNotebook, table: "notebooks", in: connection)
@@ -113,6 +125,10 @@ extension NotesDatabase: ModelStorage {
         for id in deletedNotes.removed {
           try delete(
             id.rawValue, sql: SQL.deleteDeletedNote, table: "deleted_notes", in: connection)
+          // Out of Recently Deleted and not restored: deleted for good, with its history.
+          if hasNoteHistory, state.notes[id] == nil {
+            try NoteVersionTable.forget(noteID: id.rawValue, on: connection)
+          }
         }
         if lastAssignedIDChanged {
           try setMeta(MetaKey.lastAssignedID, in: connection) {
@@ -174,6 +190,11 @@ extension NotesDatabase: ModelStorage {
       count += 1
     }
     return count
+  }
+
+  /// Where the versions a commit keeps were made.
+  private static func versionOrigin(of origin: CommitOrigin) -> NoteVersion.Origin {
+    origin == .user(RestoreNoteVersion.actionName) ? .restoredVersion : .thisDevice
   }
 
   private static func notebook(

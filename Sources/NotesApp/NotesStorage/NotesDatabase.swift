@@ -88,6 +88,8 @@ public final class NotesDatabase {
   let hasSyncIdentity: Bool
   /// Whether the file has Recently Deleted (schema version 9 and later).
   let hasRecentlyDeleted: Bool
+  /// Whether the file keeps note history (schema version 10 and later).
+  let hasNoteHistory: Bool
   /// This connection's name in the change log.
   let writer: String
   /// Runs the write-ahead log's checkpoints off the committing thread; `nil` when the file
@@ -203,6 +205,7 @@ public final class NotesDatabase {
     self.keepsChangeLog = version >= Migration.addChangeLog.rawValue
     self.hasSyncIdentity = version >= Migration.addSyncIdentity.rawValue
     self.hasRecentlyDeleted = version >= Migration.addRecentlyDeleted.rawValue
+    self.hasNoteHistory = version >= Migration.addNoteHistory.rawValue
     self.writer =
       "process \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
     self.checkpointer = vfs == nil && !readOnly ? BackgroundCheckpointer(path: path) : nil

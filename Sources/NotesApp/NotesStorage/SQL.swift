@@ -92,4 +92,7 @@ enum MetaKey {
   static let syncServer = "syncServer"
   /// The server sequence number up to which this library has pulled (INTEGER).
   static let syncCursor = "syncCursor"
+  /// When note history was last thinned, seconds since 2001 (REAL); schema version 10 and
+  /// later.
+  static let historyThinned = "historyThinned"
 }

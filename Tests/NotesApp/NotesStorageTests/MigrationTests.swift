@@ -14,7 +14,7 @@ struct MigrationTests {
 
   @Test func migrationsAreNumberedFromOneWithoutGaps() {
     #expect(Migration.allCases.map(\.rawValue) == Array(1...Migration.latestVersion))
-    #expect(NotesDatabase.supportedSchemaVersion == 9)
+    #expect(NotesDatabase.supportedSchemaVersion == 10)
   }
 
   @Test func anEmptyFileMigratesFromVersionZero() throws {
@@ -331,7 +331,7 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 9)
+    #expect(try RawDatabase.userVersion(path) == Int64(Migration.latestVersion))
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM sync_kept_aside") == 0)
     // Nothing lost: the rows, the device id and what waits for the first sync.
     #expect(try database.loadState() == before)
@@ -362,7 +362,7 @@ struct MigrationTests {
     #expect(head == Int64(entries.count))
 
     let database = try NotesDatabase(path: path)
-    #expect(try RawDatabase.userVersion(path) == 9)
+    #expect(try RawDatabase.userVersion(path) == Int64(Migration.latestVersion))
     // Every entry kept with its number, the head where it was, no AUTOINCREMENT left.
     #expect(
       try RawDatabase.strings(
@@ -409,9 +409,44 @@ struct MigrationTests {
 
     let database = try NotesDatabase(path: path)
     defer { database.close() }
-    #expect(try RawDatabase.userVersion(path) == 9)
+    #expect(try RawDatabase.userVersion(path) == Int64(Migration.latestVersion))
     #expect(try RawDatabase.int64(path, "SELECT count(*) FROM deleted_notes") == 0)
     #expect(try database.loadState() == before)
+    #expect(try RawDatabase.integrityCheck(path) == "ok")
+  }
+
+  @Test func aVersionNineFileGainsAnEmptyHistoryAndANoteStartsOneAtItsNextChange() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let old = try NotesDatabase(
+      path: path, durability: .survivesAppCrash, fullTextSearch: true, schemaVersion: 9)
+    let model = Model(NotesState(), storage: old)
+    try model.write(origin: .background("test")) { transaction in
+      try transaction.insert(F.notebook(1, "Home"), into: \.notebooks)
+      try transaction.insert(F.note(2, in: 1, "Groceries", "milk"), into: \.notes)
+      transaction.set(\.lastAssignedID, to: 2)
+    }
+    // A version-9 file keeps no history: an edit there saves, with nothing kept.
+    #expect(
+      ActionDispatcher(model: model).dispatch(
+        EditNoteBody(id: NoteID(rawValue: 2), body: "eggs", now: F.date(10))
+      ).isCommitted)
+    #expect(try old.history(of: NoteID(rawValue: 2)).isEmpty)
+    let before = try old.loadState()
+    old.close()
+    #expect(try !RawDatabase.hasTable(path, "note_versions"))
+
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(try RawDatabase.userVersion(path) == 10)
+    #expect(try database.loadState() == before)
+    let reopened = Model(before, storage: database)
+    #expect(
+      ActionDispatcher(model: reopened).dispatch(
+        EditNoteBody(id: NoteID(rawValue: 2), body: "bread", now: F.date(20))
+      ).isCommitted)
+    #expect(try database.history(of: NoteID(rawValue: 2)).map(\.body) == ["bread", "eggs"])
     #expect(try RawDatabase.integrityCheck(path) == "ok")
   }
 }

@@ -23,6 +23,13 @@ final class LibraryProcess {
     dispatcher = ActionDispatcher(model: model)
   }
 
+  /// A process whose model over `database` is `model`.
+  init(model: Model<NotesState>, database: NotesDatabase) {
+    self.database = database
+    self.model = model
+    dispatcher = ActionDispatcher(model: model)
+  }
+
   /// What the watcher does on each tick.
   @discardableResult
   func catchUp() throws -> Bool {
