@@ -183,6 +183,8 @@ final class CommandControllers {
     case .renameNotebook: renameNotebook.availability
     case .moveNote: moveNote.availability
     case .togglePin: togglePin.availability
+    // Pinning and history need the same: a selected note.
+    case .noteHistory: togglePin.availability
     case .deleteNote: deleteNote.availability
     case .deleteNotebook: deleteNotebookAvailability
     case .keepDeletedNote: keepDeletedNote.availability

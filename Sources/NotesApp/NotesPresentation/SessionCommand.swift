@@ -31,6 +31,9 @@ public enum SessionCommand: String, CaseIterable, Sendable {
   case keepDeletedNote = "Keep Deleted Note"
   /// Show Recently Deleted, to restore a note or delete it for good (needs one there).
   case recentlyDeleted = "Recently Deleted…"
+  /// Show the selected note's kept versions, to compare one with the text now or bring
+  /// one back (needs a selected note).
+  case noteHistory = "Note History…"
   /// Search the notes as the user types.
   case search = "Search"
   /// Switch the list between date and title order.

@@ -193,6 +193,7 @@ final class CommandActions {
       }
     case .session(.moveNote): pickNotebook()
     case .session(.recentlyDeleted): pickDeletedNote()
+    case .session(.noteHistory): pickVersion()
     case .session(.togglePin): session.pinToggled()
     case .session(.deleteNote): session.noteDeleted()
     case .session(.deleteNotebook): session.notebookDeletionRequested()
@@ -289,6 +290,42 @@ final class CommandActions {
       ) { id in
         guard let raw = Int64(id) else { return nil }
         return Self.refusal(session.deletedNoteRestored(NoteID(rawValue: raw)))
+      })
+  }
+
+  /// Lists the selected note's kept versions, newest first; the one chosen becomes the
+  /// note's text again (a new edit, undoable).
+  private func pickVersion() {
+    let session = session
+    guard let id = session.selectedNote.value else { return }
+    let versions: [NoteVersion]
+    do {
+      versions = try session.history(of: id)
+    } catch {
+      session.inform("The note's history cannot be read: \(error)")
+      return
+    }
+    guard !versions.isEmpty else {
+      session.inform("No earlier version of this note is kept yet.")
+      return
+    }
+    let dates = DateFormatter()
+    dates.dateStyle = .medium
+    dates.timeStyle = .short
+    keep(
+      ChoiceDialog(
+        parent: owner.window, title: "Note History",
+        message: "Bring back a version of the note (its text now stays in the history):",
+        accept: "Restore",
+        choices: versions.map { version in
+          .init(
+            id: String(version.id),
+            label: "\(dates.string(from: version.saved)) — \(version.origin.phrase) — "
+              + version.title)
+        }
+      ) { id in
+        guard let version = versions.first(where: { String($0.id) == id }) else { return nil }
+        return Self.refusal(session.noteVersionRestored(version))
       })
   }
 

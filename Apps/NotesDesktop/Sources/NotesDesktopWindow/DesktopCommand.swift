@@ -23,7 +23,7 @@ enum DesktopCommand: Hashable, Sendable {
       [
         .session(.newNote), .session(.renameNote), .session(.moveNote),
         .session(.togglePin), .session(.deleteNote), .session(.keepDeletedNote),
-        .session(.recentlyDeleted),
+        .session(.recentlyDeleted), .session(.noteHistory),
       ]
     ),
     ("Notebook", [.session(.newNotebook), .session(.renameNotebook), .session(.deleteNotebook)]),
@@ -73,6 +73,7 @@ enum DesktopCommand: Hashable, Sendable {
     case .session(.help): "F1"
     case .session(.quit): "<Control>q"
     case .session(.importNotes): "<Control>o"
+    case .session(.noteHistory): "<Control><Shift>h"
     case .session(.exportNotes): "<Control><Shift>e"
     case .palette: "<Control>k"
     case .newWindow: "<Control><Alt>n"

@@ -103,7 +103,7 @@ struct DeletedElsewhereTests {
       "Note": [
         "New Note", "Rename Note — \(note) [disabled]", "Move Note — \(note) [disabled]",
         "Pin or Unpin Note — \(note) [disabled]", "Delete Note — \(note) [disabled]",
-        "Keep Deleted Note", "Recently Deleted…",
+        "Keep Deleted Note", "Recently Deleted…", "Note History… — \(note) [disabled]",
       ],
       "Notebook": [
         "New Notebook", "Rename Notebook — \(notebook) [disabled]",

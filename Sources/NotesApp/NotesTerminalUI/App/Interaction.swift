@@ -85,4 +85,17 @@ public enum Interaction: Equatable, Sendable {
   /// Recently Deleted, with the highlighted note; `confirming` while it asks whether to
   /// delete that note for good.
   case recentlyDeleted(selected: Int, confirming: Bool)
+  /// A note's kept versions, read when the box opened, with the highlighted one.
+  case history(NoteHistoryBox)
+}
+
+/// What the history box shows: a note's kept versions, newest first, and the highlighted
+/// one, whose differences from the note's text now are shown below the list.
+public struct NoteHistoryBox: Equatable, Sendable {
+  /// The note.
+  public var note: NoteID
+  /// Its versions, newest first, as read when the box opened (or after a restore).
+  public var versions: [NoteVersion]
+  /// The highlighted version's index in `versions`.
+  public var selected: Int
 }

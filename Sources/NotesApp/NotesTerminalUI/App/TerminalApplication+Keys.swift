@@ -89,6 +89,7 @@ extension TerminalApplication {
     case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
     case .recentlyDeleted(let selected, let confirming):
       handleRecentlyDeleted(key, selected: selected, confirming: confirming)
+    case .history(let box): handleHistory(key, box)
     }
     showPendingConfirmation()
   }
@@ -167,6 +168,7 @@ extension TerminalApplication {
     case .character("I"): run(.importNotes)
     case .character("E"): run(.exportNotes)
     case .character("T"): run(.recentlyDeleted)
+    case .character("H"): run(.noteHistory)
     default: break
     }
   }

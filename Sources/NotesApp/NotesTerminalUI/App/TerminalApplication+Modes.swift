@@ -222,3 +222,43 @@ extension TerminalApplication {
     }
   }
 }
+
+// MARK: - Note history
+
+extension TerminalApplication {
+  /// Opens the selected note's history, or says why there is none to show.
+  func beginHistory() {
+    guard let id = session.selectedNote.value else { return }
+    do {
+      let versions = try session.history(of: id)
+      guard !versions.isEmpty else {
+        session.inform("No earlier version of this note is kept yet.")
+        return
+      }
+      interaction = .history(NoteHistoryBox(note: id, versions: versions, selected: 0))
+    } catch {
+      session.inform("The note's history cannot be read: \(error)")
+    }
+  }
+
+  /// Keys in the history box: ↑/↓ highlight a version, Enter (or r) brings it back as a
+  /// new edit, Esc closes.
+  func handleHistory(_ key: Key, _ box: NoteHistoryBox) {
+    var box = box
+    switch key {
+    case .up, .character("k"): box.selected = max(0, box.selected - 1)
+    case .down, .character("j"): box.selected = min(box.versions.count - 1, box.selected + 1)
+    case .escape:
+      interaction = .browsing
+      return
+    case .enter, .character("r"):
+      interaction = .browsing
+      if box.versions.indices.contains(box.selected) {
+        session.noteVersionRestored(box.versions[box.selected])
+      }
+      return
+    default: return
+    }
+    interaction = .history(box)
+  }
+}

@@ -111,6 +111,8 @@ extension TerminalApplication {
       drawRecentlyDeleted(
         session.recentlyDeleted, selected: selected, confirming: confirming,
         scroll: &overlayScroll, into: &screen)
+    case .history(let box):
+      drawHistory(box, now: session.editorState.value.body, into: &screen)
     }
     screen.cursor = nil
   }

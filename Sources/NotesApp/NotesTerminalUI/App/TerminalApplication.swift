@@ -99,6 +99,7 @@ public final class TerminalApplication {
     case .deleteNotebook: "d (sidebar)"
     case .keepDeletedNote: "Ctrl-K"
     case .recentlyDeleted: "T"
+    case .noteHistory: "H"
     case .search: "/"
     case .toggleSort: "o"
     case .undo: "u"
@@ -156,6 +157,7 @@ public final class TerminalApplication {
     case .deleteNotebook: session.notebookDeletionRequested()
     case .keepDeletedNote: session.deletedNoteKept()
     case .recentlyDeleted: interaction = .recentlyDeleted(selected: 0, confirming: false)
+    case .noteHistory: beginHistory()
     case .search: beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()
     case .undo: session.undoRequested()

@@ -19,6 +19,7 @@ public enum KeyBindings {
     ("p", "pin or unpin the selected note"),
     ("d / Delete", "delete the note (notebook in the sidebar)"),
     ("T", "Recently Deleted: restore, delete for good"),
+    ("H", "the note's history: compare, restore"),
     ("/", "search as you type"),
     ("o", "sort by title or by date"),
     ("u / Ctrl-Z", "undo"),
@@ -211,3 +212,59 @@ func drawMovePicker(
     lines: lines.isEmpty ? [("No other notebook", .dim)] : lines, width: 40, selected: selected,
     scroll: &scroll, into: &screen)
 }
+
+/// Draws a note's history: the versions (when, where, title), a window of at most
+/// ``historyRows`` around the highlighted one, then what changed from it to `now`, the
+/// note's text: removed lines marked "-" and dim, added ones "+" and bold, with one line
+/// of context around each change.
+func drawHistory(_ box: NoteHistoryBox, now: String, into screen: inout ScreenBuffer) {
+  let dates = DateFormatter()
+  dates.dateStyle = .medium
+  dates.timeStyle = .short
+  let first = max(0, min(box.selected - historyRows / 2, box.versions.count - historyRows))
+  let shown = box.versions.indices.dropFirst(first).prefix(historyRows)
+  var lines: [(String, CellStyle)] = shown.map { index in
+    let version = box.versions[index]
+    return (
+      "\(dates.string(from: version.saved)) — \(version.origin.phrase) — \(version.title)",
+      index == box.selected ? CellStyle.reverse : CellStyle()
+    )
+  }
+  if box.versions.count > historyRows {
+    lines.append(("\(box.versions.count) versions (↑↓ for more)", .dim))
+  }
+  lines.append(("", []))
+  if let version = box.versions.indices.contains(box.selected) ? box.versions[box.selected] : nil {
+    let differences = LineMerge.differences(from: version.body, to: now)
+    // A line is shown when it, or a line beside it, changed.
+    var shownLines = [Bool](repeating: false, count: differences.count)
+    for (index, difference) in differences.enumerated() {
+      if case .kept = difference { continue }
+      for near in max(0, index - 1)...min(differences.count - 1, index + 1) {
+        shownLines[near] = true
+      }
+    }
+    if !shownLines.contains(true) {
+      lines.append(("Its text is the note's text now.", .dim))
+    } else {
+      lines.append(("From this version to the text now:", .bold))
+      var last = -2
+      for index in differences.indices where shownLines[index] {
+        if index > last + 1, last >= 0 { lines.append(("…", .dim)) }
+        last = index
+        switch differences[index] {
+        case .kept(let line): lines.append(("  " + line, []))
+        case .removed(let line): lines.append(("- " + line, .dim))
+        case .added(let line): lines.append(("+ " + line, .bold))
+        }
+      }
+    }
+  }
+  var scroll = 0
+  drawBox(
+    title: "History (Enter restores, Esc closes)", lines: lines, width: 72,
+    selected: box.selected - first, scroll: &scroll, into: &screen)
+}
+
+/// How many versions the history box lists at once.
+let historyRows = 8
