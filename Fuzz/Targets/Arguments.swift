@@ -66,6 +66,10 @@ private func canonicalWords(_ command: NotesCommand) -> [String] {
       return ["search"] + options + flag("--json", json) + ["--", query]
     case .trash(let json):
       return ["trash"] + options + flag("--json", json)
+    case .history(let id, let json):
+      return ["history"] + options + flag("--json", json) + ["--", String(id.rawValue)]
+    case .showVersion(let id, let version):
+      return ["history"] + options + ["--show", String(version), "--", String(id.rawValue)]
     case .export:
       return ["export"] + options
     case .exportMarkdown(let folder):
@@ -116,6 +120,8 @@ private func gestureWords(_ gesture: GestureCommand, _ options: [String]) -> [St
   case .delete(let id): ["delete"] + options + ["--", String(id.rawValue)]
   case .restore(let id): ["restore"] + options + ["--", String(id.rawValue)]
   case .emptyTrash(let confirmed): ["trash", "empty"] + options + flag("--yes", confirmed)
+  case .restoreVersion(let id, let version):
+    ["history"] + options + ["--restore", String(version), "--", String(id.rawValue)]
   case .edit(let id, let fromStandardInput):
     ["edit"] + options + (fromStandardInput ? ["--body", "-"] : []) + ["--", String(id.rawValue)]
   }
