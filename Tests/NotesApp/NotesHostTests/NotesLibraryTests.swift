@@ -75,6 +75,38 @@ struct NotesLibraryTests {
       _ = try NotesLibrary.open(path: path, samples: .whenNew)
     }
   }
+
+  @Test func openingALibraryDeletesWhatRecentlyDeletedKeptTooLongWithItsHistory() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let day: TimeInterval = 24 * 3_600
+    let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    func open(after days: Double) throws -> NotesLibrary {
+      try NotesLibrary.open(path: path, samples: .whenNew, now: { start + days * day })
+    }
+    var library = try open(after: 0)
+    let note = try #require(library.session.selectedNote.value)
+    // A history: the text before, and the edit.
+    #expect(library.session.bodyTyped("edited").isCommitted)
+    let database = try NotesDatabase(path: path)
+    defer { database.close() }
+    #expect(library.session.noteDeleted().isCommitted)
+    library.close()
+
+    // Within the 30 days, it stays.
+    library = try open(after: RecentlyDeleted.keptFor / day - 1)
+    #expect(library.session.recentlyDeleted.map(\.id) == [note])
+    library.close()
+    // Past them, it goes, with its history.
+    let kept = try database.history(of: note)
+    #expect(!kept.isEmpty)
+    library = try open(after: RecentlyDeleted.keptFor / day + 1)
+    #expect(library.session.recentlyDeleted.isEmpty)
+    #expect(try database.recentlyDeletedNotes().isEmpty)
+    #expect(try database.history(of: note).isEmpty)
+    library.close()
+  }
 }
 
 /// A library with a session for each of several presentations.

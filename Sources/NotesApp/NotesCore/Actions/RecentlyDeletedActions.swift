@@ -172,6 +172,8 @@ public struct DeleteForGood: Action {
     case all
     /// Every note deleted before the date: the ones past the time they are kept for.
     case deletedBefore(Date)
+    /// These notes, each of which must be there: the redo of an undone deletion for good.
+    case notes([NoteID])
   }
 
   /// Which notes go.
@@ -185,16 +187,20 @@ public struct DeleteForGood: Action {
   /// "Delete for Good", "Empty Recently Deleted", or "Remove Old Deleted Notes".
   public var name: String {
     switch selection {
-    case .note: "Delete for Good"
+    case .note, .notes: "Delete for Good"
     case .all: "Empty Recently Deleted"
     case .deletedBefore: "Remove Old Deleted Notes"
     }
   }
 
-  /// One note must be in Recently Deleted.
+  /// Notes named one by one must be in Recently Deleted.
   public func validate(in state: NotesState) -> ValidationResult {
-    guard case .note(let id) = selection else { return ValidationResult() }
-    return ValidationResult(RecentlyDeleted.entryExists(id, in: state))
+    switch selection {
+    case .note(let id): ValidationResult(RecentlyDeleted.entryExists(id, in: state))
+    case .notes(let ids):
+      ValidationResult(ids.flatMap { RecentlyDeleted.entryExists($0, in: state) })
+    case .all, .deletedBefore: ValidationResult()
+    }
   }
 
   /// The notes it removes from `state`, in id order.
@@ -205,6 +211,7 @@ public struct DeleteForGood: Action {
       case .note(let id): all.filter { $0.id == id }
       case .all: Array(all)
       case .deletedBefore(let date): all.filter { $0.deleted < date }
+      case .notes(let ids): ids.compactMap { state.recentlyDeleted[$0] }
       }
     return chosen.sorted { $0.id.rawValue < $1.id.rawValue }
   }
@@ -215,7 +222,7 @@ public struct DeleteForGood: Action {
   > {
     let removed = entries(in: transaction.state)
     for entry in removed { try transaction.remove(entry.id, from: \.recentlyDeleted) }
-    return PutBackInRecentlyDeleted(entries: removed, name: name)
+    return PutBackInRecentlyDeleted(entries: removed)
   }
 }
 
@@ -223,8 +230,9 @@ public struct DeleteForGood: Action {
 public struct PutBackInRecentlyDeleted: Action {
   /// The entries as they were.
   public let entries: [DeletedNote]
-  /// The name of the step this undoes.
-  public let name: String
+
+  /// "Undo Delete for Good".
+  public var name: String { "Undo Delete for Good" }
 
   /// Their ids must be free.
   public func validate(in state: NotesState) -> ValidationResult {
@@ -238,28 +246,6 @@ public struct PutBackInRecentlyDeleted: Action {
     NotesState
   > {
     for entry in entries { try transaction.insert(entry, into: \.recentlyDeleted) }
-    return DeleteForGoodAgain(ids: entries.map(\.id), name: name)
-  }
-}
-
-/// Deletes the same entries for good again (the redo of ``DeleteForGood``).
-public struct DeleteForGoodAgain: Action {
-  /// The entries.
-  public let ids: [NoteID]
-  /// The name of the step.
-  public let name: String
-
-  /// Each must still be in Recently Deleted.
-  public func validate(in state: NotesState) -> ValidationResult {
-    ValidationResult(ids.flatMap { RecentlyDeleted.entryExists($0, in: state) })
-  }
-
-  /// Removes the entries; the inverse puts them back.
-  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
-    NotesState
-  > {
-    var removed: [DeletedNote] = []
-    for id in ids { removed.append(try transaction.remove(id, from: \.recentlyDeleted)) }
-    return PutBackInRecentlyDeleted(entries: removed, name: name)
+    return DeleteForGood(.notes(entries.map(\.id)))
   }
 }
