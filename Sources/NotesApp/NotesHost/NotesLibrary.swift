@@ -154,8 +154,8 @@ public final class NotesLibrary {
       // Notes in Recently Deleted past the time they are kept go for good. A library that
       // cannot be written now (read-only) keeps them until one that can opens it.
       _ = try? RecentlyDeleted.removeExpired(from: model, now: now())
-      // Note history is thinned once a day, by the same rule (see `NoteHistory`).
-      _ = try? database.thinHistory(now: now())
+      // Note history is thinned once a day (see `NoteHistory`), off the main actor.
+      database.thinHistory(now: now())
       let shortcuts = Dictionary(
         uniqueKeysWithValues: SessionCommand.allCases.map { ($0, shortcut($0)) })
       return NotesLibrary(

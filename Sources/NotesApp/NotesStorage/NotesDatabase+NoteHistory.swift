@@ -4,10 +4,6 @@ public import Foundation
 public import NotesCore
 
 extension NotesDatabase {
-  /// How many notes' versions one thinning transaction covers, so another process's commit
-  /// never waits for a whole library's thinning.
-  static let notesPerThinning: Int64 = 2_000
-
   /// The kept versions of note `id`, newest first (empty for a note never changed since
   /// history was kept, or a file whose schema keeps none).
   ///
@@ -34,47 +30,38 @@ extension NotesDatabase {
     }
   }
 
-  /// Thins every note's history by `NoteHistory`'s rule, unless it was thinned less than a
-  /// day before `now`; returns how many versions went.
+  /// Thins every note's history by `NoteHistory`'s rule as of `now`, off the main actor,
+  /// unless it was thinned less than a day before (see `HistoryThinner`).
   ///
-  /// ## Guarantees
+  /// A file opened read-only, or without history, is left alone. ``close()`` stops the
+  /// thinning between two of its transactions.
   ///
-  /// - Each run of ``notesPerThinning`` notes is its own transaction: a kill leaves every
-  ///   note's history thinned or not, never half of one, and a writer waits for one run at
-  ///   most.
-  /// - A file opened read-only, or without history, is left alone (0).
-  ///
-  /// - Parameter now: The time the rule counts from.
-  /// - Returns: How many versions were deleted.
-  /// - Throws: A ``NotesStorageError``; the runs before the failing one stay thinned.
-  @discardableResult
-  public func thinHistory(now: Date) throws(NotesStorageError) -> Int {
-    guard hasNoteHistory, !isReadOnly else { return 0 }
-    let connection = try openConnection()
-    let time = now.timeIntervalSinceReferenceDate
-    let last = try connection.withStatement(SQL.getMeta) {
-      statement throws(NotesStorageError) -> Double? in
-      try statement.bind(MetaKey.historyThinned, at: 1)
-      return try statement.step() && !statement.isNull(at: 0) ? statement.double(at: 0) : nil
-    }
-    if let last, time - last < NoteHistory.keepsEveryVersionFor, time >= last { return 0 }
-    let highest = try connection.int64("SELECT max(note_id) FROM note_versions") ?? 0
-    var removed = 0
-    var lowest: Int64 = 0
-    while lowest <= highest {
-      let upper = lowest + Self.notesPerThinning - 1
-      removed += try connection.transaction { () throws(NotesStorageError) -> Int in
-        try NoteVersionTable.thin(notes: lowest, through: upper, now: now, on: connection)
-      }
-      lowest = upper + 1
-    }
-    try connection.withStatement(SQL.setMeta) { statement throws(NotesStorageError) in
-      try statement.bind(MetaKey.historyThinned, at: 1)
-      try statement.bind(time, at: 2)
-      try statement.step()
-    }
-    return removed
+  /// - Parameters:
+  ///   - now: The time the rule counts from.
+  ///   - completion: How many versions went, or why the thinning stopped; called on the
+  ///     thinner's queue.
+  public func thinHistory(
+    now: Date,
+    completion: @escaping @Sendable (Result<Int, NotesStorageError>) -> Void = { _ in }
+  ) {
+    guard hasNoteHistory, !isReadOnly, historyThinner == nil else { return }
+    historyThinner = HistoryThinner(path: path, now: now, completion: completion)
   }
+
+  /// Thins as ``thinHistory(now:completion:)`` does and waits for the end (tests).
+  func thinHistoryAndWait(now: Date) throws(NotesStorageError) -> Int {
+    guard hasNoteHistory, !isReadOnly else { return 0 }
+    let result = LockedResult()
+    let thinner = HistoryThinner(path: path, now: now) { result.value = $0 }
+    thinner.waitUntilDone()
+    return try result.value?.get() ?? 0
+  }
+}
+
+/// A thinning's result, handed from the thinner's queue to a waiting test.
+private final class LockedResult: @unchecked Sendable {
+  // @unchecked: written on the thinner's queue before `waitUntilDone()` returns, read after.
+  var value: Result<Int, NotesStorageError>?
 }
 
 extension NotesDatabase: NoteHistoryReader {}

@@ -100,6 +100,8 @@ public final class NotesDatabase {
   let clock: @Sendable () -> Date
   /// The last change-log entry whose change this process's state includes.
   var cursor: Int64 = 0
+  /// Thins note history off the main actor, once started (see `thinHistory(now:)`).
+  var historyThinner: HistoryThinner?
   /// `PRAGMA data_version` when the change log was last read: it changes when another
   /// connection commits.
   var dataVersion: Int64 = 0
@@ -308,6 +310,7 @@ public final class NotesDatabase {
       if connection.isOpen { try? updateFullTextIndex() }
       connection.checkpoint(in: nil)
     }
+    historyThinner?.cancel()
     checkpointer?.close()
     connection.close()
   }

@@ -180,13 +180,13 @@ struct NoteHistoryStorageTests {
           // 7–9: within the last day: all stay.
           5 * hour, 4 * hour, 3 * 60,
         ], before: now, path: path)
-      #expect(try database.thinHistory(now: now) == 3)
+      #expect(try database.thinHistoryAndWait(now: now) == 3)
       let kept = try database.history(of: groceries).map(\.body).sorted()
       #expect(kept == ["v1", "v3", "v4", "v6", "v7", "v8", "v9"])
       // Once a day: the next open on the same day thins nothing, even a new version.
       try keep([20 * day + 2 * hour, 20 * day + 1 * hour], before: now, path: path)
-      #expect(try database.thinHistory(now: now.addingTimeInterval(hour)) == 0)
-      #expect(try database.thinHistory(now: now.addingTimeInterval(day)) == 1)
+      #expect(try database.thinHistoryAndWait(now: now.addingTimeInterval(hour)) == 0)
+      #expect(try database.thinHistoryAndWait(now: now.addingTimeInterval(day)) == 1)
     }
   }
 
@@ -199,11 +199,11 @@ struct NoteHistoryStorageTests {
       try keep([100 * day + 1, 100 * day], before: now, path: path)
       let readOnly = try NotesDatabase(path: path, access: .readOnly)
       defer { readOnly.close() }
-      #expect(try readOnly.thinHistory(now: now) == 0)
+      #expect(try readOnly.thinHistoryAndWait(now: now) == 0)
       #expect(try database.history(of: groceries).count == 2)
-      #expect(try database.thinHistory(now: now) == 1)
+      #expect(try database.thinHistoryAndWait(now: now) == 1)
       #expect(try database.history(of: groceries).map(\.body) == ["v1"])
-      #expect(try database.thinHistory(now: now.addingTimeInterval(400 * day)) == 0)
+      #expect(try database.thinHistoryAndWait(now: now.addingTimeInterval(400 * day)) == 0)
     }
   }
 
