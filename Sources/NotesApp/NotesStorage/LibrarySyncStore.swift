@@ -35,7 +35,7 @@ public final class LibrarySyncStore {
   public init(path: String) throws(NotesStorageError) {
     let connection = try SQLiteConnection(path: path, create: false)
     do throws(NotesStorageError) {
-      try connection.run("PRAGMA busy_timeout = 5000")
+      connection.waitForLocks(upTo: 5_000)
       let version = Int32(clamping: try connection.int64("PRAGMA user_version") ?? 0)
       guard version == Migration.latestVersion else {
         throw .cannotOpen(

@@ -46,11 +46,11 @@ extension SQL {
     SELECT id, note_id, title, body, saved, origin FROM note_versions WHERE id = ?1
     """
   static let deleteNoteHistory = "DELETE FROM note_versions WHERE note_id = ?1"
-  /// Thins the versions of notes ?5 to ?6 saved before ?1 − ?2 (see `NoteHistory`): of
-  /// each note's versions in one hour (saved within ?3 of ?1), one day (within ?4) or one
-  /// week (older), all but the newest go.
-  static let thinNoteVersions = """
-    DELETE FROM note_versions
+  /// The versions of notes ?5 to ?6, saved before ?1 − ?2, that thinning deletes (see
+  /// `NoteHistory`): of each note's versions in one hour (saved within ?3 of ?1), one day
+  /// (within ?4) or one week (older), all but the newest, and never a note's newest.
+  static let thinnableNoteVersions = """
+    SELECT id FROM note_versions
     WHERE note_id BETWEEN ?5 AND ?6 AND saved <= ?1 - ?2 AND id NOT IN (
       SELECT max(id) FROM note_versions
       WHERE note_id BETWEEN ?5 AND ?6 AND saved <= ?1 - ?2
@@ -61,6 +61,7 @@ extension SQL {
     AND id NOT IN (SELECT max(id) FROM note_versions WHERE note_id BETWEEN ?5 AND ?6
       GROUP BY note_id)
     """
+  static let deleteNoteVersion = "DELETE FROM note_versions WHERE id = ?1"
 }
 
 /// Reading and writing the `note_versions` table on one connection.
@@ -186,20 +187,44 @@ enum NoteVersionTable {
       origin: NoteVersion.Origin(rawValue: statement.string(at: 5)) ?? .beforeHistory)
   }
 
-  /// Thins the versions of notes `lowest` to `highest` by `NoteHistory`'s rule as of `now`;
-  /// returns how many went.
-  static func thin(
+  /// The versions of notes `lowest` to `highest` that `NoteHistory`'s rule as of `now`
+  /// deletes.
+  ///
+  /// Read before the write transaction that deletes them (which then finds their pages
+  /// read), so that transaction holds the write lock only for the deletes. A version chosen
+  /// stays one to delete whatever happens before: other writers only add newer versions,
+  /// which never change an older one's hour, day or week, or delete versions (deleting one
+  /// twice does nothing).
+  static func thinnable(
     notes lowest: Int64, through highest: Int64, now: Date, on connection: SQLiteConnection
-  ) throws(NotesStorageError) -> Int {
-    try connection.withStatement(SQL.thinNoteVersions) { statement throws(NotesStorageError) in
+  ) throws(NotesStorageError) -> [Int64] {
+    try connection.withStatement(SQL.thinnableNoteVersions) {
+      statement throws(NotesStorageError) -> [Int64] in
       try statement.bind(now.timeIntervalSinceReferenceDate, at: 1)
       try statement.bind(NoteHistory.keepsEveryVersionFor, at: 2)
       try statement.bind(NoteHistory.keepsHourlyFor, at: 3)
       try statement.bind(NoteHistory.keepsDailyFor, at: 4)
       try statement.bind(lowest, at: 5)
       try statement.bind(highest, at: 6)
-      try statement.step()
+      var ids: [Int64] = []
+      while try statement.step() { ids.append(statement.int64(at: 0)) }
+      return ids
     }
-    return Int(connection.changedRowCount)
+  }
+
+  /// Deletes the versions numbered `ids`; returns how many were there.
+  static func delete(
+    versions ids: [Int64], on connection: SQLiteConnection
+  ) throws(NotesStorageError) -> Int {
+    try connection.withStatement(SQL.deleteNoteVersion) { statement throws(NotesStorageError) in
+      var deleted = 0
+      for id in ids {
+        statement.reset()
+        try statement.bind(id, at: 1)
+        try statement.step()
+        deleted += Int(connection.changedRowCount)
+      }
+      return deleted
+    }
   }
 }

@@ -38,11 +38,11 @@ extension NotesDatabase {
   ///
   /// - Parameters:
   ///   - now: The time the rule counts from.
-  ///   - completion: How many versions went, or why the thinning stopped; called on the
-  ///     thinner's queue.
+  ///   - completion: What the thinning did, or why it stopped; called on the thinner's
+  ///     queue.
   public func thinHistory(
     now: Date,
-    completion: @escaping @Sendable (Result<Int, NotesStorageError>) -> Void = { _ in }
+    completion: @escaping @Sendable (Result<HistoryThinning, NotesStorageError>) -> Void = { _ in }
   ) {
     guard hasNoteHistory, !isReadOnly, historyThinner == nil else { return }
     historyThinner = HistoryThinner(path: path, now: now, completion: completion)
@@ -54,14 +54,14 @@ extension NotesDatabase {
     let result = LockedResult()
     let thinner = HistoryThinner(path: path, now: now) { result.value = $0 }
     thinner.waitUntilDone()
-    return try result.value?.get() ?? 0
+    return try result.value?.get().removed ?? 0
   }
 }
 
 /// A thinning's result, handed from the thinner's queue to a waiting test.
 private final class LockedResult: @unchecked Sendable {
   // @unchecked: written on the thinner's queue before `waitUntilDone()` returns, read after.
-  var value: Result<Int, NotesStorageError>?
+  var value: Result<HistoryThinning, NotesStorageError>?
 }
 
 extension NotesDatabase: NoteHistoryReader {}

@@ -219,7 +219,7 @@ public final class NotesDatabase {
     _ connection: SQLiteConnection, fullTextSearch: Bool
   ) throws(NotesStorageError) -> Int32 {
     let path = connection.path
-    try connection.run("PRAGMA busy_timeout = 5000")
+    connection.waitForLocks(upTo: 5_000)
     let found: Int32
     do throws(NotesStorageError) {
       // The first read: SQLite opens the write-ahead log here, if there is one.
@@ -258,7 +258,7 @@ public final class NotesDatabase {
     if connection.isReadOnly {
       throw .unwritableLocation(path: path, reason: "the file is read-only")
     }
-    try connection.run("PRAGMA busy_timeout = 5000")
+    connection.waitForLocks(upTo: 5_000)
     // The first read of the file: fails with .notADatabase for anything but SQLite.
     let found = Int32(clamping: try connection.int64("PRAGMA user_version") ?? 0)
     guard found <= Migration.latestVersion else {

@@ -170,6 +170,27 @@ final class SQLiteConnection {
     database = nil
   }
 
+  // MARK: Locks
+
+  /// Waits up to `milliseconds` for another connection's lock, trying again every
+  /// millisecond.
+  ///
+  /// SQLite's own busy timeout sleeps longer and longer between tries (up to 100 ms at a
+  /// time), so a commit that meets a run of short transactions from another connection
+  /// (history thinning, a sync batch, another process) can lose every try to the next one
+  /// and wait far longer than any of them. Trying every millisecond takes the lock within
+  /// about a millisecond of a release.
+  func waitForLocks(upTo milliseconds: Int) {
+    guard let database else { return }
+    sqlite3_busy_handler(
+      database,
+      { limit, tries in
+        guard Int(tries) < Int(bitPattern: limit) else { return 0 }
+        usleep(1_000)
+        return 1
+      }, UnsafeMutableRawPointer(bitPattern: milliseconds))
+  }
+
   // MARK: Checkpoints
 
   /// Hands the write-ahead log's checkpoints to `checkpointer` instead of running them in

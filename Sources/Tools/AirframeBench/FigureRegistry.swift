@@ -137,6 +137,11 @@ let registeredFigures: [RegisteredFigure] = [
       try rowSecurityFigure(number: $0, scale: $1.scale, sink: $1.sink).map { .success($0) }
         ?? .failure(.init(reason: "PostgreSQL's server programs are not available here"))
     }),
+  RegisteredFigure(
+    number: 20, names: ["note-history"],
+    take: .onLibrary {
+      try noteHistoryFigure(number: $0, fixture: $1, scale: $2.scale, sink: $2.sink)
+    }),
 ]
 
 /// The names `--filter` matches against: every figure's names.

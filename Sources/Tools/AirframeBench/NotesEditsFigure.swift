@@ -3,7 +3,10 @@
 // Single-note edits, each its own commit through the funnel:
 // `ActionDispatcher.dispatch(EditNoteBody)` on a `Model` whose storage is a
 // `NotesDatabase`. Beside it, the same statements issued through raw sqlite3 calls on a
-// connection with the same pragmas: BEGIN IMMEDIATE, the same UPDATE of every column
+// connection with the same pragmas: BEGIN IMMEDIATE, the same note-history statements (a
+// version kept when the title or text changed: the newest version read, the text before
+// the first change kept, the new text inserted or, within a minute, written over the
+// newest), the same UPDATE of every column
 // (on a copy of the same file, so the same full-text triggers fire: they record the
 // note's old title and body for the next index update instead of re-tokenizing it), a
 // changed-row check, COMMIT. The index update itself happens at
