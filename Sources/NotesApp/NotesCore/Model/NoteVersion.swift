@@ -81,10 +81,10 @@ public struct NoteVersion: Identifiable, Equatable, Sendable, Codable {
 ///   from another origin (a pull, a restore) always starts a new one, and so does a save
 ///   after the window.
 /// - **Storage stays bounded** by thinning, run off the main actor once a day, when a
-///   library that can be written is opened: of the versions saved in the last day every one is kept; of those in the last
-///   week, the newest of each hour; of those in the last 30 days, the newest of each day;
-///   of older ones, the newest of each week (hours, days and weeks counted from 1 January
-///   2001, UTC). A note's newest version is always kept.
+///   library that can be written is opened: of the versions saved in the last day every
+///   one is kept; of those in the last week, the newest of each hour; of those in the last
+///   30 days, the newest of each day; of older ones, the newest of each week (hours, days
+///   and weeks counted from 1 January 2001, UTC). A note's newest version is always kept.
 /// - **A note's history goes with it**: restoring a note from Recently Deleted keeps its
 ///   history; deleting it for good deletes its history.
 public enum NoteHistory {
