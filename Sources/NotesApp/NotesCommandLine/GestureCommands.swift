@@ -96,7 +96,7 @@ enum GestureCommands {
           "restored \(id) \(DisplayText.quoted(entry.note.title)) to"
             + " \(DisplayText.quoted(session.notebookTitle(ofNote: id) ?? ""))\n")
       case .emptyTrash(let confirmed):
-        let count = session.recentlyDeleted.count
+        let count = session.recentlyDeletedCount
         guard count > 0 else { return }
         let notes = count == 1 ? "1 note" : "\(count) notes"
         guard confirmed else {

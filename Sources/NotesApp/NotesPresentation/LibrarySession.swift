@@ -56,6 +56,9 @@ public final class LibrarySession {
   let historyReader: (any NoteHistoryReader)?
   /// The latest model revision, published after every commit.
   let revision: StateSource<Int>
+  /// The notes in Recently Deleted, most recently deleted first (then by id), kept in order
+  /// from each commit's changes: one list for every presentation, never re-sorted.
+  let recentlyDeleted: ListLens<NotesState, DeletedNote, DeletedNote>
   private let bag = LifetimeBag(label: "LibrarySession")
 
   /// Shares a library's model among its presentations.
@@ -77,6 +80,9 @@ public final class LibrarySession {
     dispatcher = ActionDispatcher(model: model)
     notebookDeletion = NotebookDeletion(dispatcher: dispatcher, now: now)
     revision = StateSource(model.revision)
+    recentlyDeleted = ListLens(
+      model: model, table: \.recentlyDeleted,
+      order: ListOrder { ($0.deleted, $0.id.rawValue) > ($1.deleted, $1.id.rawValue) })
     model.observeCommits { [unowned self] commit in revision.set(commit.revision) }.store(in: bag)
   }
 
@@ -86,5 +92,6 @@ public final class LibrarySession {
   public func close() {
     bag.cancelAll()
     notebookDeletion.cancel()
+    recentlyDeleted.cancel()
   }
 }

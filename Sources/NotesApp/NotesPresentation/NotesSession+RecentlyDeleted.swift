@@ -11,10 +11,21 @@ public import NotesCore
 ///   notebook's title, recreated if it is gone (see `RestoreDeletedNote`).
 extension NotesSession {
   /// The notes in Recently Deleted, most recently deleted first (then by id).
-  public var recentlyDeleted: [DeletedNote] {
-    model.state.recentlyDeleted.elements.sorted {
-      ($0.deleted, $0.id.rawValue) > ($1.deleted, $1.id.rawValue)
-    }
+  ///
+  /// Kept in that order by a list lens the library's sessions share, updated from each
+  /// commit's changes; reading it copies the rows, never sorts them.
+  public var recentlyDeleted: [DeletedNote] { library.recentlyDeleted.rows }
+
+  /// How many notes are in Recently Deleted.
+  public var recentlyDeletedCount: Int { library.recentlyDeleted.count }
+
+  /// The note at `index` in ``recentlyDeleted``, read without copying the list.
+  ///
+  /// - Parameter index: A position below ``recentlyDeletedCount``.
+  /// - Returns: The entry.
+  /// - Complexity: O(log *n*).
+  public func recentlyDeletedEntry(at index: Int) -> DeletedNote {
+    library.recentlyDeleted.row(at: index)
   }
 
   /// The title of the notebook note `id` is in, if the note exists.

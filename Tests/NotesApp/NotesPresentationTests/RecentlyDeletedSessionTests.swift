@@ -57,4 +57,52 @@ struct RecentlyDeletedSessionTests {
     #expect(session.status.value.message == "Deleted 1 note for good")
     #expect(session.recentlyDeleted.isEmpty)
   }
+
+  @Test func recentlyDeletedStaysInOrderThroughEveryChangeAndEverySessionSharesIt() throws {
+    var clock = fixedDate
+    let model = Model(SampleLibrary.state(now: fixedDate))
+    let sync = SyncDriver(model: model, service: SimulatedSyncService(steps: 2, stepDelay: .zero))
+    let library = LibrarySession(model: model, sync: sync, now: { clock })
+    let session = NotesSession(library: library)
+    let other = NotesSession(library: library)
+    defer {
+      session.close()
+      other.close()
+      library.close()
+    }
+    func expectInOrder(_ step: String) {
+      let expected = model.state.recentlyDeleted.elements.sorted {
+        ($0.deleted, $0.id.rawValue) > ($1.deleted, $1.id.rawValue)
+      }
+      #expect(session.recentlyDeleted == expected, "after \(step)")
+      #expect(other.recentlyDeleted == expected, "after \(step), the other session")
+      #expect(session.recentlyDeletedCount == expected.count)
+      for (index, entry) in expected.enumerated() {
+        #expect(session.recentlyDeletedEntry(at: index) == entry, "after \(step), row \(index)")
+      }
+    }
+    // Deleted one by one, a minute apart, and one notebook with its notes at once.
+    for title in ["Groceries", "Book list", "Meeting agenda"] {
+      clock += 60
+      let id = try #require(model.state.notes.elements.first { $0.title == title }).id
+      #expect(session.dispatcher.dispatch(DeleteNote(id: id, now: clock)).isCommitted)
+      expectInOrder("deleting \(title)")
+    }
+    clock += 60
+    #expect(
+      session.dispatcher.dispatch(
+        DeleteNotebook(id: NotebookID(rawValue: 1), deletingNotes: true, now: clock)
+      ).isCommitted)
+    expectInOrder("deleting a notebook with its notes")
+    let middle = session.recentlyDeletedEntry(at: 2).id
+    #expect(session.deletedNoteRestored(middle).isCommitted)
+    expectInOrder("restoring one")
+    #expect(session.deletedNoteDeletedForGood(session.recentlyDeletedEntry(at: 0).id).isCommitted)
+    expectInOrder("deleting one for good")
+    #expect(session.undoRequested().isCommitted)
+    expectInOrder("undoing that")
+    #expect(session.recentlyDeletedEmptied().isCommitted)
+    expectInOrder("emptying")
+    #expect(session.recentlyDeletedCount == 0)
+  }
 }

@@ -186,6 +186,30 @@ struct GestureTests {
     app.shutdown()
   }
 
+  @Test func recentlyDeletedShowsTheEntriesAroundTheHighlightedOneInASmallWindow() {
+    let app = makeApp()
+    app.session.notebookSelected(NotebookID(rawValue: 1))
+    for number in 1...4 { #expect(app.session.noteCreated(titled: "Extra \(number)").isCommitted) }
+    app.session.notebookSelected(nil)
+    // Every note deleted: ten entries, most recent first.
+    while app.session.selectedNote.value != nil { app.press(.character("d")) }
+    let count = app.session.recentlyDeletedCount
+    #expect(count == 10)
+    app.press(.character("T"))
+    for _ in 0..<(count - 1) { app.press(.down) }
+    // Ten rows: room for six entries, the last six.
+    let shown = app.screen(height: 10)
+    let last = app.session.recentlyDeletedEntry(at: count - 1).note.title
+    let first = app.session.recentlyDeletedEntry(at: 0).note.title
+    #expect(shown.contains { $0.contains(last + " — ") }, "\(shown.joined(separator: "\n"))")
+    #expect(!shown.contains { $0.contains(first + " — ") })
+    app.press(.enter)
+    #expect(app.session.recentlyDeletedCount == count - 1)
+    #expect(app.session.list.rows.map(\.title) == [last])
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
   @Test func theFocusedPaneIsTheSessionsAndNamesDeleteAndRename() {
     let app = makeApp()
     func label(_ command: SessionCommand) -> String? {

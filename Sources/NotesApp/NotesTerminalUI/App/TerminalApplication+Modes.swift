@@ -173,17 +173,17 @@ extension TerminalApplication {
   /// Keys in Recently Deleted: Enter (or r) restores the highlighted note, x asks whether to
   /// delete it for good (y does), Esc closes.
   func handleRecentlyDeleted(_ key: Key, selected: Int, confirming: Bool) {
-    let entries = session.recentlyDeleted
-    guard entries.indices.contains(selected) else {
+    let count = session.recentlyDeletedCount
+    guard selected >= 0, selected < count else {
       interaction = .browsing
       return
     }
     if confirming {
       interaction = .recentlyDeleted(selected: selected, confirming: false)
       guard key == .character("y") else { return }
-      session.deletedNoteDeletedForGood(entries[selected].id)
-      if session.recentlyDeleted.isEmpty { interaction = .browsing }
-      let last = session.recentlyDeleted.count - 1
+      session.deletedNoteDeletedForGood(session.recentlyDeletedEntry(at: selected).id)
+      if session.recentlyDeletedCount == 0 { interaction = .browsing }
+      let last = session.recentlyDeletedCount - 1
       if case .recentlyDeleted = interaction {
         interaction = .recentlyDeleted(selected: min(selected, last), confirming: false)
       }
@@ -193,12 +193,11 @@ extension TerminalApplication {
     case .up, .character("k"):
       interaction = .recentlyDeleted(selected: max(0, selected - 1), confirming: false)
     case .down, .character("j"):
-      interaction = .recentlyDeleted(
-        selected: min(entries.count - 1, selected + 1), confirming: false)
+      interaction = .recentlyDeleted(selected: min(count - 1, selected + 1), confirming: false)
     case .escape: interaction = .browsing
     case .enter, .character("r"):
       interaction = .browsing
-      session.deletedNoteRestored(entries[selected].id)
+      session.deletedNoteRestored(session.recentlyDeletedEntry(at: selected).id)
     case .character("x"), .delete:
       interaction = .recentlyDeleted(selected: selected, confirming: true)
     default: break

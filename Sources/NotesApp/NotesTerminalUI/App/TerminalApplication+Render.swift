@@ -109,8 +109,8 @@ extension TerminalApplication {
         session.moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
     case .recentlyDeleted(let selected, let confirming):
       drawRecentlyDeleted(
-        session.recentlyDeleted, selected: selected, confirming: confirming,
-        scroll: &overlayScroll, into: &screen)
+        count: session.recentlyDeletedCount, entry: session.recentlyDeletedEntry(at:),
+        selected: selected, confirming: confirming, into: &screen)
     case .history(let box):
       drawHistory(box, now: session.editorState.value.body, into: &screen)
     }

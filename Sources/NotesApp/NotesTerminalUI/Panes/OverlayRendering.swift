@@ -174,29 +174,35 @@ func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout S
 
 /// Draws Recently Deleted: each note's title, the notebook it was in and when it was
 /// deleted, the highlighted one reversed; the question when it asks to delete one for good.
+///
+/// Only the entries the box has room for, around the highlighted one, are read
+/// (`entry(index)`), so a frame costs the same with 10 or 100,000 deleted notes.
 func drawRecentlyDeleted(
-  _ entries: [DeletedNote], selected: Int, confirming: Bool, scroll: inout Int,
+  count: Int, entry: (Int) -> DeletedNote, selected: Int, confirming: Bool,
   into screen: inout ScreenBuffer
 ) {
   let dates = DateFormatter()
   dates.dateStyle = .medium
   dates.timeStyle = .short
-  var lines = entries.enumerated().map { index, entry in
-    (
-      "\(entry.note.title) — \(entry.notebookTitle) — "
-        + dates.string(from: entry.deleted),
+  let question = confirming && selected >= 0 && selected < count
+  let room = max(1, screen.height - 4 - (question ? 2 : 0))
+  let first = max(0, min(selected - room / 2, count - room))
+  var lines = (first..<min(count, first + room)).map { index in
+    let entry = entry(index)
+    return (
+      "\(entry.note.title) — \(entry.notebookTitle) — " + dates.string(from: entry.deleted),
       index == selected ? CellStyle.reverse : CellStyle()
     )
   }
-  if confirming, entries.indices.contains(selected) {
+  if question {
     lines.append(("", CellStyle()))
-    lines.append(
-      ("Delete “\(entries[selected].note.title)” for good? y: delete", .bold))
+    lines.append(("Delete “\(entry(selected).note.title)” for good? y: delete", .bold))
   }
+  var scroll = 0
   drawBox(
     title: "Recently Deleted (Enter restores, x deletes for good, Esc closes)",
     lines: lines.isEmpty ? [("Recently Deleted is empty", .dim)] : lines, width: 72,
-    selected: selected, scroll: &scroll, into: &screen)
+    selected: selected - first, scroll: &scroll, into: &screen)
 }
 
 /// Draws the notebook picker for moving a note, scrolled to keep the highlighted one in
