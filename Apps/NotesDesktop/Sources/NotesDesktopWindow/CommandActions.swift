@@ -274,9 +274,6 @@ final class CommandActions {
   /// restored where it was.
   private func pickDeletedNote() {
     let session = session
-    let dates = DateFormatter()
-    dates.dateStyle = .medium
-    dates.timeStyle = .short
     keep(
       ChoiceDialog(
         parent: owner.window, title: "Recently Deleted",
@@ -285,7 +282,7 @@ final class CommandActions {
           .init(
             id: String(entry.id.rawValue),
             label: "\(entry.note.title) — \(entry.notebookTitle) — "
-              + dates.string(from: entry.deleted))
+              + ShownDate.text(entry.deleted))
         }
       ) { id in
         guard let raw = Int64(id) else { return nil }
@@ -297,21 +294,7 @@ final class CommandActions {
   /// note's text again (a new edit, undoable).
   private func pickVersion() {
     let session = session
-    guard let id = session.selectedNote.value else { return }
-    let versions: [NoteVersion]
-    do {
-      versions = try session.history(of: id)
-    } catch {
-      session.inform("The note's history cannot be read: \(error)")
-      return
-    }
-    guard !versions.isEmpty else {
-      session.inform("No earlier version of this note is kept yet.")
-      return
-    }
-    let dates = DateFormatter()
-    dates.dateStyle = .medium
-    dates.timeStyle = .short
+    guard let (_, versions) = session.selectedNoteHistory() else { return }
     keep(
       ChoiceDialog(
         parent: owner.window, title: "Note History",
@@ -320,8 +303,7 @@ final class CommandActions {
         choices: versions.map { version in
           .init(
             id: String(version.id),
-            label: "\(dates.string(from: version.saved)) — \(version.origin.phrase) — "
-              + version.title)
+            label: NotesSession.label(of: version))
         }
       ) { id in
         guard let version = versions.first(where: { String($0.id) == id }) else { return nil }

@@ -227,17 +227,8 @@ extension TerminalApplication {
 extension TerminalApplication {
   /// Opens the selected note's history, or says why there is none to show.
   func beginHistory() {
-    guard let id = session.selectedNote.value else { return }
-    do {
-      let versions = try session.history(of: id)
-      guard !versions.isEmpty else {
-        session.inform("No earlier version of this note is kept yet.")
-        return
-      }
-      interaction = .history(NoteHistoryBox(note: id, versions: versions, selected: 0))
-    } catch {
-      session.inform("The note's history cannot be read: \(error)")
-    }
+    guard let (id, versions) = session.selectedNoteHistory() else { return }
+    interaction = .history(NoteHistoryBox(note: id, versions: versions, selected: 0))
   }
 
   /// Keys in the history box: ↑/↓ highlight a version, Enter (or r) brings it back as a

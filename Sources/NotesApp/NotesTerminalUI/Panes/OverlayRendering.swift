@@ -4,6 +4,7 @@
 import Airframe
 import Foundation
 import NotesCore
+import NotesPresentation
 
 /// The key bindings the help screen lists, in order.
 public enum KeyBindings {
@@ -181,16 +182,13 @@ func drawRecentlyDeleted(
   count: Int, entry: (Int) -> DeletedNote, selected: Int, confirming: Bool,
   into screen: inout ScreenBuffer
 ) {
-  let dates = DateFormatter()
-  dates.dateStyle = .medium
-  dates.timeStyle = .short
   let question = confirming && selected >= 0 && selected < count
   let room = max(1, screen.height - 4 - (question ? 2 : 0))
   let first = max(0, min(selected - room / 2, count - room))
   var lines = (first..<min(count, first + room)).map { index in
     let entry = entry(index)
     return (
-      "\(entry.note.title) — \(entry.notebookTitle) — " + dates.string(from: entry.deleted),
+      "\(entry.note.title) — \(entry.notebookTitle) — " + ShownDate.text(entry.deleted),
       index == selected ? CellStyle.reverse : CellStyle()
     )
   }
@@ -224,15 +222,11 @@ func drawMovePicker(
 /// note's text: removed lines marked "-" and dim, added ones "+" and bold, with one line
 /// of context around each change.
 func drawHistory(_ box: NoteHistoryBox, now: String, into screen: inout ScreenBuffer) {
-  let dates = DateFormatter()
-  dates.dateStyle = .medium
-  dates.timeStyle = .short
   let first = max(0, min(box.selected - historyRows / 2, box.versions.count - historyRows))
   let shown = box.versions.indices.dropFirst(first).prefix(historyRows)
   var lines: [(String, CellStyle)] = shown.map { index in
-    let version = box.versions[index]
-    return (
-      "\(dates.string(from: version.saved)) — \(version.origin.phrase) — \(version.title)",
+    (
+      NotesSession.label(of: box.versions[index]),
       index == box.selected ? CellStyle.reverse : CellStyle()
     )
   }
