@@ -218,4 +218,53 @@ struct NoteHistoryStorageTests {
         try other.noteVersion(try #require(other.history(of: groceries).last).id)?.body == "milk")
     }
   }
+
+  /// Closing a library stops its thinning between two transactions: nothing is deleted
+  /// after, the completion reports what was, and as the thinning did not finish, the next
+  /// one (at the next open) thins the rest.
+  @Test func closingALibraryStopsItsThinningMidwayAndTheNextThinningFinishesIt() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    let now = Date()
+    try RawDatabase.libraryWithOldHistory(path, notes: 3_000, versions: 20, now: now)
+    let count = "SELECT count(*) FROM note_versions"
+    let total = try #require(try RawDatabase.int64(path, count))
+
+    let database = try NotesDatabase(path: path)
+    let reported = ThinningReport()
+    database.thinHistory(now: now) { reported.set($0) }
+    // Close once the first transactions have committed.
+    let deadline = Date().addingTimeInterval(60)
+    while try RawDatabase.int64(path, count) == total, Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.001)
+    }
+    database.close()
+    let atClose = try #require(try RawDatabase.int64(path, count))
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(try RawDatabase.int64(path, count) == atClose, "the thinning went on after close")
+    #expect(try reported.get()?.get().removed == Int(total - atClose))
+    let thinnedAt = "SELECT count(*) FROM meta WHERE key = '\(MetaKey.historyThinned)'"
+    #expect(try RawDatabase.int64(path, thinnedAt) == 0, "a stopped thinning counts as done")
+
+    let reopened = try NotesDatabase(path: path)
+    defer { reopened.close() }
+    let rest = try reopened.thinHistoryAndWait(now: now)
+    #expect(rest > 0, "the thinning had finished before the library closed")
+    #expect(try RawDatabase.int64(path, thinnedAt) == 1)
+    #expect(try reopened.thinHistoryAndWait(now: now.addingTimeInterval(2 * 86_400)) == 0)
+  }
+}
+
+/// What a thinning reported, handed from the thinner's queue to the test.
+final class ThinningReport: @unchecked Sendable {
+  // @unchecked: `result` is read and written only under `lock`.
+  private let lock = NSLock()
+  private var result: Result<HistoryThinning, NotesStorageError>?
+
+  func set(_ result: Result<HistoryThinning, NotesStorageError>) {
+    lock.withLock { self.result = result }
+  }
+
+  func get() -> Result<HistoryThinning, NotesStorageError>? { lock.withLock { result } }
 }

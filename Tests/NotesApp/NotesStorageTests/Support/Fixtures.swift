@@ -1,3 +1,4 @@
+import Airframe
 import AirframeTesting
 import Foundation
 @_spi(Instrumentation) import NotesCore
@@ -113,6 +114,45 @@ enum RawDatabase {
       try statement.bind(name, at: 1)
       return try statement.step() && statement.int64(at: 0) == 1
     }
+  }
+
+  /// Writes a library of `notes` notes (ids 2 on, in notebook 1), each with `versions`
+  /// versions saved 0, 3, 6, … days and an hour before `now`, for thinning to work on.
+  static func libraryWithOldHistory(
+    _ path: String, notes: Int, versions: Int, now: Date
+  ) throws {
+    try MainActor.assumeIsolated {
+      let database = try NotesDatabase(path: path)
+      defer { database.close() }
+      let model = Model(try database.loadState(), storage: database)
+      try model.write(origin: .background("test")) { transaction in
+        try transaction.insert(Fixtures.notebook(1, "Home"), into: \.notebooks)
+        for id in 2..<Int64(2 + notes) {
+          try transaction.insert(Fixtures.note(id, in: 1, "n\(id)", "x"), into: \.notes)
+        }
+        transaction.set(\.lastAssignedID, to: Int64(1 + notes))
+      }
+    }
+    let time = now.timeIntervalSinceReferenceDate - 3_600
+    try execute(
+      path,
+      """
+      WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < \(versions - 1))
+      INSERT INTO note_versions(note_id, title, body, began, saved, origin)
+      SELECT notes.id, notes.title, 'v' || k.n, \(time) - (\(versions) - k.n) * 259200,
+        \(time) - (\(versions) - k.n) * 259200, 'this-device'
+      FROM notes, k ORDER BY notes.id, k.n;
+      """)
+  }
+
+  /// Each kept version's note, by version id.
+  static func versionNotes(_ path: String) throws -> [Int64: Int64] {
+    var notes: [Int64: Int64] = [:]
+    for pair in try strings(path, "SELECT id || ' ' || note_id FROM note_versions") {
+      let parts = pair.split(separator: " ").compactMap { Int64($0) }
+      notes[parts[0]] = parts[1]
+    }
+    return notes
   }
 
   static func bytes(_ path: String) throws -> Data {
