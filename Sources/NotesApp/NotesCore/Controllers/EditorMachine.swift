@@ -25,6 +25,8 @@ public import Airframe
 ///   stored note, and the cursor stays on its text, down to its word (see `LineMerge`). Only
 ///   changes that overlap or touch, or that the word merge cannot prove clean, make a
 ///   conflict.
+/// - A change elsewhere that brings the note back to the draft's base (the other change was
+///   undone) ends a conflict with it: the version it conflicted with is no longer stored.
 /// - The cursor is a UTF-8 offset into the draft's body, always on a character boundary:
 ///   an edit sets it, a refresh from elsewhere keeps it (clamped and rounded down), and
 ///   opening a note puts it at the end.
@@ -195,7 +197,13 @@ public struct EditorMachine: Equatable, Sendable {
         // The note came back (its deletion was undone): the session goes on.
         phase = conflict.map { .conflict(theirs: $0) } ?? .editing
       }
-      guard stored != base else { return nil }
+      guard stored != base else {
+        // The note is as the draft's base again (the change was undone): the editor shows
+        // its title, and a conflict with a change that is gone is over.
+        title = stored.title
+        if case .conflict = phase { phase = .editing }
+        return nil
+      }
       if isDirty {
         if !mergeDraft(with: stored) {
           phase = .conflict(theirs: stored)

@@ -81,6 +81,9 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
   case moveNote(EntityRef, to: EntityRef, tick: Int)
   case setPinned(EntityRef, Bool)
   case deleteNote(EntityRef)
+  /// Brings back a version of a note: a title and text as the note's history would hold
+  /// them (generated, so they may break today's rules, as an old program's version might).
+  case restoreVersion(EntityRef, GeneratedText, body: GeneratedText, tick: Int)
   /// Restores a note of Recently Deleted (the reference resolves it among those).
   case restoreNote(EntityRef, tick: Int)
   /// Deletes a note of Recently Deleted for good; `nil` empties it.
@@ -100,6 +103,8 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
       ".moveNote(\(ref), to: \(target), tick: \(tick))"
     case .setPinned(let ref, let pinned): ".setPinned(\(ref), \(pinned))"
     case .deleteNote(let ref): ".deleteNote(\(ref))"
+    case .restoreVersion(let ref, let title, let body, let tick):
+      ".restoreVersion(\(ref), \(title), body: \(body), tick: \(tick))"
     case .restoreNote(let ref, let tick): ".restoreNote(\(ref), tick: \(tick))"
     case .deleteForGood(let ref): ".deleteForGood(\(optional(ref)))"
     }

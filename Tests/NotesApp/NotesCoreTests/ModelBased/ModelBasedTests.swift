@@ -262,6 +262,29 @@ struct ModelBasedTests {
     await expectAgreement(steps)
   }
 
+  /// Regression: undoing the change that made a conflict ends the conflict and shows the
+  /// note's title again.
+  ///
+  /// A restored version changed the title and the text under an unsaved draft, and the
+  /// texts conflicted. Undoing it brought the note back to the draft's base, which the editor
+  /// took for no change: it kept showing the restored title, and the conflict with a text no
+  /// longer stored refused the next save (as after an edit elsewhere, undone).
+  @Test(
+    arguments: [
+      [
+        .openEditor(.at(0)), .typeBody("A"),
+        .dispatch(.restoreVersion(.at(0), "A", body: .repeated("b", count: 5000), tick: 0)),
+        .undo,
+      ],
+      [
+        .openEditor(.at(0)), .typeBody("A"), .dispatch(.editBody(.at(0), "b", tick: 0)), .undo,
+        .saveTyping(tick: 1),
+      ],
+    ] as [[GeneratedStep]])
+  func undoingTheChangeThatMadeAConflictEndsIt(steps: [GeneratedStep]) async {
+    await expectAgreement(steps)
+  }
+
   /// Runs `steps` from `sampleState()`; the app must agree with the reference throughout.
   func expectAgreement(_ steps: [GeneratedStep]) async {
     var statistics = RunStatistics()

@@ -243,6 +243,8 @@ struct ReferenceNotes {
     case .renameNote(let id, let title, _):
       return note(id) + Self.titleIssues(title, field: "note title")
     case .editBody(let id, let body, _): return note(id) + Self.bodyIssues(body)
+    case .restoreVersion(let id, let title, let body, _):
+      return note(id) + Self.titleIssues(title, field: "note title") + Self.bodyIssues(body)
     case .moveNote(let id, let target, _): return note(id) + notebook(target)
     case .setPinned(let id, _), .deleteNote(let id): return note(id)
     case .restoreNote(let id, _), .deleteForGood(let id?):
@@ -262,6 +264,7 @@ struct ReferenceNotes {
     case .moveNote: "Move Note"
     case .setPinned(_, let pinned): pinned ? "Pin Note" : "Unpin Note"
     case .deleteNote: "Delete Note"
+    case .restoreVersion: "Restore Version"
     case .restoreNote: "Restore Note"
     case .deleteForGood(let id): id == nil ? "Empty Recently Deleted" : "Delete for Good"
     }
@@ -296,6 +299,14 @@ struct ReferenceNotes {
       }
     case .editBody(let id, let body, let now):
       if content.notes[id]?.body != body {
+        content.notes[id]?.body = body
+        content.notes[id]?.modified = now
+      }
+    case .restoreVersion(let id, let title, let body, let now):
+      // The version's title and text, dated now, unless the note already says both.
+      let title = Self.trimmed(title)
+      if content.notes[id]?.title != title || content.notes[id]?.body != body {
+        content.notes[id]?.title = title
         content.notes[id]?.body = body
         content.notes[id]?.modified = now
       }
@@ -424,7 +435,12 @@ struct ReferenceNotes {
       editor.isDeleted = true
     } else if let theirs = new, theirs != old {
       if old == nil { editor.isDeleted = false }
-      guard theirs != editorBase else { return }
+      guard theirs != editorBase else {
+        // Back to the draft's base (an undo): its title, and no conflict with what is gone.
+        editor.title = theirs.title
+        editor.conflict = nil
+        return
+      }
       if editor.isDirty {
         mergeDraft(with: theirs)
       } else {

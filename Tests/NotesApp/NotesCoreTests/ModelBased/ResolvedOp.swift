@@ -16,6 +16,7 @@ enum ResolvedOp: Sendable, Equatable {
   case moveNote(NoteID, to: NotebookID, now: Date)
   case setPinned(NoteID, Bool)
   case deleteNote(NoteID)
+  case restoreVersion(NoteID, title: String, body: String, now: Date)
   case restoreNote(NoteID, now: Date)
   case deleteForGood(NoteID?)
 
@@ -42,6 +43,8 @@ enum ResolvedOp: Sendable, Equatable {
       self = .moveNote(note(ref), to: notebook(target), now: tickDate(tick))
     case .setPinned(let ref, let pinned): self = .setPinned(note(ref), pinned)
     case .deleteNote(let ref): self = .deleteNote(note(ref))
+    case .restoreVersion(let ref, let title, let body, let tick):
+      self = .restoreVersion(note(ref), title: title.value, body: body.value, now: tickDate(tick))
     case .restoreNote(let ref, let tick):
       self = .restoreNote(NoteID(rawValue: ref.resolve(in: deleted)), now: tickDate(tick))
     case .deleteForGood(let ref):
@@ -63,6 +66,12 @@ enum ResolvedOp: Sendable, Equatable {
     case .moveNote(let id, let notebook, let now): MoveNote(id: id, to: notebook, now: now)
     case .setPinned(let id, let pinned): SetNotePinned(id: id, isPinned: pinned)
     case .deleteNote(let id): DeleteNote(id: id, now: deletionDate)
+    case .restoreVersion(let id, let title, let body, let now):
+      // The version's own id and date play no part in a restore.
+      RestoreNoteVersion(
+        version: NoteVersion(
+          id: 1, noteID: id, title: title, body: body, saved: now, origin: .thisDevice),
+        now: now)
     case .restoreNote(let id, let now): RestoreDeletedNote(id: id, now: now)
     case .deleteForGood(let id): DeleteForGood(id.map { .note($0) } ?? .all)
     }

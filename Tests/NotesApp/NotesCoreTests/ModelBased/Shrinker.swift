@@ -154,6 +154,11 @@ struct Shrinker {
     case .setPinned(let ref, let pinned):
       return simpler(ref).map { .setPinned($0, pinned) } + (pinned ? [] : [.setPinned(ref, true)])
     case .deleteNote(let ref): return simpler(ref).map { .deleteNote($0) }
+    case .restoreVersion(let ref, let title, let body, let tick):
+      return simpler(ref).map { .restoreVersion($0, title, body: body, tick: tick) }
+        + simpler(title).map { .restoreVersion(ref, $0, body: body, tick: tick) }
+        + simpler(body).map { .restoreVersion(ref, title, body: $0, tick: tick) }
+        + simpler(tick).map { .restoreVersion(ref, title, body: body, tick: $0) }
     case .restoreNote(let ref, let tick):
       return simpler(ref).map { .restoreNote($0, tick: tick) }
         + simpler(tick).map { .restoreNote(ref, tick: $0) }
