@@ -85,9 +85,12 @@ final class SyncDevice {
     return report
   }
 
+  /// Pushes; a refused change's merge is written to the library, which the model then
+  /// catches up with, as the app's does when its library changes.
   func push() async throws {
     let engine = UncheckedEngine(engine: engine)
     _ = try await onThreadOfItsOwn { try engine.engine.push() }
+    try catchUp()
   }
 
   func pull() async throws {

@@ -1,13 +1,16 @@
 // The model-based test of sync: three devices and a real PostgreSQL server, random edits on
 // each device and random interleavings of sync, push, pull, lost acknowledgements and
-// process kills. After a final sync every device equals every other and the server, and no
-// edit is lost.
+// process kills, and Recently Deleted and note history on each device (deleting to it,
+// restoring from it, deleting for good, restoring an earlier version). After a final sync
+// every device equals every other and the server, and no edit is lost.
 //
 // What "no edit is lost" means here: every body edit inserts a line with a unique token.
 // Every token ever written must be in the final library (in its note or in a conflict
 // copy) unless some device removed it knowingly: deleted that line, or deleted the note or
 // notebook holding it, while the token was in its own copy. A device can only remove what
-// it has seen; what it has not seen (a concurrent edit) must survive.
+// it has seen; what it has not seen (a concurrent edit) must survive. Restoring a version
+// removes knowingly the lines the note has and the version has not; deleting for good
+// removes nothing the device has not seen, so an edit elsewhere brings the note back.
 //
 // A fourth, hostile device of the same account writes random malformed versions straight
 // into the server's tables (checks dropped, as on a server that does not check): new
@@ -158,9 +161,12 @@ struct RandomRun {
   }
 
   mutating func act(on device: SyncDevice, step: Int) async throws {
+    // What the user acts on is the library as it is: the app's model catches up with its
+    // library's changes (here, another process's or the sync's) before the next gesture.
+    try device.catchUp()
     let notes = device.model.state.notes.elements.sorted { $0.id < $1.id }
     let notebooks = device.model.state.notebooks.elements.sorted { $0.id < $1.id }
-    let roll = Int.random(in: 0..<104, using: &random)
+    let roll = Int.random(in: 0..<112, using: &random)
     let who = device.name
     switch roll {
     case 0..<26:
@@ -240,8 +246,50 @@ struct RandomRun {
     case 97..<100:
       log.append("\(step) \(who): killed and restarted")
       try await device.restart()
-    default:
+    case 100..<104:
       try await writeHostileVersion(step: step)
+    default:
+      try trashOrHistoryStep(on: device, notes: notes, step: step)
+    }
+  }
+
+  /// Recently Deleted and note history on one device: a note deleted to Recently Deleted,
+  /// restored from it, deleted from it for good (or all of it), or a note's earlier version
+  /// restored.
+  mutating func trashOrHistoryStep(on device: SyncDevice, notes: [Note], step: Int) throws {
+    let who = device.name
+    let dispatcher = ActionDispatcher(model: device.model)
+    let deleted = device.model.state.recentlyDeleted.elements.sorted { $0.id < $1.id }
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0:
+      guard let note = pick(notes) else { return }
+      removeKnowingly(note.body)
+      let outcome = dispatcher.dispatch(DeleteNote(id: note.id, now: device.now))
+      log.append("\(step) \(who): delete \(note.title) to Recently Deleted: \(outcome)")
+    case 1:
+      guard let entry = pick(deleted) else { return }
+      let outcome = dispatcher.dispatch(RestoreDeletedNote(id: entry.id, now: device.now))
+      log.append("\(step) \(who): restore \(entry.note.title) from Recently Deleted: \(outcome)")
+    case 2:
+      let all = Bool.random(using: &random)
+      guard let entry = pick(deleted) else { return }
+      for gone in all ? deleted : [entry] { removeKnowingly(gone.note.body) }
+      let outcome = dispatcher.dispatch(DeleteForGood(all ? .all : .note(entry.id)))
+      let what = all ? "empty Recently Deleted" : "delete \(entry.note.title) for good"
+      log.append("\(step) \(who): \(what): \(outcome)")
+    default:
+      guard let note = pick(notes), let version = pick(try device.database.history(of: note.id))
+      else { return }
+      let outcome = dispatcher.dispatch(RestoreNoteVersion(version: version, now: device.now))
+      if outcome.isCommitted {
+        let kept = Set(version.body.split(separator: "\n").map(String.init))
+        for line in note.body.split(separator: "\n") where !kept.contains(String(line)) {
+          removed.insert(String(line))
+        }
+      }
+      log.append(
+        "\(step) \(who): restore \(note.title)'s version \(version.id) "
+          + "\(version.body.debugDescription) (\(version.origin.rawValue)): \(outcome)")
     }
   }
 
