@@ -178,6 +178,23 @@ struct GestureTests {
     app.press(.character("x"), .character("y"))
     #expect(app.session.recentlyDeleted.isEmpty)
     #expect(app.interaction == .browsing)
+    // E asks whether to empty it; y does, and Undo puts the notes back.
+    app.press(.character("d"), .down, .character("d"))
+    #expect(app.session.recentlyDeleted.count == 2)
+    app.press(.character("T"), .character("E"))
+    #expect(
+      app.screen(height: 30).contains {
+        $0.contains("Delete all 2 notes in Recently Deleted for good? y: delete")
+      })
+    app.press(.escape)
+    #expect(app.session.recentlyDeleted.count == 2)
+    app.press(.character("E"), .character("y"))
+    #expect(app.session.recentlyDeleted.isEmpty)
+    #expect(app.interaction == .browsing)
+    #expect(app.screen().last?.contains("Deleted 2 notes for good") == true)
+    app.press(.character("u"))
+    #expect(app.session.recentlyDeleted.count == 2)
+    app.press(.character("T"), .character("E"), .character("y"))
     // Empty, the command says so instead of opening.
     app.press(.character("T"))
     #expect(app.interaction == .browsing)

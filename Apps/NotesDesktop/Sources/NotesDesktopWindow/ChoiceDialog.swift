@@ -3,8 +3,9 @@ import CGtk
 
 /// A modal list of choices.
 ///
-/// The command palette and the notebook picker of Move Note: a filter entry, every row's label, and
-/// a line for the reason a pick was refused.
+/// The command palette, the notebook picker of Move Note, Recently Deleted and Note History: a
+/// filter entry, every row's label, a line for the reason a pick was refused, and the
+/// buttons.
 ///
 /// ## Guarantees
 ///
@@ -14,6 +15,9 @@ import CGtk
 /// - A pick reaches the owner through an input slot; a pick the owner refuses (a disabled
 ///   command) keeps the dialog open with the reason. Rows rendered while it is open never
 ///   emit a pick.
+/// - Other buttons (Delete for Good in Recently Deleted) reach the owner through an input slot
+///   of their own, with the highlighted row's id; one that needs a row is refused, with the
+///   reason, while none is highlighted.
 /// - `close()` ends it without a pick (the owning window closing).
 @MainActor
 final class ChoiceDialog: WindowDialog {
@@ -25,8 +29,29 @@ final class ChoiceDialog: WindowDialog {
     var label: String
   }
 
+  /// A button besides the main one, which acts on the highlighted row or on all of them.
+  struct Button {
+    /// Its label.
+    var label: String
+    /// The keys that press it, in GTK's syntax ("<Alt>d").
+    var shortcut: String
+    /// Whether it acts on the highlighted row (it is refused with the reason while none is).
+    var needsChoice: Bool
+    /// Given the highlighted row's id (`nil` for a button that does not need one); returns
+    /// why it was refused, shown under the list, or `nil`.
+    var press: (String?) -> String?
+  }
+
+  /// A press of one of the other buttons: which, and on which row.
+  struct ButtonPress {
+    var button: Int
+    var choice: String?
+  }
+
   /// The ids the user picked; renders never emit them.
   let picks = InputSlot<String>()
+  /// The presses of the other buttons; renders never emit them.
+  let presses = InputSlot<ButtonPress>()
   private let frame: DialogWindow
   private let filterEntry: UnsafeMutablePointer<GtkWidget>
   private let rows: OpaquePointer
@@ -46,11 +71,12 @@ final class ChoiceDialog: WindowDialog {
   ///   - message: What to pick.
   ///   - accept: The main button's label.
   ///   - choices: The rows.
+  ///   - buttons: Other buttons, before Cancel, in order.
   ///   - pick: Given each picked id; returns why it was refused (the dialog stays open), or
   ///     `nil` to close.
   init(
     parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, accept: String,
-    choices: [Choice], pick: @escaping (String) -> String?
+    choices: [Choice], buttons: [Button] = [], pick: @escaping (String) -> String?
   ) {
     frame = DialogWindow(
       parent: parent, title: title, message: message, accept: accept, width: 480)
@@ -82,6 +108,22 @@ final class ChoiceDialog: WindowDialog {
       connect.forward(picks) { [unowned self] id in
         guard let refusal = pick(id) else { return self.close() }
         self.frame.showReason(refusal)
+      }
+      connect.forward(presses) { [unowned self] press in
+        let refusal = buttons[press.button].press(press.choice)
+        // A press may have closed the dialog (nothing left to choose).
+        if !self.isClosed { self.frame.showReason(refusal ?? "") }
+      }
+    }
+    for (index, button) in buttons.enumerated() {
+      let widget = frame.addButton(button.label, shortcut: button.shortcut)
+      Signal.connect(GPointer(widget), "clicked") { [unowned self] in
+        guard button.needsChoice else {
+          _ = self.presses.send(ButtonPress(button: index, choice: nil))
+          return
+        }
+        guard let id = self.selectedID() else { return }
+        _ = self.presses.send(ButtonPress(button: index, choice: id))
       }
     }
     connectInput(list)
@@ -161,19 +203,29 @@ final class ChoiceDialog: WindowDialog {
   }
 
   private func pickSelected() {
+    guard let id = selectedID() else { return }
+    _ = picks.send(id)
+  }
+
+  /// The highlighted row's id; `nil`, with the reason shown, when no row is highlighted.
+  private func selectedID() -> String? {
     let selected = gtk_single_selection_get_selected(selection)
     guard selected != UInt32(GTK_INVALID_LIST_POSITION) else {
       frame.showReason(choices.isEmpty ? "There is nothing to choose." : "Nothing matches.")
-      return
+      return nil
     }
-    pick(at: selected)
+    return id(at: selected)
   }
 
   private func pick(at position: UInt32) {
-    guard let item = g_list_model_get_item(selection, position) else { return }
+    guard let id = id(at: position) else { return }
+    _ = picks.send(id)
+  }
+
+  private func id(at position: UInt32) -> String? {
+    guard let item = g_list_model_get_item(selection, position) else { return nil }
     defer { g_object_unref(item) }
     let label = gtk_string_object_get_string(OpaquePointer(item)).map { String(cString: $0) }
-    guard let choice = choices.first(where: { $0.label == label }) else { return }
-    _ = picks.send(choice.id)
+    return choices.first(where: { $0.label == label })?.id
   }
 }

@@ -270,24 +270,70 @@ final class CommandActions {
       })
   }
 
-  /// Recently Deleted: every note there, most recently deleted first; the one chosen is
-  /// restored where it was.
+  /// Recently Deleted: every note there, most recently deleted first.
+  ///
+  /// The one chosen is restored where it was; Delete for Good… (Alt-D) and Empty… (Alt-E) ask first, then
+  /// delete for good (Undo brings the notes back into Recently Deleted until the app quits).
   private func pickDeletedNote() {
     let session = session
-    keep(
-      ChoiceDialog(
-        parent: owner.window, title: "Recently Deleted",
-        message: "Restore a deleted note where it was:", accept: "Restore",
-        choices: session.recentlyDeleted.map { entry in
-          .init(
-            id: String(entry.id.rawValue),
-            label: "\(entry.note.title) — \(entry.notebookTitle) — "
-              + ShownDate.text(entry.deleted))
-        }
-      ) { id in
-        guard let raw = Int64(id) else { return nil }
-        return Self.refusal(session.deletedNoteRestored(NoteID(rawValue: raw)))
-      })
+    func choices() -> [ChoiceDialog.Choice] {
+      session.recentlyDeleted.map { entry in
+        .init(
+          id: String(entry.id.rawValue),
+          label: "\(entry.note.title) — \(entry.notebookTitle) — " + ShownDate.text(entry.deleted))
+      }
+    }
+    weak var shown: ChoiceDialog?
+    // After a deletion for good: the rows left, or no dialog when none is.
+    func refresh() {
+      if session.recentlyDeletedCount == 0 { shown?.close() } else { shown?.show(choices()) }
+    }
+    let deleteForGood = ChoiceDialog.Button(
+      label: "Delete for Good…", shortcut: "<Alt>d", needsChoice: true
+    ) {
+      [unowned self] id in
+      guard let raw = id.flatMap(Int64.init),
+        let entry = session.recentlyDeleted.first(where: { $0.id.rawValue == raw })
+      else { return nil }
+      let title = BidiIsolation.isolate(entry.note.title)
+      self.confirm(
+        "Delete for Good",
+        "Delete “\(title)” for good? Undo brings it back until you quit Notes.",
+        accept: "Delete for Good"
+      ) {
+        let outcome = session.deletedNoteDeletedForGood(entry.id)
+        refresh()
+        return outcome
+      }
+      return nil
+    }
+    let empty = ChoiceDialog.Button(
+      label: "Empty…", shortcut: "<Alt>e", needsChoice: false
+    ) { [unowned self] _ in
+      let count = session.recentlyDeletedCount
+      let notes = count == 1 ? "the note" : "all \(count) notes"
+      self.confirm(
+        "Empty Recently Deleted",
+        "Delete \(notes) in Recently Deleted for good? Undo brings them back until you quit "
+          + "Notes.",
+        accept: "Empty"
+      ) {
+        let outcome = session.recentlyDeletedEmptied()
+        refresh()
+        return outcome
+      }
+      return nil
+    }
+    let dialog = ChoiceDialog(
+      parent: owner.window, title: "Recently Deleted",
+      message: "Restore a deleted note where it was, or delete it for good:", accept: "Restore",
+      choices: choices(), buttons: [empty, deleteForGood]
+    ) { id in
+      guard let raw = Int64(id) else { return nil }
+      return Self.refusal(session.deletedNoteRestored(NoteID(rawValue: raw)))
+    }
+    shown = dialog
+    keep(dialog)
   }
 
   /// Lists the selected note's kept versions, newest first; the one chosen becomes the
@@ -321,6 +367,20 @@ final class CommandActions {
         answer in
         guard answer.accepted else { return nil }
         return Self.refusal(submit(answer.text))
+      })
+  }
+
+  /// Asks `question` with no entry; the main button runs `confirmed`, and the dialog stays
+  /// open with the session's reason while it refuses.
+  private func confirm(
+    _ title: String, _ question: String, accept: String,
+    _ confirmed: @escaping () -> ActionOutcome
+  ) {
+    keep(
+      Dialog(parent: owner.window, title: title, message: question, text: nil, accept: accept) {
+        answer in
+        guard answer.accepted else { return nil }
+        return Self.refusal(confirmed())
       })
   }
 

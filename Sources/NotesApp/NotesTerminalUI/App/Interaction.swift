@@ -82,9 +82,9 @@ public enum Interaction: Equatable, Sendable {
   case confirmation(DeletionConfirmation)
   /// Choosing a notebook to move a note to, with the highlighted row.
   case moving(NoteID, selected: Int)
-  /// Recently Deleted, with the highlighted note; `confirming` while it asks whether to
-  /// delete that note for good.
-  case recentlyDeleted(selected: Int, confirming: Bool)
+  /// Recently Deleted, with the highlighted note, and the question it asks (whether to
+  /// delete that note, or every note, for good), if any.
+  case recentlyDeleted(selected: Int, asking: RecentlyDeletedQuestion?)
   /// A note's kept versions, read when the box opened, with the highlighted one.
   case history(NoteHistoryBox)
 }
@@ -98,4 +98,12 @@ public struct NoteHistoryBox: Equatable, Sendable {
   public var versions: [NoteVersion]
   /// The highlighted version's index in `versions`.
   public var selected: Int
+}
+
+/// What Recently Deleted asks before it deletes for good.
+public enum RecentlyDeletedQuestion: Equatable, Sendable {
+  /// Whether to delete the highlighted note for good (x).
+  case deleteForGood
+  /// Whether to delete every note there for good (E).
+  case empty
 }

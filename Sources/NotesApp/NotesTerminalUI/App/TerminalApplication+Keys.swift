@@ -87,8 +87,8 @@ extension TerminalApplication {
     case .help: handleHelp(key)
     case .confirmation(let confirmation): handleConfirmation(key, confirmation)
     case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
-    case .recentlyDeleted(let selected, let confirming):
-      handleRecentlyDeleted(key, selected: selected, confirming: confirming)
+    case .recentlyDeleted(let selected, let question):
+      handleRecentlyDeleted(key, selected: selected, asking: question)
     case .history(let box): handleHistory(key, box)
     }
     showPendingConfirmation()

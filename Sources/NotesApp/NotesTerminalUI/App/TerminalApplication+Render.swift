@@ -107,10 +107,10 @@ extension TerminalApplication {
     case .moving(let note, let selected):
       drawMovePicker(
         session.moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
-    case .recentlyDeleted(let selected, let confirming):
+    case .recentlyDeleted(let selected, let question):
       drawRecentlyDeleted(
         count: session.recentlyDeletedCount, entry: session.recentlyDeletedEntry(at:),
-        selected: selected, confirming: confirming, into: &screen)
+        selected: selected, asking: question, into: &screen)
     case .history(let box):
       drawHistory(box, now: session.editorState.value.body, into: &screen)
     }

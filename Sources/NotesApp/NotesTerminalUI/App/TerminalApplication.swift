@@ -156,7 +156,7 @@ public final class TerminalApplication {
     case .deleteNote: session.noteDeleted()
     case .deleteNotebook: session.notebookDeletionRequested()
     case .keepDeletedNote: session.deletedNoteKept()
-    case .recentlyDeleted: interaction = .recentlyDeleted(selected: 0, confirming: false)
+    case .recentlyDeleted: interaction = .recentlyDeleted(selected: 0, asking: nil)
     case .noteHistory: beginHistory()
     case .search: beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()

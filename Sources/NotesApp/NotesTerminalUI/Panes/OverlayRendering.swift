@@ -19,7 +19,7 @@ public enum KeyBindings {
     ("m", "move the selected note to another notebook"),
     ("p", "pin or unpin the selected note"),
     ("d / Delete", "delete the note (notebook in the sidebar)"),
-    ("T", "Recently Deleted: restore, delete for good"),
+    ("T", "Recently Deleted: restore, delete for good, empty"),
     ("H", "the note's history: compare, restore"),
     ("/", "search as you type"),
     ("o", "sort by title or by date"),
@@ -179,10 +179,10 @@ func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout S
 /// Only the entries the box has room for, around the highlighted one, are read
 /// (`entry(index)`), so a frame costs the same with 10 or 100,000 deleted notes.
 func drawRecentlyDeleted(
-  count: Int, entry: (Int) -> DeletedNote, selected: Int, confirming: Bool,
+  count: Int, entry: (Int) -> DeletedNote, selected: Int, asking: RecentlyDeletedQuestion?,
   into screen: inout ScreenBuffer
 ) {
-  let question = confirming && selected >= 0 && selected < count
+  let question = asking != nil && selected >= 0 && selected < count
   let room = max(1, screen.height - 4 - (question ? 2 : 0))
   let first = max(0, min(selected - room / 2, count - room))
   var lines = (first..<min(count, first + room)).map { index in
@@ -194,11 +194,16 @@ func drawRecentlyDeleted(
   }
   if question {
     lines.append(("", CellStyle()))
-    lines.append(("Delete “\(entry(selected).note.title)” for good? y: delete", .bold))
+    let notes = count == 1 ? "the note" : "all \(count) notes"
+    let what =
+      asking == .empty
+      ? "Delete \(notes) in Recently Deleted for good?"
+      : "Delete “\(entry(selected).note.title)” for good?"
+    lines.append((what + " y: delete", .bold))
   }
   var scroll = 0
   drawBox(
-    title: "Recently Deleted (Enter restores, x deletes for good, Esc closes)",
+    title: "Recently Deleted (Enter restores, x deletes, E empties, Esc closes)",
     lines: lines.isEmpty ? [("Recently Deleted is empty", .dim)] : lines, width: 72,
     selected: selected - first, scroll: &scroll, into: &screen)
 }
