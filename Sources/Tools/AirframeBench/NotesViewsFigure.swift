@@ -7,7 +7,9 @@
 // operation is one dispatched `EditNoteBody` (even steps) or `RenameNote` (odd steps) of
 // a random note, timed from before `dispatch` to its return; delivery is synchronous, so
 // every controller has rendered the commit by then, and the figure checks it after
-// every write. Beside it, the same dispatches to a model nobody observes.
+// every write. Beside it, the same dispatches to a model nobody observes. Then a note
+// deleted and restored, with Recently Deleted observing too
+// (NotesViewsFigure+RecentlyDeleted.swift).
 
 import Airframe
 import AirframeBinding
@@ -169,6 +171,23 @@ func notesViewsFigure(number: Int, scale: Scale, sink: Sink) -> Figure {
     figure.notes.append("WARNING: \(notCommitted) dispatched write(s) did not commit")
   }
   stamps.cancel()
+  let (deleteRows, deleteNotes) = recentlyDeletedRows(
+    model: model, dispatcher: dispatcher, noteIDs: noteIDs, keepOpen: shownInEditor,
+    writes: writes / 2, warmUp: warmUp, target: target,
+    controllers: ObservingControllers(
+      renderedRevisions: {
+        [
+          sidebar.renderedRevision, noteList.lens.revision, windowTitle.renderedRevision,
+          statusBar.renderedRevision, editor.renderedRevision,
+        ]
+      },
+      noteList: noteList.lens,
+      select: { id in
+        windowTitle.note = id
+        selected = id
+      }))
+  figure.rows += deleteRows
+  figure.notes += deleteNotes
   sink.count += writes
   sink.total &+= noteList.lens.count &+ sidebar.rows.value.count
   newNote.cancel()

@@ -272,8 +272,9 @@ final class CommandActions {
 
   /// Recently Deleted: every note there, most recently deleted first.
   ///
-  /// The one chosen is restored where it was; Delete for Good… (Alt-D) and Empty… (Alt-E) ask first, then
-  /// delete for good (Undo brings the notes back into Recently Deleted until the app quits).
+  /// The one chosen is restored where it was; Delete for Good… (Alt-D) and Empty… (Alt-E)
+  /// ask first, then delete for good (Undo brings the notes back into Recently Deleted until
+  /// the app quits).
   private func pickDeletedNote() {
     let session = session
     func choices() -> [ChoiceDialog.Choice] {
