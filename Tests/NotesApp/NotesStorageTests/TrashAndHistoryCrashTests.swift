@@ -175,8 +175,17 @@ struct TrashAndHistoryCrashTests {
       try FileManager.default.copyItem(atPath: original, toPath: path)
       let child = try ChildProcess(executable: writer, arguments: [path, "thin"])
       #expect(try child.readLine() == "ready", "round \(round)")
-      // Up to a little longer than a whole thinning took.
-      try await Task.sleep(for: took * Double.random(in: 0...1.2, using: &generator))
+      // Once the first transaction has committed (the time a process takes to start varies
+      // too much to aim by the clock alone), after up to half as long as a whole thinning
+      // took here.
+      let count = "SELECT count(*) FROM note_versions"
+      let deadline = ContinuousClock.now + .seconds(60)
+      while try RawDatabase.int64(path, count) == Int64(before.count),
+        ContinuousClock.now < deadline
+      {
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      try await Task.sleep(for: took * Double.random(in: 0...0.5, using: &generator))
       child.kill()
       while try child.readLine() != nil {}
       _ = try child.wait()
