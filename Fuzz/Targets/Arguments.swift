@@ -120,6 +120,8 @@ private func gestureWords(_ gesture: GestureCommand, _ options: [String]) -> [St
   case .delete(let id): ["delete"] + options + ["--", String(id.rawValue)]
   case .restore(let id): ["restore"] + options + ["--", String(id.rawValue)]
   case .emptyTrash(let confirmed): ["trash", "empty"] + options + flag("--yes", confirmed)
+  case .keepDeletedNotes(let days):
+    ["trash", "keep"] + options + ["--"] + (days.map { [String($0)] } ?? [])
   case .restoreVersion(let id, let version):
     ["history"] + options + ["--restore", String(version), "--", String(id.rawValue)]
   case .edit(let id, let fromStandardInput):

@@ -174,8 +174,16 @@ struct Arguments {
       case "empty":
         try allow([], flags: ["--yes"], operands: ["empty"], in: "trash empty")
         return .gesture(.emptyTrash(confirmed: givenFlags.contains("--yes")))
+      case "keep":
+        if operands.count <= 2 {
+          try allow([], flags: [], operands: ["keep"], in: "trash keep")
+          return .gesture(.keepDeletedNotes(days: nil))
+        }
+        try allow([], flags: [], operands: ["keep", "DAYS"], in: "trash keep")
+        return .gesture(.keepDeletedNotes(days: try days(operands[2])))
       case let other?:
-        throw UsageError(message: "'trash' takes empty, not '\(DisplayText.short(other))'")
+        throw UsageError(
+          message: "'trash' takes empty or keep, not '\(DisplayText.short(other))'")
       }
     case "edit":
       try allow(["--body"], flags: [], operands: ["ID"], in: name)
@@ -273,6 +281,14 @@ struct Arguments {
         message: "a VERSION is a whole number such as 7, not '\(DisplayText.short(word))'")
     }
     return number
+  }
+
+  private func days(_ word: String) throws(UsageError) -> Int {
+    guard word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let days = Int(word) else {
+      throw UsageError(
+        message: "DAYS is a whole number such as 30, not '\(DisplayText.short(word))'")
+    }
+    return days
   }
 
   private func noteID(_ word: String) throws(UsageError) -> NoteID {

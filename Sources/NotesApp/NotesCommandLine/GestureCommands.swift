@@ -106,6 +106,12 @@ enum GestureCommands {
         }
         try check(session.recentlyDeletedEmptied())
         io.write("deleted \(notes) for good\n")
+      case .keepDeletedNotes(let days):
+        if let days {
+          try check(session.deletedNotesKept(forDays: days))
+        }
+        let kept = session.recentlyDeletedDays
+        io.write("Recently Deleted keeps notes \(kept == 1 ? "1 day" : "\(kept) days")\n")
       case .restoreVersion(let id, let number):
         _ = try select(note: id, in: session)
         let versions: [NoteVersion]
@@ -198,6 +204,8 @@ public enum GestureCommand: Equatable, Sendable {
   case restore(NoteID)
   /// `trash empty [--yes]`: every note in Recently Deleted, for good; only with `--yes`.
   case emptyTrash(confirmed: Bool)
+  /// `trash keep [DAYS]`: how many days Recently Deleted keeps notes; with DAYS, sets it.
+  case keepDeletedNotes(days: Int?)
   /// `history ID --restore VERSION`: a kept version becomes the note's text again.
   case restoreVersion(NoteID, version: Int64)
   /// `edit ID [--body -]`: in `$VISUAL`/`$EDITOR`, or from standard input (`true`).

@@ -61,7 +61,8 @@ public enum NotesCommandLine {
       unpin ID
           Unpin a note.
       delete ID
-          Move a note to Recently Deleted, where it stays for 30 days.
+          Move a note to Recently Deleted, where it stays for 30 days (see
+          trash keep).
       trash [--json]
           List Recently Deleted: id, notebook, title and when it was deleted,
           most recently deleted first.
@@ -70,6 +71,10 @@ public enum NotesCommandLine {
           recreated if it was deleted too).
       trash empty [--yes]
           Delete every note in Recently Deleted for good; only with --yes.
+      trash keep [DAYS]
+          Print how many days the library keeps deleted notes before they go
+          for good (30 unless changed); with DAYS (1 to 365), change it. Notes
+          past the new limit go the next time a program opens the library.
       history ID [--json]
           List a note's kept versions, newest first: version, when it was saved
           (ISO 8601, UTC), where (this device, another device, a merge, a

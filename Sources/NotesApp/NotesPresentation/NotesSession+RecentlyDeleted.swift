@@ -77,4 +77,21 @@ extension NotesSession {
     report(outcome, done: "Deleted \(notes) for good")
     return outcome
   }
+
+  /// How many days the library keeps a deleted note before it goes for good.
+  public var recentlyDeletedDays: Int { model.state.recentlyDeletedDays }
+
+  /// The user set how many days the library keeps deleted notes.
+  ///
+  /// - Parameter days: A number of days, within `RecentlyDeleted.allowedDays`.
+  /// - Returns: The outcome; a number out of range is refused with the range.
+  @discardableResult
+  public func deletedNotesKept(forDays days: Int) -> ActionOutcome {
+    let outcome = dispatcher.dispatch(KeepDeletedNotes(days: days))
+    report(
+      outcome,
+      done: "Recently Deleted keeps notes \(days == 1 ? "1 day" : "\(days) days")"
+        + hint(.undo, "to undo"))
+    return outcome
+  }
 }

@@ -50,6 +50,7 @@ extension NotesDatabase {
         return nil
       }
       let stored = try Self.meta(MetaKey.lastAssignedID, in: connection) { $0.int64(at: 0) }
+      let days = try Self.recentlyDeletedDays(in: connection)
       let update: (inout Transaction<NotesState>) throws -> Void
       if let oldest = try ChangeLog.oldest(on: connection), oldest <= cursor + 1 {
         let rows = try ChangeLog.rows(since: cursor, on: connection)
@@ -83,6 +84,7 @@ extension NotesDatabase {
           if let stored, stored > transaction.state.lastAssignedID {
             transaction.set(\.lastAssignedID, to: stored)
           }
+          transaction.set(\.recentlyDeletedDays, to: days)
         },
         applied: { [weak self] in
           self?.cursor = head

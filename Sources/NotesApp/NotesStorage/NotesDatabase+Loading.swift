@@ -32,13 +32,27 @@ extension NotesDatabase {
       let lastSynced = try Self.meta(MetaKey.lastSynced, in: connection) {
         dates.date($0.double(at: 0))
       }
+      let days = try Self.recentlyDeletedDays(in: connection)
       let notebooks = try Self.readNotebooks(connection, dates: dates)
       let notes = try Self.readNotes(connection, dates: dates)
       let deleted = hasRecentlyDeleted ? try Self.readDeletedNotes(connection, dates: dates) : []
-      return NotesState(
+      var state = NotesState(
         notebooks: notebooks, notes: notes, recentlyDeleted: deleted,
         sync: .idle(lastSynced: lastSynced), lastAssignedID: lastAssignedID)
+      state.recentlyDeletedDays = days
+      return state
     }
+  }
+
+  /// How many days the library keeps deleted notes: as stored, when it is a number the
+  /// app allows (another program may have written anything), else the default.
+  static func recentlyDeletedDays(
+    in connection: SQLiteConnection
+  ) throws(NotesStorageError) -> Int {
+    let stored = try meta(MetaKey.recentlyDeletedDays, in: connection) { $0.int64(at: 0) }
+    guard let stored, let days = Int(exactly: stored), RecentlyDeleted.allowedDays.contains(days)
+    else { return RecentlyDeleted.defaultDays }
+    return days
   }
 
   static func meta<Value>(

@@ -65,7 +65,10 @@ extension NotesDatabase: ModelStorage {
     let notes = commit.changes.changes(in: \.notes)
     let deletedNotes = commit.changes.changes(in: \.recentlyDeleted)
     let lastAssignedIDChanged = commit.changes.changed(\.lastAssignedID)
-    guard !notebooks.isEmpty || !notes.isEmpty || !deletedNotes.isEmpty || lastAssignedIDChanged
+    let daysChanged = commit.changes.changed(\.recentlyDeletedDays)
+    guard
+      !notebooks.isEmpty || !notes.isEmpty || !deletedNotes.isEmpty || lastAssignedIDChanged
+        || daysChanged
     else { return }
     guard deletedNotes.isEmpty || hasRecentlyDeleted else {
       throw .unwritableLocation(path: path, reason: "its schema has no Recently Deleted")
@@ -136,6 +139,12 @@ extension NotesDatabase: ModelStorage {
             try statement.bind(state.lastAssignedID, at: 2)
           }
         }
+        if daysChanged {
+          try setMeta(MetaKey.recentlyDeletedDays, in: connection) {
+            statement throws(NotesStorageError) in
+            try statement.bind(Int64(state.recentlyDeletedDays), at: 2)
+          }
+        }
         if keepsChangeLog {
           // Entries are numbered one after another under the write lock (the rowid after the
           // head, which trimming always keeps), so the new head follows from the count; no
@@ -144,7 +153,7 @@ extension NotesDatabase: ModelStorage {
             head
             + (try recordInChangeLog(
               notebooks: notebooks, notes: notes, deletedNotes: deletedNotes,
-              meta: lastAssignedIDChanged, on: connection))
+              meta: lastAssignedIDChanged || daysChanged, on: connection))
           try ChangeLog.trimIfDue(head: newCursor, previousHead: head, on: connection)
         }
       }

@@ -95,4 +95,7 @@ enum MetaKey {
   /// When note history was last thinned, seconds since 2001 (REAL); schema version 10 and
   /// later.
   static let historyThinned = "historyThinned"
+  /// How many days the library keeps deleted notes (INTEGER), or absent for
+  /// `RecentlyDeleted.defaultDays`.
+  static let recentlyDeletedDays = "recentlyDeletedDays"
 }

@@ -142,6 +142,26 @@ struct GestureCommandTests {
     #expect(try notes(["trash"], in: library) == CommandResult(status: 0, output: "", errors: ""))
   }
 
+  @Test func trashKeepPrintsAndSetsHowLongDeletedNotesAreKept() throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    #expect(
+      try notes(["trash", "keep"], in: library)
+        == CommandResult(status: 0, output: "Recently Deleted keeps notes 30 days\n", errors: ""))
+    #expect(
+      try notes(["trash", "keep", "1"], in: library)
+        == CommandResult(status: 0, output: "Recently Deleted keeps notes 1 day\n", errors: ""))
+    #expect(try library.state().recentlyDeletedDays == 1)
+    // Out of range: refused (65), and nothing changes.
+    #expect(
+      try notes(["trash", "keep", "400"], in: library)
+        == CommandResult(
+          status: 65, output: "",
+          errors: "notes: Recently Deleted keeps notes from 1 to 365 days, not 400.\n"))
+    #expect(try library.state().recentlyDeletedDays == 1)
+    #expect(try notes(["trash", "keep", "x"], in: library).status == 64)
+  }
+
   @Test func aRefusedRenameSavesNothingAndSaysWhy() throws {
     let library = try TestLibrary()
     defer { library.remove() }

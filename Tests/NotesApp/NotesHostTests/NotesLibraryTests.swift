@@ -76,35 +76,86 @@ struct NotesLibraryTests {
     }
   }
 
+  /// Opens the library at `path` as a program would some days after a fixed start.
+  static func opener(_ path: String) -> (_ after: Double) throws -> NotesLibrary {
+    let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    return { days in
+      try NotesLibrary.open(path: path, samples: .whenNew, now: { start + days * 86_400 })
+    }
+  }
+
   @Test func openingALibraryDeletesWhatRecentlyDeletedKeptTooLongWithItsHistory() throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
-    let path = folder.file("notes.sqlite")
-    let day: TimeInterval = 24 * 3_600
-    let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
-    func open(after days: Double) throws -> NotesLibrary {
-      try NotesLibrary.open(path: path, samples: .whenNew, now: { start + days * day })
-    }
-    var library = try open(after: 0)
+    let open = Self.opener(folder.file("notes.sqlite"))
+    var library = try open(0)
     let note = try #require(library.session.selectedNote.value)
     // A history: the text before, and the edit.
     #expect(library.session.bodyTyped("edited").isCommitted)
-    let database = try NotesDatabase(path: path)
+    let database = try NotesDatabase(path: folder.file("notes.sqlite"))
     defer { database.close() }
     #expect(library.session.noteDeleted().isCommitted)
     library.close()
 
     // Within the 30 days, it stays.
-    library = try open(after: RecentlyDeleted.keptFor / day - 1)
+    #expect(RecentlyDeleted.defaultDays == 30)
+    library = try open(29)
     #expect(library.session.recentlyDeleted.map(\.id) == [note])
     library.close()
     // Past them, it goes, with its history.
     let kept = try database.history(of: note)
     #expect(!kept.isEmpty)
-    library = try open(after: RecentlyDeleted.keptFor / day + 1)
+    library = try open(31)
     #expect(library.session.recentlyDeleted.isEmpty)
     #expect(try database.recentlyDeletedNotes().isEmpty)
     #expect(try database.history(of: note).isEmpty)
+    library.close()
+  }
+
+  /// How long Recently Deleted keeps notes is the library's: set by one program, it holds in
+  /// another process, after a relaunch, and at the next open's clean-up; undo sets it back.
+  @Test func howLongRecentlyDeletedKeepsNotesIsASettingOfTheLibrary() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let open = Self.opener(folder.file("notes.sqlite"))
+    var library = try open(0)
+    let session = library.session
+    #expect(session.recentlyDeletedDays == 30)
+    // Out of range: refused with the range, nothing changes.
+    for days in [0, 366, -1] {
+      guard case .invalid(let reasons) = session.deletedNotesKept(forDays: days) else {
+        Issue.record("\(days) days were not refused")
+        continue
+      }
+      #expect(
+        reasons.issues.map(\.message) == [
+          "Recently Deleted keeps notes from 1 to 365 days, not \(days)."
+        ])
+      #expect(session.recentlyDeletedDays == 30)
+    }
+    #expect(session.deletedNotesKept(forDays: 3).isCommitted)
+    #expect(session.recentlyDeletedDays == 3)
+    #expect(session.undoRequested().isCommitted)
+    #expect(session.recentlyDeletedDays == 30)
+    #expect(session.redoRequested().isCommitted)
+    // Another process sees it.
+    let other = try open(0)
+    #expect(other.session.recentlyDeletedDays == 3)
+    #expect(other.session.deletedNotesKept(forDays: 7).isCommitted)
+    #expect(library.catchUp())
+    #expect(session.recentlyDeletedDays == 7)
+    other.close()
+
+    let note = try #require(session.selectedNote.value)
+    #expect(session.noteDeleted().isCommitted)
+    library.close()
+    // Within the 7 days, it stays; past them, the next open deletes it for good.
+    library = try open(6)
+    #expect(library.session.recentlyDeletedDays == 7)
+    #expect(library.session.recentlyDeleted.map(\.id) == [note])
+    library.close()
+    library = try open(8)
+    #expect(library.session.recentlyDeleted.isEmpty)
     library.close()
   }
 }

@@ -100,8 +100,11 @@ struct RecentlyDeletedStorageTests {
       #expect(try RawDatabase.int64(path, "SELECT count(*) FROM deleted_notes") == 1)
       // Only what has been there longer than the limit goes on its own: the cut-off is the
       // limit before today.
-      func cutOff(onDay today: Date) -> Date { today.addingTimeInterval(-RecentlyDeleted.keptFor) }
-      let atTheLimit = now.addingTimeInterval(RecentlyDeleted.keptFor)
+      func cutOff(onDay today: Date) -> Date {
+        today.addingTimeInterval(-RecentlyDeleted.keptFor(days: RecentlyDeleted.defaultDays))
+      }
+      let atTheLimit = now.addingTimeInterval(
+        RecentlyDeleted.keptFor(days: RecentlyDeleted.defaultDays))
       #expect(
         !a.dispatcher.dispatch(DeleteForGood(.deletedBefore(cutOff(onDay: atTheLimit)))).isCommitted
       )
@@ -109,6 +112,26 @@ struct RecentlyDeletedStorageTests {
       let past = atTheLimit.addingTimeInterval(1)
       #expect(a.dispatcher.dispatch(DeleteForGood(.deletedBefore(cutOff(onDay: past)))).isCommitted)
       #expect(a.model.state.recentlyDeleted.count == 0)
+    }
+  }
+
+  /// How many days the library keeps deleted notes is read back as stored, and a value the
+  /// app does not allow (another program's) reads as the default: nothing fails to open.
+  @Test func theDaysKeptAreReadAsStoredOrAsTheDefaultWhenOutOfRange() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let path = folder.file("notes.sqlite")
+    try NotesDatabase(path: path).close()
+    func days() throws -> Int {
+      let database = try NotesDatabase(path: path)
+      defer { database.close() }
+      return try database.loadState().recentlyDeletedDays
+    }
+    #expect(try days() == 30)
+    for (stored, read) in [("12", 12), ("0", 30), ("366", 30), ("'a week'", 30), ("NULL", 30)] {
+      try RawDatabase.execute(
+        path, "INSERT OR REPLACE INTO meta(key, value) VALUES ('recentlyDeletedDays', \(stored))")
+      #expect(try days() == read, "stored \(stored)")
     }
   }
 }

@@ -22,7 +22,8 @@ extension RecentlyDeleted {
       into: \.recentlyDeleted)
   }
 
-  /// Deletes for good the notes kept in Recently Deleted longer than ``keptFor``.
+  /// Deletes for good the notes kept in Recently Deleted longer than the library keeps them
+  /// (``NotesState/recentlyDeletedDays``).
   ///
   /// A background write (origin "Recently Deleted"), not a step of the user's: nothing to
   /// undo, and the status bar says nothing.
@@ -35,6 +36,7 @@ extension RecentlyDeleted {
   @MainActor
   @discardableResult
   public static func removeExpired(from model: Model<NotesState>, now: Date) throws -> Int {
+    let keptFor = keptFor(days: model.state.recentlyDeletedDays)
     let expired = DeleteForGood(.deletedBefore(now.addingTimeInterval(-keptFor)))
     let count = expired.entries(in: model.state).count
     guard count > 0 else { return 0 }
@@ -160,7 +162,8 @@ public struct ReturnToRecentlyDeleted: Action {
 }
 
 /// Deletes notes from Recently Deleted for good: one (Delete for Good), every one (Empty
-/// Recently Deleted), or those kept longer than ``RecentlyDeleted/keptFor``.
+/// Recently Deleted), or those kept longer than the library keeps them
+/// (``NotesState/recentlyDeletedDays``).
 ///
 /// Undoing it (while the app runs) puts them back in Recently Deleted.
 public struct DeleteForGood: Action {
@@ -247,5 +250,46 @@ public struct PutBackInRecentlyDeleted: Action {
   > {
     for entry in entries { try transaction.insert(entry, into: \.recentlyDeleted) }
     return DeleteForGood(.notes(entries.map(\.id)))
+  }
+}
+
+/// Sets how many days the library keeps deleted notes before they go for good.
+///
+/// A setting of this library, undoable like any step; notes already in Recently Deleted are
+/// kept or let go by the new number the next time a program opens the library.
+public struct KeepDeletedNotes: Action {
+  /// How many days.
+  public let days: Int
+
+  /// Creates the action.
+  ///
+  /// - Parameter days: How many days, within ``RecentlyDeleted/allowedDays``.
+  public init(days: Int) { self.days = days }
+
+  /// "Keep Deleted Notes".
+  public var name: String { "Keep Deleted Notes" }
+
+  /// The number of days must be within ``RecentlyDeleted/allowedDays``.
+  public func validate(in state: NotesState) -> ValidationResult {
+    let range = RecentlyDeleted.allowedDays
+    return ValidationResult(
+      range.contains(days)
+        ? []
+        : [
+          ValidationIssue(
+            field: "days",
+            message:
+              "Recently Deleted keeps notes from \(range.lowerBound) to \(range.upperBound) days,"
+              + " not \(days).")
+        ])
+  }
+
+  /// Sets the number; the inverse sets the number before.
+  public func perform(in transaction: inout Transaction<NotesState>) throws -> any Action<
+    NotesState
+  > {
+    let before = transaction.state.recentlyDeletedDays
+    transaction.set(\.recentlyDeletedDays, to: days)
+    return KeepDeletedNotes(days: before)
   }
 }

@@ -7,7 +7,7 @@ public import Foundation
 /// with the same id, in its notebook, or in a notebook with that notebook's title (recreated
 /// if it is gone too). It goes for good when the user empties Recently Deleted or deletes
 /// it from there, or on its own once it has been here longer than the library keeps
-/// deleted notes (``RecentlyDeleted/keptFor``).
+/// deleted notes (``NotesState/recentlyDeletedDays``).
 public struct DeletedNote: Identifiable, Equatable, Sendable, Codable {
   /// The note as it was; its id is the entry's.
   public var note: Note
@@ -34,6 +34,14 @@ public struct DeletedNote: Identifiable, Equatable, Sendable, Codable {
 
 /// Rules of Recently Deleted.
 public enum RecentlyDeleted {
-  /// How long a deleted note stays in Recently Deleted before it goes for good: 30 days.
-  public static let keptFor: TimeInterval = 30 * 24 * 60 * 60
+  /// How many days a library keeps deleted notes unless it is told otherwise: 30.
+  public static let defaultDays = 30
+  /// The numbers of days a library may keep deleted notes: 1 to 365.
+  public static let allowedDays = 1...365
+
+  /// How long a library that keeps deleted notes `days` days keeps them.
+  ///
+  /// - Parameter days: A number of days.
+  /// - Returns: That many days of 24 hours.
+  public static func keptFor(days: Int) -> TimeInterval { TimeInterval(days) * 24 * 60 * 60 }
 }

@@ -18,6 +18,10 @@ public struct NotesState: Equatable, Sendable {
   public var syncKeptAside = 0
   /// The largest id ever given to a notebook or a note; new ids are larger.
   public var lastAssignedID: Int64 = 0
+  /// How many days the library keeps a deleted note before it goes for good: a setting of
+  /// the library (not synced), ``RecentlyDeleted/defaultDays`` unless changed with
+  /// `KeepDeletedNotes`.
+  public var recentlyDeletedDays = RecentlyDeleted.defaultDays
 
   /// Creates a state.
   ///
