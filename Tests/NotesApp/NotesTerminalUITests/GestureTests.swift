@@ -161,6 +161,7 @@ struct GestureTests {
     let shown = app.screen(height: 30)
     #expect(shown.contains { $0.contains("Recently Deleted") })
     #expect(shown.contains { $0.contains("Book list — Ideas — ") })
+    #expect(shown.contains { $0.contains("Notes here go for good after 30 days.") })
     // Enter restores the highlighted note: down to Book list (the latest deletion is first;
     // both here have the session's fixed time, and then the larger id is).
     let row = app.session.recentlyDeleted.firstIndex { $0.id == book } ?? 0
@@ -214,7 +215,7 @@ struct GestureTests {
     #expect(count == 10)
     app.press(.character("T"))
     for _ in 0..<(count - 1) { app.press(.down) }
-    // Ten rows: room for six entries, the last six.
+    // Ten rows: room for four entries (and how long they are kept), the last four.
     let shown = app.screen(height: 10)
     let last = app.session.recentlyDeletedEntry(at: count - 1).note.title
     let first = app.session.recentlyDeletedEntry(at: 0).note.title

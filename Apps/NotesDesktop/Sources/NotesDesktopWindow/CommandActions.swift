@@ -327,7 +327,8 @@ final class CommandActions {
     }
     let dialog = ChoiceDialog(
       parent: owner.window, title: "Recently Deleted",
-      message: "Restore a deleted note where it was, or delete it for good:", accept: "Restore",
+      message: "Restore a deleted note where it was, or delete it for good. "
+        + RecentlyDeleted.keptSentence(days: session.recentlyDeletedDays), accept: "Restore",
       choices: choices(), buttons: [empty, deleteForGood]
     ) { id in
       guard let raw = Int64(id) else { return nil }

@@ -51,6 +51,7 @@ struct RecentlyDeletedTests {
         == Item(label: "Recently Deleted…", isEnabled: true))
     let dialog = try await openRecentlyDeleted(desktop)
     #expect(dialog.all.contains { $0.name.hasPrefix("Groceries — Home — ") })
+    #expect(dialog.all.contains { $0.name.hasSuffix("Notes here go for good after 30 days.") })
     try desktop.focus(windowTitled: "Recently Deleted")
     try desktop.press("Return")
     _ = try #require(

@@ -44,4 +44,14 @@ public enum RecentlyDeleted {
   /// - Parameter days: A number of days.
   /// - Returns: That many days of 24 hours.
   public static func keptFor(days: Int) -> TimeInterval { TimeInterval(days) * 24 * 60 * 60 }
+
+  /// What every presentation says of how long deleted notes are kept.
+  ///
+  /// For 30 days: "Notes here go for good after 30 days."
+  ///
+  /// - Parameter days: How many days the library keeps them.
+  /// - Returns: The sentence.
+  public static func keptSentence(days: Int) -> String {
+    "Notes here go for good after \(days == 1 ? "1 day" : "\(days) days")."
+  }
 }

@@ -110,7 +110,8 @@ extension TerminalApplication {
     case .recentlyDeleted(let selected, let question):
       drawRecentlyDeleted(
         count: session.recentlyDeletedCount, entry: session.recentlyDeletedEntry(at:),
-        selected: selected, asking: question, into: &screen)
+        selected: selected, asking: question, keptDays: session.recentlyDeletedDays,
+        into: &screen)
     case .history(let box):
       drawHistory(box, now: session.editorState.value.body, into: &screen)
     }

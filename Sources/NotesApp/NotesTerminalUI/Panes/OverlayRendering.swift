@@ -180,10 +180,10 @@ func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout S
 /// (`entry(index)`), so a frame costs the same with 10 or 100,000 deleted notes.
 func drawRecentlyDeleted(
   count: Int, entry: (Int) -> DeletedNote, selected: Int, asking: RecentlyDeletedQuestion?,
-  into screen: inout ScreenBuffer
+  keptDays: Int, into screen: inout ScreenBuffer
 ) {
   let question = asking != nil && selected >= 0 && selected < count
-  let room = max(1, screen.height - 4 - (question ? 2 : 0))
+  let room = max(1, screen.height - 4 - (question ? 2 : 0) - 2)
   let first = max(0, min(selected - room / 2, count - room))
   var lines = (first..<min(count, first + room)).map { index in
     let entry = entry(index)
@@ -201,10 +201,12 @@ func drawRecentlyDeleted(
       : "Delete “\(entry(selected).note.title)” for good?"
     lines.append((what + " y: delete", .bold))
   }
+  lines.append(("", CellStyle()))
+  lines.append((RecentlyDeleted.keptSentence(days: keptDays), .dim))
   var scroll = 0
   drawBox(
     title: "Recently Deleted (Enter restores, x deletes, E empties, Esc closes)",
-    lines: lines.isEmpty ? [("Recently Deleted is empty", .dim)] : lines, width: 72,
+    lines: lines, width: 72,
     selected: selected - first, scroll: &scroll, into: &screen)
 }
 
