@@ -84,6 +84,9 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
   /// Brings back a version of a note: a title and text as the note's history would hold
   /// them (generated, so they may break today's rules, as an old program's version might).
   case restoreVersion(EntityRef, GeneratedText, body: GeneratedText, tick: Int)
+  /// Sets how many days Recently Deleted keeps notes (generated across and beyond the range
+  /// the app allows).
+  case keepDeletedNotes(days: Int)
   /// Restores a note of Recently Deleted (the reference resolves it among those).
   case restoreNote(EntityRef, tick: Int)
   /// Deletes a note of Recently Deleted for good; `nil` empties it.
@@ -105,6 +108,7 @@ enum GeneratedOp: Equatable, Sendable, CustomStringConvertible {
     case .deleteNote(let ref): ".deleteNote(\(ref))"
     case .restoreVersion(let ref, let title, let body, let tick):
       ".restoreVersion(\(ref), \(title), body: \(body), tick: \(tick))"
+    case .keepDeletedNotes(let days): ".keepDeletedNotes(days: \(days))"
     case .restoreNote(let ref, let tick): ".restoreNote(\(ref), tick: \(tick))"
     case .deleteForGood(let ref): ".deleteForGood(\(optional(ref)))"
     }

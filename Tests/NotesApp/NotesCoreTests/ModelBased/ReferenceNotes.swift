@@ -69,6 +69,8 @@ struct ReferenceNotes {
     var notes: [NoteID: Note] = [:]
     /// Recently Deleted: each deleted note as it was, with its notebook's title.
     var deleted: [NoteID: DeletedNote] = [:]
+    /// How many days Recently Deleted keeps notes.
+    var keptDays = 30
 
     /// Moves note `id` into Recently Deleted.
     mutating func delete(_ id: NoteID) {
@@ -160,6 +162,7 @@ struct ReferenceNotes {
     for notebook in state.notebooks.elements { content.notebooks[notebook.id] = notebook }
     for note in state.notes.elements { content.notes[note.id] = note }
     for entry in state.recentlyDeleted.elements { content.deleted[entry.id] = entry }
+    content.keptDays = state.recentlyDeletedDays
     lastAssignedID = state.lastAssignedID
     sync = state.sync
   }
@@ -170,6 +173,7 @@ struct ReferenceNotes {
       notebooks: Array(content.notebooks.values), notes: Array(content.notes.values),
       recentlyDeleted: Array(content.deleted.values), sync: sync)
     state.lastAssignedID = lastAssignedID
+    state.recentlyDeletedDays = content.keptDays
     return state
   }
 
@@ -250,6 +254,8 @@ struct ReferenceNotes {
     case .restoreNote(let id, _), .deleteForGood(let id?):
       return content.deleted[id] == nil ? ["note"] : []
     case .deleteForGood(nil): return []
+    // From 1 to 365 days, written here on its own.
+    case .keepDeletedNotes(let days): return (1...365).contains(days) ? [] : ["days"]
     }
   }
 
@@ -265,6 +271,7 @@ struct ReferenceNotes {
     case .setPinned(_, let pinned): pinned ? "Pin Note" : "Unpin Note"
     case .deleteNote: "Delete Note"
     case .restoreVersion: "Restore Version"
+    case .keepDeletedNotes: "Keep Deleted Notes"
     case .restoreNote: "Restore Note"
     case .deleteForGood(let id): id == nil ? "Empty Recently Deleted" : "Delete for Good"
     }
@@ -339,6 +346,7 @@ struct ReferenceNotes {
       content.notes[id] = note
     case .deleteForGood(let id?): content.deleted[id] = nil
     case .deleteForGood(nil): content.deleted = [:]
+    case .keepDeletedNotes(let days): content.keptDays = days
     }
   }
 

@@ -17,6 +17,7 @@ enum ResolvedOp: Sendable, Equatable {
   case setPinned(NoteID, Bool)
   case deleteNote(NoteID)
   case restoreVersion(NoteID, title: String, body: String, now: Date)
+  case keepDeletedNotes(days: Int)
   case restoreNote(NoteID, now: Date)
   case deleteForGood(NoteID?)
 
@@ -45,6 +46,7 @@ enum ResolvedOp: Sendable, Equatable {
     case .deleteNote(let ref): self = .deleteNote(note(ref))
     case .restoreVersion(let ref, let title, let body, let tick):
       self = .restoreVersion(note(ref), title: title.value, body: body.value, now: tickDate(tick))
+    case .keepDeletedNotes(let days): self = .keepDeletedNotes(days: days)
     case .restoreNote(let ref, let tick):
       self = .restoreNote(NoteID(rawValue: ref.resolve(in: deleted)), now: tickDate(tick))
     case .deleteForGood(let ref):
@@ -72,6 +74,7 @@ enum ResolvedOp: Sendable, Equatable {
         version: NoteVersion(
           id: 1, noteID: id, title: title, body: body, saved: now, origin: .thisDevice),
         now: now)
+    case .keepDeletedNotes(let days): KeepDeletedNotes(days: days)
     case .restoreNote(let id, let now): RestoreDeletedNote(id: id, now: now)
     case .deleteForGood(let id): DeleteForGood(id.map { .note($0) } ?? .all)
     }

@@ -159,6 +159,7 @@ struct Shrinker {
         + simpler(title).map { .restoreVersion(ref, $0, body: body, tick: tick) }
         + simpler(body).map { .restoreVersion(ref, title, body: $0, tick: tick) }
         + simpler(tick).map { .restoreVersion(ref, title, body: body, tick: $0) }
+    case .keepDeletedNotes(let days): return days == 1 ? [] : [.keepDeletedNotes(days: 1)]
     case .restoreNote(let ref, let tick):
       return simpler(ref).map { .restoreNote($0, tick: tick) }
         + simpler(tick).map { .restoreNote(ref, tick: $0) }

@@ -95,7 +95,8 @@ struct StepGenerator {
     case 68..<78: .moveNote(ref(), to: ref(), tick: tick())
     case 78..<90: .setPinned(ref(), chance(50))
     case 90..<95: .deleteNote(ref())
-    case 95..<98: .restoreNote(ref(), tick: tick())
+    case 95..<97: .restoreNote(ref(), tick: tick())
+    case 97: .keepDeletedNotes(days: pick([0, 1, 7, 30, 365, 366]))
     default: .deleteForGood(optionalRef())
     }
   }
