@@ -99,8 +99,18 @@ extension RecentlyDeletedTests {
     // Named as shown.
     let buttons = dialog.all.filter { $0.role == "push button" }.map(\.name)
     #expect(buttons.contains("Delete for Good…") && buttons.contains("Empty…"), "\(buttons)")
-    // The newest first, highlighted: Alt-D asks before it deletes it for good.
+    // With no row highlighted (the filter matches none), Alt-D is refused with the reason.
     try desktop.focus(windowTitled: "Recently Deleted")
+    try desktop.type("zzz")
+    try desktop.press("alt+d")
+    _ = try #require(
+      await desktop.waitForTree("the reason") { tree in
+        tree.all.contains { $0.role == "label" && $0.name == "Nothing matches." }
+      })
+    #expect(try desktop.state().recentlyDeleted.count == 2)
+    #expect(try desktop.windowIDs(titled: "Delete for Good").isEmpty)
+    try desktop.press("BackSpace", "BackSpace", "BackSpace")
+    // The newest first, highlighted: Alt-D asks before it deletes it for good.
     try desktop.press("alt+d")
     let question = try #require(
       await desktop.waitForTree("the question") { self.frames($0).contains("Delete for Good") })
