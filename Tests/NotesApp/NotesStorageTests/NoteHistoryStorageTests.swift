@@ -228,21 +228,20 @@ struct NoteHistoryStorageTests {
     let path = folder.file("notes.sqlite")
     let now = Date()
     try RawDatabase.libraryWithOldHistory(path, notes: 3_000, versions: 20, now: now)
-    let count = "SELECT count(*) FROM note_versions"
-    let total = try #require(try RawDatabase.int64(path, count))
+    let total = try RawDatabase.versionCount(path)
 
     let database = try NotesDatabase(path: path)
     let reported = ThinningReport()
     database.thinHistory(now: now) { reported.set($0) }
     // Close once the first transactions have committed.
     let deadline = Date().addingTimeInterval(60)
-    while try RawDatabase.int64(path, count) == total, Date() < deadline {
+    while try RawDatabase.versionCount(path) == total, Date() < deadline {
       Thread.sleep(forTimeInterval: 0.001)
     }
     database.close()
-    let atClose = try #require(try RawDatabase.int64(path, count))
+    let atClose = try RawDatabase.versionCount(path)
     Thread.sleep(forTimeInterval: 0.05)
-    #expect(try RawDatabase.int64(path, count) == atClose, "the thinning went on after close")
+    #expect(try RawDatabase.versionCount(path) == atClose, "the thinning went on after close")
     #expect(try reported.get()?.get().removed == Int(total - atClose))
     let thinnedAt = "SELECT count(*) FROM meta WHERE key = '\(MetaKey.historyThinned)'"
     #expect(try RawDatabase.int64(path, thinnedAt) == 0, "a stopped thinning counts as done")

@@ -174,11 +174,10 @@ struct TrashAndHistoryCrashTests {
       #expect(try child.readLine() == "ready", "round \(round)")
       // Aimed by progress, not by the clock (on two loaded cores a process's start and a
       // thinning's pace vary too much): killed once a random share of what goes has gone.
-      let count = "SELECT count(*) FROM note_versions"
       let share = Double.random(in: 0.02...0.9, using: &generator)
       let target = Int64(before.count) - Int64((Double(removed) * share).rounded(.up))
       let deadline = ContinuousClock.now + .seconds(60)
-      while let left = try RawDatabase.int64(path, count), left > target,
+      while try RawDatabase.versionCount(path) > target,
         ContinuousClock.now < deadline
       {
         try await Task.sleep(for: .milliseconds(1))

@@ -145,6 +145,16 @@ enum RawDatabase {
       """)
   }
 
+  /// How many versions the file keeps, read while another connection (or process) may be
+  /// writing: waits for its locks as the app's connections do, so a read that meets a
+  /// checkpoint or a recovery waits instead of failing with "database is locked".
+  static func versionCount(_ path: String) throws -> Int64 {
+    let connection = try SQLiteConnection(path: path, create: false)
+    defer { connection.close() }
+    connection.waitForLocks(upTo: 5_000)
+    return try connection.int64("SELECT count(*) FROM note_versions") ?? 0
+  }
+
   /// Each kept version's note, by version id.
   static func versionNotes(_ path: String) throws -> [Int64: Int64] {
     var notes: [Int64: Int64] = [:]
