@@ -110,8 +110,11 @@ final class CommandControllers {
     } makeAction: { (kept: (KeptNote, NotebookID)) in
       CreateNote(notebookID: kept.1, title: kept.0.title, body: kept.0.body, now: now())
     }
-    session.sidebar.selection.observe { notebook in
-      context.update { $0.notebook = notebook }
+    session.sidebar.selection.observe { selection in
+      context.update {
+        $0.notebook = selection.notebook
+        $0.showsRecentlyDeleted = selection == .recentlyDeleted
+      }
     }.store(in: bag)
     session.noteList.lens.selection.observe { note in context.update { $0.note = note } }
       .store(in: bag)
@@ -241,12 +244,19 @@ struct CommandContext: Equatable {
   var notebook: NotebookID?
   /// The selected note.
   var note: NoteID?
+  /// Whether the sidebar shows Recently Deleted, which hides the note list's selection.
+  var showsRecentlyDeleted = false
 }
 
 extension CommandControllers {
   /// The selected note, if it exists.
   static func selectedNote(_ context: CommandContext, in state: NotesState) -> Requirement<NoteID> {
-    Requirement(context.note.flatMap { state.notes[$0]?.id }, otherwise: "Select a note first.")
+    // The list's selection is hidden while Recently Deleted is shown: nothing acts on it.
+    if context.showsRecentlyDeleted {
+      return .unmet("Recently Deleted is shown: choose All notes or a notebook first.")
+    }
+    return Requirement(
+      context.note.flatMap { state.notes[$0]?.id }, otherwise: "Select a note first.")
   }
 
   /// The selected notebook, if it exists.

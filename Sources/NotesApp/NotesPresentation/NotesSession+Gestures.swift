@@ -15,6 +15,16 @@ extension NotesSession {
     movingOn { _ = sidebar.select(id) }
   }
 
+  /// The user selected Recently Deleted in the sidebar: a presentation lists its notes
+  /// (``recentlyDeleted``) in place of the note list.
+  ///
+  /// The editor's typing run ends, so what was typed is saved as one undo step before the
+  /// editor is hidden.
+  public func recentlyDeletedSelected() {
+    typingEnded()
+    sidebar.select(.recentlyDeleted)
+  }
+
   /// The user selected a note in the list.
   ///
   /// - Parameter id: A listed note.
@@ -87,6 +97,9 @@ extension NotesSession {
   /// Selects and opens note `id`, clearing the search or choosing its notebook first if
   /// the list would not show it.
   func reveal(_ id: NoteID) {
+    if sidebar.selection.value == .recentlyDeleted {
+      sidebar.select(model.state.notes[id]?.notebookID)
+    }
     if noteList.lens.row(for: id) == nil, !noteList.search.isEmpty { searchTyped("") }
     if noteList.lens.row(for: id) == nil { sidebar.select(model.state.notes[id]?.notebookID) }
     noteList.lens.select(id)
@@ -215,7 +228,7 @@ extension NotesSession {
   @discardableResult
   public func notebookDeletionRequested() -> ActionOutcome {
     let availability = commands.availability(of: .deleteNotebook).value
-    guard availability.isEnabled, let id = sidebar.selection.value else {
+    guard availability.isEnabled, let id = sidebar.selection.value.notebook else {
       let outcome = ActionOutcome.invalid(ValidationResult(availability.issues))
       report(outcome)
       return outcome

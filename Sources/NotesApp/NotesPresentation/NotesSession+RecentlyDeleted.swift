@@ -1,5 +1,5 @@
 public import Airframe
-public import NotesCore
+@_spi(Instrumentation) public import NotesCore
 
 /// Recently Deleted, as a presentation sees it: its notes, and the gestures that restore
 /// them or delete them for good.
@@ -28,6 +28,14 @@ extension NotesSession {
     library.recentlyDeleted.row(at: index)
   }
 
+  /// Note `id` as Recently Deleted holds it, if it is there.
+  ///
+  /// - Parameter id: A note.
+  /// - Returns: Its entry.
+  public func recentlyDeletedEntry(_ id: NoteID) -> DeletedNote? {
+    model.state.recentlyDeleted[id]
+  }
+
   /// The title of the notebook note `id` is in, if the note exists.
   ///
   /// - Parameter id: A note.
@@ -36,7 +44,11 @@ extension NotesSession {
     model.state.notes[id].flatMap { model.state.notebooks[$0.notebookID]?.title }
   }
 
-  /// The user restored a note from Recently Deleted: it is back, selected and open.
+  /// The user restored a note from Recently Deleted: it is back in its notebook.
+  ///
+  /// Restored from the sidebar's Recently Deleted, the note leaves that list and the
+  /// sidebar stays there, so several notes can be restored one after another; restored
+  /// from anywhere else (a command, a dialog), the note is selected and opened.
   ///
   /// - Parameter id: The note.
   /// - Returns: The outcome; when committed the status bar says where it went.
@@ -44,7 +56,7 @@ extension NotesSession {
   public func deletedNoteRestored(_ id: NoteID) -> ActionOutcome {
     let outcome = movingOn {
       let outcome = dispatcher.dispatch(RestoreDeletedNote(id: id, now: now()))
-      if outcome.isCommitted { reveal(id) }
+      if outcome.isCommitted, sidebar.selection.value != .recentlyDeleted { reveal(id) }
       return outcome
     }
     let title = BidiIsolation.isolate(model.state.notes[id]?.title ?? "")

@@ -180,10 +180,15 @@ public final class NotesSession {
 
   /// Connects the controllers to each other: one's view state drives another's.
   private func connect() {
-    sidebar.selection.observe { [unowned self] notebook in
+    // Recently Deleted leaves the list and the editor as they were: they show again, as
+    // they were, when the user goes back to the notes.
+    sidebar.listedNotebook.observe { [unowned self] notebook in
       selectedIndex = 0
       noteList.notebook = notebook
       windowTitle.notebook = notebook
+    }.store(in: bag)
+    sidebar.selection.observe { [unowned self] selection in
+      windowTitle.showsRecentlyDeleted = selection == .recentlyDeleted
     }.store(in: bag)
     noteList.lens.selection.observe { [unowned self] note in
       if note == nil, shownNote != nil, !movesOnToNeighbour {
@@ -257,8 +262,15 @@ public final class NotesSession {
   /// The list at first, then the pane of the last ``paneFocused(_:)``. Delete and Rename
   /// act on what it shows.
   public var focusedPane: some StateProjection<Pane> { focusSource }
-  /// The selected notebook; `nil` is "All notes".
-  public var selectedNotebook: some StateProjection<NotebookID?> { sidebar.selection }
+  /// What the sidebar has selected: "All notes", a notebook, or Recently Deleted.
+  ///
+  /// While Recently Deleted is selected, a presentation shows ``recentlyDeleted`` where it
+  /// shows ``list``, and the commands that act on the selected note are unavailable; the
+  /// list, its selection and the editor stay as they were, to show again when the user
+  /// selects "All notes" or a notebook.
+  public var sidebarSelection: some StateProjection<SidebarSelection> { sidebar.selection }
+  /// The selected notebook; `nil` while "All notes" or Recently Deleted is selected.
+  public var selectedNotebook: some StateProjection<NotebookID?> { sidebar.selectedNotebook }
   /// The notes listed: the selected notebook's (or all), matching the search, in order.
   public var list: NoteListView { NoteListView(controller: noteList) }
   /// The selected note.

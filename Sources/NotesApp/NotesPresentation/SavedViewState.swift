@@ -22,8 +22,12 @@ import Airframe
 /// - It is a value (`Codable`): a presentation stores it where it keeps its own settings;
 ///   the library file never holds view state.
 public struct SavedViewState: Codable, Equatable, Sendable {
-  /// The selected notebook; `nil` is "All notes".
+  /// The selected notebook; `nil` is "All notes" (or Recently Deleted, when
+  /// ``showsRecentlyDeleted`` says so).
   public var notebook: NotebookID?
+  /// Whether the sidebar had Recently Deleted selected; `nil` (what files saved before it
+  /// existed hold) is `false`.
+  public var showsRecentlyDeleted: Bool?
   /// The search text.
   public var search: String
   /// The list's order after pinned notes.
@@ -41,10 +45,13 @@ public struct SavedViewState: Codable, Equatable, Sendable {
   ///   - sort: The list's order.
   ///   - note: The selected note.
   ///   - cursor: The editor's cursor in the note; `nil` for the end of its text.
+  ///   - showsRecentlyDeleted: Whether the sidebar had Recently Deleted selected.
   public init(
-    notebook: NotebookID?, search: String, sort: NoteSort, note: NoteID?, cursor: Int? = nil
+    notebook: NotebookID?, search: String, sort: NoteSort, note: NoteID?, cursor: Int? = nil,
+    showsRecentlyDeleted: Bool = false
   ) {
     self.notebook = notebook
+    self.showsRecentlyDeleted = showsRecentlyDeleted ? true : nil
     self.search = search
     self.sort = sort
     self.note = note
@@ -56,9 +63,10 @@ extension NotesSession {
   /// What this session shows now, to restore after a relaunch.
   public var savedViewState: SavedViewState {
     SavedViewState(
-      notebook: sidebar.selection.value, search: noteList.search, sort: noteList.sort,
+      notebook: noteList.notebook, search: noteList.search, sort: noteList.sort,
       note: noteList.lens.selection.value,
-      cursor: editor.state.value.noteID == nil ? nil : editor.state.value.cursor)
+      cursor: editor.state.value.noteID == nil ? nil : editor.state.value.cursor,
+      showsRecentlyDeleted: sidebar.selection.value == .recentlyDeleted)
   }
 
   /// Shows what a presentation saved, as far as the library still has it.
@@ -84,6 +92,8 @@ extension NotesSession {
           editor.cursorMoved(to: cursor)
         }
       }
+      // Over the list as it was, which shows again when the user leaves Recently Deleted.
+      if saved.showsRecentlyDeleted == true { sidebar.select(.recentlyDeleted) }
     }
     return restored
   }

@@ -124,7 +124,7 @@ struct NotesViewStateTests {
     #expect(app.sidebar.select(home))
     #expect(!app.sidebar.select(NotebookID(rawValue: 77)))
     app.dispatcher.dispatch(DeleteNotebook(id: home))
-    #expect(app.sidebar.selection.value == nil)
+    #expect(app.sidebar.selectedNotebook.value == nil)
     app.cancel()
   }
 

@@ -45,6 +45,75 @@ struct RecentlyDeletedSessionTests {
     session.expectProjectionsAgree(after: "undoing the restore")
   }
 
+  @Test func recentlyDeletedInTheSidebarHidesTheListAsItWasAndShowsItAgainAfter() throws {
+    let session = makeSession()
+    defer { session.close() }
+    session.notebookSelected(home)
+    let groceries = try #require(session.list.rows.first { $0.title == "Groceries" }).id
+    #expect(session.noteSelected(groceries))
+    #expect(session.noteDeleted().isCommitted)
+    let open = try #require(session.selectedNote.value)
+    #expect(session.bodyTyped("Typed before leaving").isCommitted)
+
+    session.recentlyDeletedSelected()
+    #expect(session.sidebarSelection.value == .recentlyDeleted)
+    #expect(session.selectedNotebook.value == nil)
+    #expect(session.title.value == "Recently Deleted")
+    // No command acts on the note the hidden list has selected.
+    for command in [SessionCommand.deleteNote, .renameNote, .moveNote, .togglePin, .noteHistory] {
+      #expect(
+        session.availability(of: command).value
+          == .disabled("Recently Deleted is shown: choose All notes or a notebook first."),
+        "\(command)")
+    }
+    #expect(!session.commandChosen(.deleteNote))
+    session.expectProjectionsAgree(after: "selecting Recently Deleted")
+
+    // A restore from here stays here, for the next one.
+    #expect(session.deletedNoteRestored(groceries).isCommitted)
+    #expect(session.sidebarSelection.value == .recentlyDeleted)
+    #expect(session.recentlyDeleted.isEmpty)
+    session.expectProjectionsAgree(after: "restoring from Recently Deleted")
+
+    // Saved and restored in another session, Recently Deleted is shown again, over the
+    // list as it was.
+    let saved = session.savedViewState
+    #expect(saved.showsRecentlyDeleted == true)
+    #expect(saved.notebook == home)
+    let other = NotesSession(library: session.library)
+    defer { other.close() }
+    #expect(other.restore(saved))
+    #expect(other.sidebarSelection.value == .recentlyDeleted)
+    other.notebookSelected(home)
+    #expect(other.selectedNote.value == open)
+
+    // Going back shows the notebook, its note and its title again.
+    session.notebookSelected(home)
+    #expect(session.selectedNote.value == open)
+    #expect(session.editorState.value.noteID == open)
+    #expect(session.title.value.hasPrefix("\u{2068}Home\u{2069} — "))
+    #expect(session.availability(of: .deleteNote).value == .enabled)
+    // Selecting Recently Deleted ended the typing run: what is typed now is a step of its own.
+    #expect(session.bodyTyped("Typed before leaving, and more").isCommitted)
+    #expect(session.undoRequested().isCommitted)
+    #expect(session.editorState.value.body == "Typed before leaving")
+
+    // A new note made from Recently Deleted is shown where it went.
+    session.recentlyDeletedSelected()
+    let created = session.noteCreated(titled: "Made from Recently Deleted")
+    #expect(created.isCommitted)
+    #expect(session.sidebarSelection.value == .notebook(home))
+    #expect(session.editorState.value.title == "Made from Recently Deleted")
+    session.expectProjectionsAgree(after: "a new note from Recently Deleted")
+  }
+
+  @Test func aSavedViewStateFromBeforeRecentlyDeletedStillReads() throws {
+    let json = #"{"notebook":1,"search":"","sort":"modified","note":null}"#
+    let saved = try JSONDecoder().decode(SavedViewState.self, from: Data(json.utf8))
+    #expect(saved.notebook == home)
+    #expect(saved.showsRecentlyDeleted == nil)
+  }
+
   @Test func restoringWhatIsNotThereIsRefusedAndEmptyingAnEmptyListChangesNothing() {
     let session = makeSession()
     defer { session.close() }

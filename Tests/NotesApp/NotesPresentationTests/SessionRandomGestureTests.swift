@@ -34,7 +34,7 @@ struct SessionRandomGestureTests {
       session.expectProjectionsAgree(after: "step \(step): \(name)")
     }
     // Every kind of gesture ran.
-    #expect(counts.count == 17, "gestures run: \(counts.keys.sorted())")
+    #expect(counts.count == 19, "gestures run: \(counts.keys.sorted())")
     session.close()
   }
 
@@ -43,7 +43,7 @@ struct SessionRandomGestureTests {
     on session: NotesSession, using random: inout SeededRandomNumberGenerator
   ) -> (String, ActionOutcome?) {
     func title() -> String { Self.titles.randomElement(using: &random)! }
-    switch Int.random(in: 0..<17, using: &random) {
+    switch Int.random(in: 0..<19, using: &random) {
     case 0:
       let ids: [NotebookID?] = [nil] + session.notebooks.value.map(\.id)
       session.notebookSelected(ids.randomElement(using: &random)!)
@@ -88,6 +88,13 @@ struct SessionRandomGestureTests {
       session.typingEnded()
       return ("end typing", nil)
     case 15: return ("undo", session.undoRequested())
+    case 16:
+      session.recentlyDeletedSelected()
+      return ("select Recently Deleted", nil)
+    case 17:
+      guard session.recentlyDeletedCount > 0 else { return ("restore", nil) }
+      let index = Int.random(in: 0..<session.recentlyDeletedCount, using: &random)
+      return ("restore", session.deletedNoteRestored(session.recentlyDeletedEntry(at: index).id))
     default: return ("redo", session.redoRequested())
     }
   }

@@ -30,8 +30,13 @@ extension NotesSession {
     }
     check(
       notebooks.value == SidebarController.recomputedRows(for: state), "the sidebar's rows")
-    let notebook = selectedNotebook.value
+    // Recently Deleted hides the list as it was, which shows again after it.
+    let showsDeleted = sidebarSelection.value == .recentlyDeleted
+    let notebook = showsDeleted ? noteList.notebook : selectedNotebook.value
     check(notebook == nil || state.notebooks[notebook!] != nil, "the selected notebook exists")
+    check(
+      title.value.hasPrefix("Recently Deleted") == showsDeleted,
+      "the title names Recently Deleted exactly while it is shown")
     let expected = NoteListController.recomputedRows(
       for: state, notebook: notebook, search: search.value, sort: sort)
     check(list.rows.map(\.id) == expected.map(\.id), "the list's rows")
@@ -64,7 +69,8 @@ extension NotesSession {
       title.value
         == WindowTitleController.title(
           for: state, note: open, notebook: notebook,
-          hasUnsavedEdits: editorState.value.isDirty), "the window title")
+          hasUnsavedEdits: editorState.value.isDirty, showsRecentlyDeleted: showsDeleted),
+      "the window title")
     check(
       status.value.counts == StatusBarController.status(for: state, message: nil).counts,
       "the status bar's counts")

@@ -68,7 +68,8 @@ struct FeedbackTests {
         notes: Array(samples.notes.elements)))
     app.press(.backTab, .down, .character("d"))  // "Empty", first by title
     #expect(statusLine(app).hasSuffix("Deleted the notebook “Empty” — u to undo"))
-    app.press(.end, .character("d"), .character("y"))  // "Work", with its notes
+    // "Work", with its notes: last of the notebooks, above Recently Deleted.
+    app.press(.end, .up, .character("d"), .character("y"))
     #expect(statusLine(app).hasSuffix("Deleted the notebook “Work” and its notes — u to undo"))
     app.shutdown()
   }

@@ -102,7 +102,7 @@ struct GestureTests {
   @Test func deletingANotebookWithNotesAsksFirst() {
     let app = makeApp()
     app.press(.tab, .tab, .down)  // sidebar, "Home"
-    #expect(app.session.sidebar.selection.value == NotebookID(rawValue: 1))
+    #expect(app.session.sidebar.selectedNotebook.value == NotebookID(rawValue: 1))
     app.press(.character("d"))
     #expect(app.screen().contains { $0.contains("Delete \"Home\" and its 2 notes?") })
     app.press(.character("n"))
@@ -157,49 +157,87 @@ struct GestureTests {
     #expect(app.session.noteList.lens.selection.value == book)
     app.press(.character("d"), .down, .character("d"))
     #expect(app.session.recentlyDeleted.count == 2)
+    // T selects the sidebar's last entry and gives its list the keyboard.
     app.press(.character("T"))
+    #expect(app.session.sidebarSelection.value == .recentlyDeleted)
+    #expect(app.focus == .list)
     let shown = app.screen(height: 30)
-    #expect(shown.contains { $0.contains("Recently Deleted") })
-    #expect(shown.contains { $0.contains("Book list — Ideas — ") })
-    #expect(shown.contains { $0.contains("Notes here go for good after 30 days.") })
+    #expect(shown[0].hasPrefix(" Recently Deleted "))
+    #expect(shown.contains { $0.contains("│ Ideas · ") })
+    #expect(shown.contains { $0.contains("Notes here go for good") })
+    #expect(shown.contains { $0.contains("30 days.") }, "\(shown.joined(separator: "\n"))")
+    app.expectPanesAgree()
     // Enter restores the highlighted note: down to Book list (the latest deletion is first;
-    // both here have the session's fixed time, and then the larger id is).
+    // both here have the session's fixed time, and then the larger id is). The sidebar
+    // stays on Recently Deleted, for the next one.
     let row = app.session.recentlyDeleted.firstIndex { $0.id == book } ?? 0
     for _ in 0..<row { app.press(.down) }
+    #expect(app.screen(height: 30)[1].contains("│ Book list — deleted: Enter restores it"))
     app.press(.enter)
-    #expect(app.interaction == .browsing)
     #expect(app.session.recentlyDeleted.count == 1)
-    #expect(app.session.list.row(for: book) != nil)
+    #expect(app.session.sidebarSelection.value == .recentlyDeleted)
     #expect(app.screen().last?.contains("Restored “Book list” to “Ideas”") == true)
+    app.expectPanesAgree()
     // x asks first; anything but y keeps it; y deletes it for good.
-    app.press(.character("T"), .character("x"))
-    #expect(app.screen(height: 30).contains { $0.contains("for good? y: delete") })
+    app.press(.character("x"))
+    #expect(app.screen(height: 30)[28].contains("for good? y: delete"))
     app.press(.character("n"))
+    #expect(app.interaction == .browsing)
     #expect(app.session.recentlyDeleted.count == 1)
     app.press(.character("x"), .character("y"))
     #expect(app.session.recentlyDeleted.isEmpty)
-    #expect(app.interaction == .browsing)
+    #expect(app.screen().contains { $0.contains("Recently Deleted is empty.") })
+    app.expectPanesAgree()
+    // Back to the notes, where Book list is listed again.
+    app.press(.backTab, .home)
+    #expect(app.session.sidebarSelection.value == .allNotes)
+    #expect(app.session.list.row(for: book) != nil)
     // E asks whether to empty it; y does, and Undo puts the notes back.
-    app.press(.character("d"), .down, .character("d"))
+    app.press(.tab, .character("d"), .down, .character("d"))
     #expect(app.session.recentlyDeleted.count == 2)
     app.press(.character("T"), .character("E"))
     #expect(
-      app.screen(height: 30).contains {
-        $0.contains("Delete all 2 notes in Recently Deleted for good? y: delete")
-      })
+      app.screen(height: 30)[28].contains(
+        "Delete all 2 notes in Recently Deleted for good? y: delete"))
     app.press(.escape)
     #expect(app.session.recentlyDeleted.count == 2)
     app.press(.character("E"), .character("y"))
     #expect(app.session.recentlyDeleted.isEmpty)
-    #expect(app.interaction == .browsing)
     #expect(app.screen().last?.contains("Deleted 2 notes for good") == true)
     app.press(.character("u"))
     #expect(app.session.recentlyDeleted.count == 2)
-    app.press(.character("T"), .character("E"), .character("y"))
-    // Empty, the command says so instead of opening.
-    app.press(.character("T"))
-    #expect(app.interaction == .browsing)
+    app.expectPanesAgree()
+    app.press(.character("E"), .character("y"))
+    // Empty, T says so instead of opening it; the sidebar still reaches it.
+    app.press(.backTab, .home, .character("T"))
+    #expect(app.session.sidebarSelection.value == .allNotes)
     #expect(app.screen().last?.contains("Recently Deleted is empty.") == true)
+    app.press(.end)
+    #expect(app.session.sidebarSelection.value == .recentlyDeleted)
+    app.expectPanesAgree()
+    app.shutdown()
+  }
+
+  @Test func recentlyDeletedIsReadOnlyAndTheNoteCommandsWaitForTheNotes() {
+    let app = makeApp()
+    app.press(.character("d"), .character("T"))
+    // The editor cannot take the keyboard, and no note command acts on the hidden list.
+    app.press(.tab)
+    #expect(app.focus == .sidebar)
+    app.press(.backTab)
+    #expect(app.focus == .list)
+    app.press(.backTab, .tab)
+    #expect(app.focus == .list)
+    app.press(.character("p"))
+    #expect(
+      app.screen().last?.contains(
+        "Recently Deleted is shown: choose All notes or a notebook first.") == true)
+    app.press(.character("m"), .character("H"))
+    #expect(app.interaction == .browsing)
+    // A search is the notes': it goes back to "All notes".
+    app.press(.character("/"))
+    #expect(app.session.sidebarSelection.value == .allNotes)
+    app.press(.escape)
     app.expectPanesAgree()
     app.shutdown()
   }
@@ -215,14 +253,18 @@ struct GestureTests {
     #expect(count == 10)
     app.press(.character("T"))
     for _ in 0..<(count - 1) { app.press(.down) }
-    // Ten rows: room for four entries (and how long they are kept), the last four.
+    // Ten rows: room for two entries in the list (and how long they are kept), the last
+    // ones.
     let shown = app.screen(height: 10)
     let last = app.session.recentlyDeletedEntry(at: count - 1).note.title
     let first = app.session.recentlyDeletedEntry(at: 0).note.title
-    #expect(shown.contains { $0.contains(last + " — ") }, "\(shown.joined(separator: "\n"))")
-    #expect(!shown.contains { $0.contains(first + " — ") })
+    #expect(shown.contains { $0.contains("│ \(last) ") }, "\(shown.joined(separator: "\n"))")
+    #expect(!shown.contains { $0.contains("│ \(first) ") })
     app.press(.enter)
     #expect(app.session.recentlyDeletedCount == count - 1)
+    // The highlight stays on the last one there is.
+    #expect(app.highlightedDeletedIndex == count - 2)
+    app.session.notebookSelected(nil)
     #expect(app.session.list.rows.map(\.title) == [last])
     app.expectPanesAgree()
     app.shutdown()

@@ -11,12 +11,37 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
   public let noteCount: Int
 }
 
+/// What the sidebar has selected: every note, one notebook, or Recently Deleted.
+///
+/// The sidebar lists "All notes", then the notebooks, then "Recently Deleted"; one of them
+/// is selected at any time.
+public enum SidebarSelection: Hashable, Sendable, Codable {
+  /// "All notes": every note in the library.
+  case allNotes
+  /// One notebook's notes.
+  case notebook(NotebookID)
+  /// The notes in Recently Deleted.
+  case recentlyDeleted
+
+  /// The selected notebook; `nil` for "All notes" and Recently Deleted.
+  public var notebook: NotebookID? {
+    if case .notebook(let id) = self { id } else { nil }
+  }
+
+  /// The selection that shows `notebook`, or "All notes" for `nil`.
+  ///
+  /// - Parameter notebook: A notebook, or `nil`.
+  public init(_ notebook: NotebookID?) {
+    self = notebook.map { .notebook($0) } ?? .allNotes
+  }
+}
+
 /// The sidebar's View State Controller.
 ///
 /// ## Guarantees
 ///
 /// - A lens: it reads the model's commits and never writes the model. View state: the
-///   selected notebook.
+///   selection (``SidebarSelection``: "All notes", a notebook or Recently Deleted).
 /// - Incremental: counts are kept per notebook and adjusted from each commit's change set
 ///   (a note inserted, removed or moved changes two counts at most); the 100,000 notes are
 ///   never scanned after the first load. Rows (one per notebook, sorted by title ignoring
@@ -24,11 +49,17 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
 ///   updates its row in place, and a commit that changes no count (an edit, a rename)
 ///   touches no row at all.
 /// - `rows` replays and delivers like any state source and suppresses equal row lists.
-/// - The selection is cleared when its notebook is deleted.
+/// - The selection goes back to "All notes" when its notebook is deleted, and so does
+///   ``listedNotebook``, the notebook the note list shows (kept while Recently Deleted is
+///   selected).
+/// - ``selectedNotebook`` is derived from the selection, so the two never disagree, even
+///   while an observer of one runs.
 @MainActor
 @_spi(Instrumentation) public final class SidebarController: ViewStateController {
   private let rowsSource: StateSource<[SidebarRow]>
-  private let selectionSource = StateSource<NotebookID?>(nil)
+  private let selectionSource = StateSource(SidebarSelection.allNotes)
+  private let selectedNotebookState: DerivedState<NotebookID?>
+  private let listedNotebookSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]
   private var notebookOfNote: [NoteID: NotebookID] = [:]
   /// The rows last published; kept here so updating one count does not read the source
@@ -52,6 +83,7 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
       notebookOfNote[note.id] = note.notebookID
     }
     rowsSource = StateSource([])
+    selectedNotebookState = selectionSource.map(\.notebook)
     renderedRevision = model.revision
     setRows(Self.rows(state.notebooks, counts: counts))
     lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
@@ -60,17 +92,36 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
   /// The notebooks, sorted by title, with their note counts.
   public var rows: some StateProjection<[SidebarRow]> { rowsSource }
 
-  /// The selected notebook, if any.
-  public var selection: some StateProjection<NotebookID?> { selectionSource }
+  /// What is selected: "All notes", a notebook or Recently Deleted.
+  public var selection: some StateProjection<SidebarSelection> { selectionSource }
 
-  /// Selects a notebook, or clears the selection with `nil`.
+  /// The selected notebook; `nil` while "All notes" or Recently Deleted is selected.
+  public var selectedNotebook: some StateProjection<NotebookID?> { selectedNotebookState }
+
+  /// Selects a notebook, or "All notes" with `nil`.
   ///
   /// - Parameter id: A notebook in the sidebar, or `nil`.
   /// - Returns: `false` (and no change) if no row has that id.
   @discardableResult
   public func select(_ id: NotebookID?) -> Bool {
-    guard id == nil || rowIndex[id!] != nil else { return false }
-    selectionSource.set(id)
+    select(SidebarSelection(id))
+  }
+
+  /// The notebook whose notes the note list shows: the selected one, or while Recently
+  /// Deleted is selected, the one selected before it; `nil` for every note.
+  ///
+  /// It goes back to `nil` when its notebook is deleted, even while hidden.
+  public var listedNotebook: some StateProjection<NotebookID?> { listedNotebookSource }
+
+  /// Selects "All notes", a notebook or Recently Deleted.
+  ///
+  /// - Parameter selection: What to select.
+  /// - Returns: `false` (and no change) for a notebook no row has.
+  @discardableResult
+  public func select(_ selection: SidebarSelection) -> Bool {
+    if let id = selection.notebook, rowIndex[id] == nil { return false }
+    if selection != .recentlyDeleted { listedNotebookSource.set(selection.notebook) }
+    selectionSource.set(selection)
     return true
   }
 
@@ -131,8 +182,11 @@ public struct SidebarRow: Equatable, Sendable, Identifiable {
       currentRows = rows
       rowsSource.set(rows)
     }
-    if let selected = selectionSource.value, notebooks.removed.contains(selected) {
-      selectionSource.set(nil)
+    if let listed = listedNotebookSource.value, notebooks.removed.contains(listed) {
+      listedNotebookSource.set(nil)
+    }
+    if let selected = selectionSource.value.notebook, notebooks.removed.contains(selected) {
+      selectionSource.set(.allNotes)
     }
   }
 

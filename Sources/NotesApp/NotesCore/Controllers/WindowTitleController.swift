@@ -9,7 +9,8 @@ import Foundation
 /// - The title is recomputed when a commit touches the shown note, its notebook or the sync
 ///   status, or when the shown note or the unsaved flag changes; equal titles are not
 ///   delivered again. Each recomputation is O(1).
-/// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither; a
+/// - Format: "<notebook> — <note>", "<notebook>" with no note, "Notes" with neither,
+///   "Recently Deleted" while that is shown (whatever note the editor keeps); a
 ///   leading "• " while the editor has unsaved edits; a trailing " — Syncing 40%" or
 ///   " — Sync failed" while syncing or after a failure. A running sync shows only once it
 ///   has lasted the controller's delay (its `SyncDisplay`), so the sync the app runs after
@@ -34,6 +35,11 @@ import Foundation
   /// The notebook shown when no note is.
   public var notebook: NotebookID? {
     didSet { if notebook != oldValue { refresh() } }
+  }
+
+  /// Whether Recently Deleted is shown: the title names it, not the note or notebook.
+  public var showsRecentlyDeleted = false {
+    didSet { if showsRecentlyDeleted != oldValue { refresh() } }
   }
 
   /// Whether the editor has unsaved edits.
@@ -78,7 +84,7 @@ import Foundation
     let state = model.state
     let expected = Self.title(
       for: state, showing: syncDisplay.shown(state.sync), note: note, notebook: notebook,
-      hasUnsavedEdits: hasUnsavedEdits)
+      hasUnsavedEdits: hasUnsavedEdits, showsRecentlyDeleted: showsRecentlyDeleted)
     let shown = titleSource.value
     return shown == expected ? nil : "shows \"\(shown)\"; the model gives \"\(expected)\""
   }
@@ -112,7 +118,7 @@ import Foundation
     titleSource.set(
       Self.title(
         for: state, showing: syncDisplay.shown(state.sync), note: note, notebook: notebook,
-        hasUnsavedEdits: hasUnsavedEdits))
+        hasUnsavedEdits: hasUnsavedEdits, showsRecentlyDeleted: showsRecentlyDeleted))
   }
 
   /// The title for a state and view state, computed from scratch, with the model's sync
@@ -123,13 +129,15 @@ import Foundation
   ///   - note: The shown note.
   ///   - notebook: The shown notebook when no note is shown.
   ///   - hasUnsavedEdits: Whether the editor has unsaved edits.
+  ///   - showsRecentlyDeleted: Whether Recently Deleted is shown instead.
   /// - Returns: The window title.
   public static func title(
-    for state: NotesState, note: NoteID?, notebook: NotebookID?, hasUnsavedEdits: Bool
+    for state: NotesState, note: NoteID?, notebook: NotebookID?, hasUnsavedEdits: Bool,
+    showsRecentlyDeleted: Bool = false
   ) -> String {
     title(
       for: state, showing: state.sync, note: note, notebook: notebook,
-      hasUnsavedEdits: hasUnsavedEdits)
+      hasUnsavedEdits: hasUnsavedEdits, showsRecentlyDeleted: showsRecentlyDeleted)
   }
 
   /// The title for a state, the sync status shown and view state, computed from scratch.
@@ -140,17 +148,25 @@ import Foundation
   ///   - note: The shown note.
   ///   - notebook: The shown notebook when no note is shown.
   ///   - hasUnsavedEdits: Whether the editor has unsaved edits.
+  ///   - showsRecentlyDeleted: Whether Recently Deleted is shown instead.
   /// - Returns: The window title.
   public static func title(
     for state: NotesState, showing sync: SyncStatus, note: NoteID?, notebook: NotebookID?,
-    hasUnsavedEdits: Bool
+    hasUnsavedEdits: Bool, showsRecentlyDeleted: Bool = false
   ) -> String {
-    let shownNote = note.flatMap { state.notes[$0] }
-    let notebookTitle = (shownNote?.notebookID ?? notebook).flatMap { state.notebooks[$0]?.title }
-    var title = [notebookTitle, shownNote?.title].compactMap { $0 }
-      .map { BidiIsolation.isolate($0) }.joined(separator: " — ")
-    if title.isEmpty { title = "Notes" }
-    if hasUnsavedEdits { title = "• " + title }
+    var title: String
+    if showsRecentlyDeleted {
+      title = "Recently Deleted"
+    } else {
+      let shownNote = note.flatMap { state.notes[$0] }
+      let notebookTitle = (shownNote?.notebookID ?? notebook).flatMap {
+        state.notebooks[$0]?.title
+      }
+      title = [notebookTitle, shownNote?.title].compactMap { $0 }
+        .map { BidiIsolation.isolate($0) }.joined(separator: " — ")
+      if title.isEmpty { title = "Notes" }
+      if hasUnsavedEdits { title = "• " + title }
+    }
     switch sync {
     case .idle: break
     case .syncing(let progress, _): title += " — Syncing \(Int((progress * 100).rounded()))%"

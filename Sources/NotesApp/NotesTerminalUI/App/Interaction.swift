@@ -82,9 +82,9 @@ public enum Interaction: Equatable, Sendable {
   case confirmation(DeletionConfirmation)
   /// Choosing a notebook to move a note to, with the highlighted row.
   case moving(NoteID, selected: Int)
-  /// Recently Deleted, with the highlighted note, and the question it asks (whether to
-  /// delete that note, or every note, for good), if any.
-  case recentlyDeleted(selected: Int, asking: RecentlyDeletedQuestion?)
+  /// A question about Recently Deleted, shown in the hint line: whether to delete a note,
+  /// or every note, for good; y does.
+  case deletedNotesQuestion(RecentlyDeletedQuestion)
   /// A note's kept versions, read when the box opened, with the highlighted one.
   case history(NoteHistoryBox)
 }
@@ -102,8 +102,8 @@ public struct NoteHistoryBox: Equatable, Sendable {
 
 /// What Recently Deleted asks before it deletes for good.
 public enum RecentlyDeletedQuestion: Equatable, Sendable {
-  /// Whether to delete the highlighted note for good (x).
-  case deleteForGood
+  /// Whether to delete a note, the one highlighted when x was pressed, for good.
+  case deleteForGood(NoteID)
   /// Whether to delete every note there for good (E).
   case empty
 }

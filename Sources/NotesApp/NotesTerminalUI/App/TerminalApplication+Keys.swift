@@ -87,8 +87,7 @@ extension TerminalApplication {
     case .help: handleHelp(key)
     case .confirmation(let confirmation): handleConfirmation(key, confirmation)
     case .moving(let note, let selected): handleMoving(key, note: note, selected: selected)
-    case .recentlyDeleted(let selected, let question):
-      handleRecentlyDeleted(key, selected: selected, asking: question)
+    case .deletedNotesQuestion(let question): handleDeletedNotesQuestion(key, question)
     case .history(let box): handleHistory(key, box)
     }
     showPendingConfirmation()
@@ -137,11 +136,16 @@ extension TerminalApplication {
 
   private func handleBrowsing(_ key: Key) {
     if focus == .editor, handleEditor(key) { return }
+    let showsDeleted = session.sidebarSelection.value == .recentlyDeleted
+    if showsDeleted, focus == .list, handleRecentlyDeleted(key) { return }
     switch key {
     case .paste:
       session.inform("Pasted text goes into the editor or a prompt; it never runs commands.")
-    case .tab: moveFocus(to: focus.next)
-    case .backTab: moveFocus(to: focus.previous)
+    // Recently Deleted's notes are read-only: the keyboard goes between its two panes.
+    case .tab: moveFocus(to: showsDeleted && focus.next == .editor ? focus.next.next : focus.next)
+    case .backTab:
+      moveFocus(
+        to: showsDeleted && focus.previous == .editor ? focus.previous.previous : focus.previous)
     case .up, .character("k"): moveSelection(by: -1)
     case .down, .character("j"): moveSelection(by: 1)
     case .pageUp: moveSelection(by: -max(1, lastSize.height / 2))
@@ -175,6 +179,10 @@ extension TerminalApplication {
 
   /// Moves the focus; the session ends the editor's typing run when it leaves the editor.
   func moveFocus(to pane: Pane) {
+    if pane == .editor, session.sidebarSelection.value == .recentlyDeleted {
+      session.inform("Notes in Recently Deleted are read-only: Enter restores the note.")
+      return
+    }
     if pane == .editor, session.editorState.value.noteID == nil {
       session.inform("Select a note to edit.")
       return
@@ -185,11 +193,16 @@ extension TerminalApplication {
   private func moveSelection(by delta: Int) {
     switch focus {
     case .sidebar:
-      // Row 0 is "All notes" (no notebook selected).
-      let ids: [NotebookID?] = [nil] + session.notebooks.value.map(\.id)
-      let current = ids.firstIndex(of: session.selectedNotebook.value) ?? 0
-      let target = clamp(current, delta, count: ids.count)
-      session.notebookSelected(ids[target])
+      // "All notes", the notebooks, then Recently Deleted.
+      let entries: [SidebarSelection] =
+        [.allNotes] + session.notebooks.value.map { .notebook($0.id) } + [.recentlyDeleted]
+      let current = entries.firstIndex(of: session.sidebarSelection.value) ?? 0
+      let target = entries[clamp(current, delta, count: entries.count)]
+      if target == .recentlyDeleted {
+        session.recentlyDeletedSelected()
+      } else {
+        session.notebookSelected(target.notebook)
+      }
     case .list:
       let list = session.list
       guard list.count > 0 else { return }
@@ -200,7 +213,7 @@ extension TerminalApplication {
     }
   }
 
-  private func clamp(_ index: Int, _ delta: Int, count: Int) -> Int {
+  func clamp(_ index: Int, _ delta: Int, count: Int) -> Int {
     let (sum, overflow) = index.addingReportingOverflow(delta)
     return min(max(0, overflow ? (delta < 0 ? 0 : count - 1) : sum), count - 1)
   }

@@ -168,48 +168,6 @@ extension TerminalApplication {
     session.deletionAnswered(confirmation.id, confirmed: confirmed)
   }
 
-  // MARK: - Recently Deleted
-
-  /// Keys in Recently Deleted: Enter (or r) restores the highlighted note, x asks whether to
-  /// delete it for good and E whether to empty Recently Deleted (y does), Esc closes.
-  func handleRecentlyDeleted(_ key: Key, selected: Int, asking question: RecentlyDeletedQuestion?) {
-    let count = session.recentlyDeletedCount
-    guard selected >= 0, selected < count else {
-      interaction = .browsing
-      return
-    }
-    if let question {
-      interaction = .recentlyDeleted(selected: selected, asking: nil)
-      guard key == .character("y") else { return }
-      switch question {
-      case .deleteForGood:
-        session.deletedNoteDeletedForGood(session.recentlyDeletedEntry(at: selected).id)
-      case .empty: session.recentlyDeletedEmptied()
-      }
-      if session.recentlyDeletedCount == 0 { interaction = .browsing }
-      let last = session.recentlyDeletedCount - 1
-      if case .recentlyDeleted = interaction {
-        interaction = .recentlyDeleted(selected: min(selected, last), asking: nil)
-      }
-      return
-    }
-    switch key {
-    case .up, .character("k"):
-      interaction = .recentlyDeleted(selected: max(0, selected - 1), asking: nil)
-    case .down, .character("j"):
-      interaction = .recentlyDeleted(selected: min(count - 1, selected + 1), asking: nil)
-    case .escape: interaction = .browsing
-    case .enter, .character("r"):
-      interaction = .browsing
-      session.deletedNoteRestored(session.recentlyDeletedEntry(at: selected).id)
-    case .character("x"), .delete:
-      interaction = .recentlyDeleted(selected: selected, asking: .deleteForGood)
-    case .character("E"):
-      interaction = .recentlyDeleted(selected: selected, asking: .empty)
-    default: break
-    }
-  }
-
   // MARK: - Moving
 
   func handleMoving(_ key: Key, note: NoteID, selected: Int) {

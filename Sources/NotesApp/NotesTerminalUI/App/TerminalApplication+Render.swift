@@ -44,13 +44,37 @@ extension TerminalApplication {
       if case .renameNotebook(let id) = prompt.purpose { renamingNotebook = (id, prompt.text) }
       if case .renameNote(let id) = prompt.purpose { renamingNote = (id, prompt.text) }
     }
+    let sidebarSelection = session.sidebarSelection.value
     drawSidebar(
       SidebarContent(
         rows: session.notebooks.value, totalNotes: session.noteCount,
-        selection: session.selectedNotebook.value,
+        deletedNotes: session.recentlyDeletedCount, selection: sidebarSelection,
         focused: focus == .sidebar, renaming: renamingNotebook),
       scroll: &sidebarScroll, frame: layout.sidebar, into: &screen)
     drawRule(column: layout.list.column - 1, rows: layout.list.rows, into: &screen)
+    if sidebarSelection == .recentlyDeleted {
+      drawRecentlyDeleted(layout, into: &screen)
+    } else {
+      drawNotes(layout, renaming: renamingNote, into: &screen)
+    }
+    drawHintLine(layout.hintLine, into: &screen)
+    screen.fill(row: layout.statusBar.row, columns: 0..<width, style: .reverse)
+    // A message that does not fit beside the counts is shown on its own, cut at a word.
+    let status = session.status.value
+    let statusText = " " + status.text
+    screen.write(
+      statusText.displayWidth <= width
+        ? statusText : fittedAtWord(status.message.map { " " + $0 } ?? statusText, width),
+      row: layout.statusBar.row, column: 0, style: .reverse)
+    drawOverlay(into: &screen)
+    return screen
+  }
+
+  /// The note list and the editor.
+  private func drawNotes(
+    _ layout: ScreenLayout, renaming renamingNote: (NoteID, String)?,
+    into screen: inout ScreenBuffer
+  ) {
     let list = session.list
     let selectedNote = session.selectedNote.value
     drawNoteList(
@@ -64,17 +88,21 @@ extension TerminalApplication {
       state: session.editorState.value, cursor: cursor,
       focused: focus == .editor && interaction == .browsing,
       scroll: &editorScroll, frame: layout.editor, textFrame: layout.editorText, into: &screen)
-    drawHintLine(layout.hintLine, into: &screen)
-    screen.fill(row: layout.statusBar.row, columns: 0..<width, style: .reverse)
-    // A message that does not fit beside the counts is shown on its own, cut at a word.
-    let status = session.status.value
-    let statusText = " " + status.text
-    screen.write(
-      statusText.displayWidth <= width
-        ? statusText : fittedAtWord(status.message.map { " " + $0 } ?? statusText, width),
-      row: layout.statusBar.row, column: 0, style: .reverse)
-    drawOverlay(into: &screen)
-    return screen
+  }
+
+  /// Recently Deleted in the list's frame, and its highlighted note in the editor's.
+  private func drawRecentlyDeleted(_ layout: ScreenLayout, into screen: inout ScreenBuffer) {
+    let count = session.recentlyDeletedCount
+    let selected = highlightedDeletedIndex
+    drawDeletedNotes(
+      DeletedNotesContent(
+        count: count, entry: session.recentlyDeletedEntry(at:), selected: selected,
+        focused: focus == .list, keptDays: session.recentlyDeletedDays),
+      scroll: &listScroll, frame: layout.list, into: &screen)
+    drawRule(column: layout.editor.column - 1, rows: layout.editor.rows, into: &screen)
+    drawDeletedNote(
+      count > 0 ? session.recentlyDeletedEntry(at: selected) : nil, frame: layout.editor,
+      textFrame: layout.editorText, into: &screen)
   }
 
   private func drawHintLine(_ frame: Frame, into screen: inout ScreenBuffer) {
@@ -89,17 +117,27 @@ extension TerminalApplication {
       screen.cursor = (frame.row, min(frame.width - 1, 1 + written))
       return
     }
+    if case .deletedNotesQuestion(let question) = interaction {
+      screen.write(
+        deletedNotesQuestionText(question) + " y: delete, any other key: keep", row: frame.row,
+        column: 1, limit: frame.width - 2, style: .bold)
+      return
+    }
     let hint =
-      focus == .editor
-      ? "Type to edit · Esc leaves the editor · Ctrl-Q quits"
-      : "Tab pane · n note · N notebook · r rename · d delete · / search · : commands"
-        + " · ? help · q quit"
+      if session.sidebarSelection.value == .recentlyDeleted {
+        "Enter restores · x deletes for good · E empties · u undo · Tab pane · q quit"
+      } else if focus == .editor {
+        "Type to edit · Esc leaves the editor · Ctrl-Q quits"
+      } else {
+        "Tab pane · n note · N notebook · r rename · d delete · / search · : commands"
+          + " · ? help · q quit"
+      }
     screen.write(hint, row: frame.row, column: 1, limit: frame.width - 2, style: .dim)
   }
 
   private func drawOverlay(into screen: inout ScreenBuffer) {
     switch interaction {
-    case .browsing, .prompt: return
+    case .browsing, .prompt, .deletedNotesQuestion: return
     case .palette(let selected):
       drawPalette(session.menu.value, selected: selected, scroll: &overlayScroll, into: &screen)
     case .help: drawHelp(scroll: &overlayScroll, into: &screen)
@@ -107,11 +145,6 @@ extension TerminalApplication {
     case .moving(let note, let selected):
       drawMovePicker(
         session.moveTargets(for: note), selected: selected, scroll: &overlayScroll, into: &screen)
-    case .recentlyDeleted(let selected, let question):
-      drawRecentlyDeleted(
-        count: session.recentlyDeletedCount, entry: session.recentlyDeletedEntry(at:),
-        selected: selected, asking: question, keptDays: session.recentlyDeletedDays,
-        into: &screen)
     case .history(let box):
       drawHistory(box, now: session.editorState.value.body, into: &screen)
     }

@@ -49,6 +49,8 @@ public final class TerminalApplication {
   var sidebarScroll = 0
   var listScroll = 0
   var editorScroll = 0
+  /// The highlighted note of Recently Deleted, by index (see `highlightedDeletedIndex`).
+  var deletedSelected = 0
   /// The first line shown in the palette or the move picker.
   var overlayScroll = 0
   /// The size of the last render, for cursor movement by screen lines.
@@ -114,7 +116,7 @@ public final class TerminalApplication {
 
   /// Follows the session where the terminal's own view state depends on it.
   private func bindPresentations() {
-    session.selectedNotebook.observe { [unowned self] _ in listScroll = 0 }.store(in: bag)
+    session.sidebarSelection.observe { [unowned self] _ in listScroll = 0 }.store(in: bag)
     session.editorState.observe { [unowned self] state in
       if state.noteID != editorNote { editorScroll = 0 }
       editorNote = state.noteID
@@ -156,9 +158,12 @@ public final class TerminalApplication {
     case .deleteNote: session.noteDeleted()
     case .deleteNotebook: session.notebookDeletionRequested()
     case .keepDeletedNote: session.deletedNoteKept()
-    case .recentlyDeleted: interaction = .recentlyDeleted(selected: 0, asking: nil)
+    case .recentlyDeleted: showRecentlyDeleted()
     case .noteHistory: beginHistory()
-    case .search: beginPrompt(.search, text: session.search.value)
+    case .search:
+      // The search is the note list's: Recently Deleted gives way to "All notes".
+      if session.sidebarSelection.value == .recentlyDeleted { session.notebookSelected(nil) }
+      beginPrompt(.search, text: session.search.value)
     case .toggleSort: session.sortToggled()
     case .undo: session.undoRequested()
     case .redo: session.redoRequested()

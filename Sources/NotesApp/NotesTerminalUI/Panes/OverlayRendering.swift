@@ -173,43 +173,6 @@ func drawConfirmation(_ confirmation: DeletionConfirmation, into screen: inout S
     width: confirmation.message.displayWidth + 6, scroll: &scroll, into: &screen)
 }
 
-/// Draws Recently Deleted: each note's title, the notebook it was in and when it was
-/// deleted, the highlighted one reversed; the question when it asks to delete one for good.
-///
-/// Only the entries the box has room for, around the highlighted one, are read
-/// (`entry(index)`), so a frame costs the same with 10 or 100,000 deleted notes.
-func drawRecentlyDeleted(
-  count: Int, entry: (Int) -> DeletedNote, selected: Int, asking: RecentlyDeletedQuestion?,
-  keptDays: Int, into screen: inout ScreenBuffer
-) {
-  let question = asking != nil && selected >= 0 && selected < count
-  let room = max(1, screen.height - 4 - (question ? 2 : 0) - 2)
-  let first = max(0, min(selected - room / 2, count - room))
-  var lines = (first..<min(count, first + room)).map { index in
-    let entry = entry(index)
-    return (
-      "\(entry.note.title) — \(entry.notebookTitle) — " + ShownDate.text(entry.deleted),
-      index == selected ? CellStyle.reverse : CellStyle()
-    )
-  }
-  if question {
-    lines.append(("", CellStyle()))
-    let notes = count == 1 ? "the note" : "all \(count) notes"
-    let what =
-      asking == .empty
-      ? "Delete \(notes) in Recently Deleted for good?"
-      : "Delete “\(entry(selected).note.title)” for good?"
-    lines.append((what + " y: delete", .bold))
-  }
-  lines.append(("", CellStyle()))
-  lines.append((RecentlyDeleted.keptSentence(days: keptDays), .dim))
-  var scroll = 0
-  drawBox(
-    title: "Recently Deleted (Enter restores, x deletes, E empties, Esc closes)",
-    lines: lines, width: 72,
-    selected: selected - first, scroll: &scroll, into: &screen)
-}
-
 /// Draws the notebook picker for moving a note, scrolled to keep the highlighted one in
 /// view.
 func drawMovePicker(

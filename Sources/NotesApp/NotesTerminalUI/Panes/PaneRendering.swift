@@ -136,19 +136,23 @@ func rowStyle(selected: Bool, focused: Bool) -> CellStyle {
 struct SidebarContent {
   var rows: [SidebarRow]
   var totalNotes: Int
-  var selection: NotebookID?
+  /// How many notes are in Recently Deleted.
+  var deletedNotes: Int
+  var selection: SidebarSelection
   var focused: Bool
   /// The title being typed for a notebook renamed in place.
   var renaming: (id: NotebookID, text: String)?
 }
 
-/// Draws the sidebar: "All notes" then each notebook with its count.
+/// Draws the sidebar: "All notes", each notebook, then Recently Deleted, with their counts.
 func drawSidebar(
   _ content: SidebarContent, scroll: inout Int, frame: Frame, into screen: inout ScreenBuffer
 ) {
   drawHeader("NOTEBOOKS", focused: content.focused, frame: frame, into: &screen)
-  let entries: [(NotebookID?, String, Int)] =
-    [(nil, "All notes", content.totalNotes)] + content.rows.map { ($0.id, $0.title, $0.noteCount) }
+  let entries: [(SidebarSelection, String, Int)] =
+    [(.allNotes, "All notes", content.totalNotes)]
+    + content.rows.map { (.notebook($0.id), $0.title, $0.noteCount) }
+    + [(.recentlyDeleted, "Recently Deleted", content.deletedNotes)]
   let visible = frame.height - 1
   let selectedIndex = entries.firstIndex { $0.0 == content.selection }
   NotesTerminalUI.scroll(
@@ -156,18 +160,20 @@ func drawSidebar(
   for line in 0..<max(0, visible) {
     let index = scroll + line
     guard index < entries.count else { break }
-    let (id, title, count) = entries[index]
-    let selected = id == content.selection
-    if let renaming = content.renaming, let id, renaming.id == id {
+    let (entry, title, count) = entries[index]
+    let selected = entry == content.selection
+    if let renaming = content.renaming, let id = entry.notebook, renaming.id == id {
       drawRow(
         BidiIsolation.isolate(ending(of: renaming.text, fitting: frame.width - 3)) + "▏",
         row: frame.row + 1 + line, frame: frame, style: [.underline], into: &screen)
     } else {
-      // "All notes" is the app's own; a notebook's title is the user's.
+      // "All notes" and "Recently Deleted" are the app's own; a notebook's title is the
+      // user's. Recently Deleted is dim, as it holds no notes of the library.
+      var style = rowStyle(selected: selected, focused: content.focused)
+      if entry == .recentlyDeleted, !selected { style.formUnion(.dim) }
       drawRow(
-        id == nil ? title : BidiIsolation.isolate(title), trailing: String(count),
-        row: frame.row + 1 + line, frame: frame,
-        style: rowStyle(selected: selected, focused: content.focused), into: &screen)
+        entry.notebook == nil ? title : BidiIsolation.isolate(title), trailing: String(count),
+        row: frame.row + 1 + line, frame: frame, style: style, into: &screen)
     }
   }
 }

@@ -299,7 +299,7 @@ final class ModelBasedRun {
     }
     let checks: [RunFailure?] = [
       differ("sidebar rows", app.sidebar.rows.value, SidebarController.recomputedRows(for: state)),
-      differ("sidebar selection", app.sidebar.selection.value, reference.sidebarSelection),
+      differ("sidebar selection", app.sidebar.selectedNotebook.value, reference.sidebarSelection),
       differ("list notebook", app.list.notebook, reference.listNotebook),
       differ("list search", app.list.search, reference.search),
       differ("list sort", app.list.sort, reference.sort),
