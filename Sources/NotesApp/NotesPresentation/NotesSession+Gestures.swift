@@ -25,6 +25,15 @@ extension NotesSession {
     sidebar.select(.recentlyDeleted)
   }
 
+  /// The user left Recently Deleted (Esc): the notes show again.
+  ///
+  /// The sidebar selects what the list shows, "All notes" or the notebook selected before.
+  /// Outside Recently Deleted it does nothing.
+  public func recentlyDeletedLeft() {
+    guard sidebar.selection.value == .recentlyDeleted else { return }
+    sidebar.select(sidebar.listedNotebook.value)
+  }
+
   /// The user selected a note in the list.
   ///
   /// - Parameter id: A listed note.

@@ -16,6 +16,12 @@ extension NotesSession {
   /// commit's changes; reading it copies the rows, never sorts them.
   public var recentlyDeleted: [DeletedNote] { library.recentlyDeleted.rows }
 
+  /// How ``recentlyDeleted`` changed at each commit that changed it, by position, for a
+  /// presentation that changes its rows by the positions named (a list view's model).
+  public var recentlyDeletedUpdates: some StateProjection<ListUpdate<NoteID>> {
+    library.recentlyDeleted.updates
+  }
+
   /// How many notes are in Recently Deleted.
   public var recentlyDeletedCount: Int { library.recentlyDeleted.count }
 

@@ -188,12 +188,13 @@ struct GestureTests {
     #expect(app.session.recentlyDeleted.isEmpty)
     #expect(app.screen().contains { $0.contains("Recently Deleted is empty.") })
     app.expectPanesAgree()
-    // Back to the notes, where Book list is listed again.
-    app.press(.backTab, .home)
+    // Esc goes back to the notes, where Book list is listed again.
+    app.press(.escape)
     #expect(app.session.sidebarSelection.value == .allNotes)
+    #expect(app.focus == .list)
     #expect(app.session.list.row(for: book) != nil)
     // E asks whether to empty it; y does, and Undo puts the notes back.
-    app.press(.tab, .character("d"), .down, .character("d"))
+    app.press(.character("d"), .down, .character("d"))
     #expect(app.session.recentlyDeleted.count == 2)
     app.press(.character("T"), .character("E"))
     #expect(

@@ -154,7 +154,11 @@ extension TerminalApplication {
     case .end: moveSelection(by: Int.max / 2)
     case .enter: moveFocus(to: focus == .sidebar ? .list : .editor)
     case .escape:
-      if !session.search.value.isEmpty { session.searchTyped("") }
+      if showsDeleted {
+        session.recentlyDeletedLeft()
+      } else if !session.search.value.isEmpty {
+        session.searchTyped("")
+      }
     case .character("q"), .control("q"): run(.quit)
     case .character("?"), .function(1): run(.help)
     case .character(":"), .control("p"): interaction = .palette(selected: 0)

@@ -125,7 +125,7 @@ extension TerminalApplication {
     }
     let hint =
       if session.sidebarSelection.value == .recentlyDeleted {
-        "Enter restores · x deletes for good · E empties · u undo · Tab pane · q quit"
+        "Enter restores · x deletes for good · E empties · u undo · Esc back to notes · q quit"
       } else if focus == .editor {
         "Type to edit · Esc leaves the editor · Ctrl-Q quits"
       } else {

@@ -13,7 +13,7 @@ public enum KeyBindings {
     ("Tab / Shift-Tab", "move focus: notebooks, notes, editor"),
     ("↑ ↓  j k  PgUp PgDn", "move the selection"),
     ("Enter", "open: notebook → notes → editor"),
-    ("Esc", "leave the editor, clear the search, close"),
+    ("Esc", "leave the editor or Recently Deleted, clear, close"),
     ("n / N", "new note / new notebook"),
     ("r", "rename the selected note or notebook, in place"),
     ("m", "move the selected note to another notebook"),

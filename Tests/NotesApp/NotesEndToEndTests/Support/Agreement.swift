@@ -151,11 +151,13 @@ enum Agreement {
         all.count == screen.noteCount,
         "the sidebar's All notes says \(all.count), the status bar \(screen.noteCount) notes")
     }
-    let shownRows = min(screen.notebookCount + 1, screen.visibleSidebarEntries)
+    let shownRows = min(screen.notebookCount + 2, screen.visibleSidebarEntries)
+    let deletedRows = screen.recentlyDeleted == nil ? 0 : 1
     check(
-      screen.sidebar.count == shownRows,
-      "the sidebar shows \(screen.sidebar.count) rows for \(screen.notebookCount) notebooks "
-        + "(the status bar's count) and All notes")
+      screen.sidebar.count + deletedRows == shownRows,
+      "the sidebar shows \(screen.sidebar.count + deletedRows) rows for "
+        + "\(screen.notebookCount) notebooks (the status bar's count), All notes and "
+        + "Recently Deleted")
     let notebookRows = screen.sidebar.dropFirst()
     if screen.allNotes != nil, screen.sidebar.count == screen.notebookCount + 1 {
       let sum = notebookRows.reduce(0) { $0 + $1.count }

@@ -55,6 +55,8 @@ struct NotesScreen: CustomStringConvertible {
   let focusedPane: Pane?
   /// The sidebar's rows: "All notes", then the notebooks (a window of them if it scrolled).
   let sidebar: [SidebarEntry]
+  /// The sidebar's last row, Recently Deleted, when it is in view.
+  let recentlyDeleted: SidebarEntry?
   /// The count in the list's header ("NOTES 6").
   let listCount: Int
   /// The list's order, as its header says: "date" or "title".
@@ -136,6 +138,7 @@ struct NotesScreen: CustomStringConvertible {
       throw Unreadable(description: "no sidebar header: \(headers[0].text)")
     }
     var sidebar: [SidebarEntry] = []
+    var deletedEntry: SidebarEntry?
     for row in panes[0].dropFirst() {
       let text = row.dropFirst(1).trimmedText
       if text.isEmpty { break }
@@ -147,17 +150,27 @@ struct NotesScreen: CustomStringConvertible {
       guard text.dropLast(digits).last == " " else {
         throw Unreadable(description: "a sidebar row whose title touches its count: \(text)")
       }
-      sidebar.append(
-        SidebarEntry(
-          text: text, title: String(text.dropLast(digits)).trimmingTrailingSpaces,
-          count: Int(text.suffix(digits)) ?? 0,
-          isSelected: row.firstStyle.isHighlighted))
+      let entry = SidebarEntry(
+        text: text, title: String(text.dropLast(digits)).trimmingTrailingSpaces,
+        count: Int(text.suffix(digits)) ?? 0,
+        isSelected: row.firstStyle.isHighlighted)
+      // The dim row (the last) is Recently Deleted, not a notebook. Selected, it is not dim,
+      // but then the list's header says so, and the screen is refused below.
+      if row.firstStyle.contains(.dim) {
+        deletedEntry = entry
+      } else {
+        sidebar.append(entry)
+      }
     }
     self.sidebar = sidebar
+    recentlyDeleted = deletedEntry
     visibleSidebarEntries = panes[0].count - 1
 
     // List header: " NOTES 6 · by date · “search”".
     let header = headers[1].trimmedText
+    if header.hasPrefix(" RECENTLY DELETED") {
+      throw Unreadable(description: "Recently Deleted is shown where the notes are")
+    }
     let headerParts = header.dropFirst().components(separatedBy: " · ")
     guard headerParts.count >= 2, headerParts[0].hasPrefix("NOTES "),
       let listCount = Int(headerParts[0].dropFirst("NOTES ".count)),
