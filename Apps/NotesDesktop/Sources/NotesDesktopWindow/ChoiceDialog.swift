@@ -3,9 +3,8 @@ import CGtk
 
 /// A modal list of choices.
 ///
-/// The command palette, the notebook picker of Move Note, Recently Deleted and Note History: a
-/// filter entry, every row's label, a line for the reason a pick was refused, and the
-/// buttons.
+/// The command palette, the notebook picker of Move Note and Note History: a filter entry,
+/// every row's label, a line for the reason a pick was refused, and the buttons.
 ///
 /// ## Guarantees
 ///
@@ -15,9 +14,6 @@ import CGtk
 /// - A pick reaches the owner through an input slot; a pick the owner refuses (a disabled
 ///   command) keeps the dialog open with the reason. Rows rendered while it is open never
 ///   emit a pick.
-/// - Other buttons (Delete for Good in Recently Deleted) reach the owner through an input slot
-///   of their own, with the highlighted row's id; one that needs a row is refused, with the
-///   reason, while none is highlighted.
 /// - `close()` ends it without a pick (the owning window closing).
 @MainActor
 final class ChoiceDialog: WindowDialog {
@@ -29,29 +25,8 @@ final class ChoiceDialog: WindowDialog {
     var label: String
   }
 
-  /// A button besides the main one, which acts on the highlighted row or on all of them.
-  struct Button {
-    /// Its label.
-    var label: String
-    /// The keys that press it, in GTK's syntax ("<Alt>d").
-    var shortcut: String
-    /// Whether it acts on the highlighted row (it is refused with the reason while none is).
-    var needsChoice: Bool
-    /// Given the highlighted row's id (`nil` for a button that does not need one); returns
-    /// why it was refused, shown under the list, or `nil`.
-    var press: (String?) -> String?
-  }
-
-  /// A press of one of the other buttons: which, and on which row.
-  struct ButtonPress {
-    var button: Int
-    var choice: String?
-  }
-
   /// The ids the user picked; renders never emit them.
   let picks = InputSlot<String>()
-  /// The presses of the other buttons; renders never emit them.
-  let presses = InputSlot<ButtonPress>()
   private let frame: DialogWindow
   private let filterEntry: UnsafeMutablePointer<GtkWidget>
   private let rows: OpaquePointer
@@ -71,12 +46,11 @@ final class ChoiceDialog: WindowDialog {
   ///   - message: What to pick.
   ///   - accept: The main button's label.
   ///   - choices: The rows.
-  ///   - buttons: Other buttons, before Cancel, in order.
   ///   - pick: Given each picked id; returns why it was refused (the dialog stays open), or
   ///     `nil` to close.
   init(
     parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, accept: String,
-    choices: [Choice], buttons: [Button] = [], pick: @escaping (String) -> String?
+    choices: [Choice], pick: @escaping (String) -> String?
   ) {
     frame = DialogWindow(
       parent: parent, title: title, message: message, accept: accept, width: 480)
@@ -108,22 +82,6 @@ final class ChoiceDialog: WindowDialog {
       connect.forward(picks) { [unowned self] id in
         guard let refusal = pick(id) else { return self.close() }
         self.frame.showReason(refusal)
-      }
-      connect.forward(presses) { [unowned self] press in
-        let refusal = buttons[press.button].press(press.choice)
-        // A press may have closed the dialog (nothing left to choose).
-        if !self.isClosed { self.frame.showReason(refusal ?? "") }
-      }
-    }
-    for (index, button) in buttons.enumerated() {
-      let widget = frame.addButton(button.label, shortcut: button.shortcut)
-      Signal.connect(GPointer(widget), "clicked") { [unowned self] in
-        guard button.needsChoice else {
-          _ = self.presses.send(ButtonPress(button: index, choice: nil))
-          return
-        }
-        guard let id = self.selectedID() else { return }
-        _ = self.presses.send(ButtonPress(button: index, choice: id))
       }
     }
     connectInput(list)

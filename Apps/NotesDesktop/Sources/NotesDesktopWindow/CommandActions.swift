@@ -192,7 +192,9 @@ final class CommandActions {
         session.notebookRenamed(to: $0)
       }
     case .session(.moveNote): pickNotebook()
-    case .session(.recentlyDeleted): pickDeletedNote()
+    case .session(.recentlyDeleted):
+      session.recentlyDeletedSelected()
+      owner.focusRecentlyDeleted()
     case .session(.noteHistory): pickVersion()
     case .session(.togglePin): session.pinToggled()
     case .session(.deleteNote): session.noteDeleted()
@@ -270,72 +272,31 @@ final class CommandActions {
       })
   }
 
-  /// Recently Deleted: every note there, most recently deleted first.
+  /// Asks whether to delete note `id` of Recently Deleted for good, and does if so (Undo
+  /// brings it back into Recently Deleted until the app quits).
   ///
-  /// The one chosen is restored where it was; Delete for Good… (Alt-D) and Empty… (Alt-E)
-  /// ask first, then delete for good (Undo brings the notes back into Recently Deleted until
-  /// the app quits).
-  private func pickDeletedNote() {
+  /// - Parameter id: A note in Recently Deleted.
+  func askToDeleteForGood(_ id: NoteID) {
+    guard let entry = session.recentlyDeletedEntry(id) else { return }
     let session = session
-    func choices() -> [ChoiceDialog.Choice] {
-      session.recentlyDeleted.map { entry in
-        .init(
-          id: String(entry.id.rawValue),
-          label: "\(entry.note.title) — \(entry.notebookTitle) — " + ShownDate.text(entry.deleted))
-      }
-    }
-    weak var shown: ChoiceDialog?
-    // After a deletion for good: the rows left, or no dialog when none is.
-    func refresh() {
-      if session.recentlyDeletedCount == 0 { shown?.close() } else { shown?.show(choices()) }
-    }
-    let deleteForGood = ChoiceDialog.Button(
-      label: "Delete for Good…", shortcut: "<Alt>d", needsChoice: true
-    ) {
-      [unowned self] id in
-      guard let raw = id.flatMap(Int64.init),
-        let entry = session.recentlyDeleted.first(where: { $0.id.rawValue == raw })
-      else { return nil }
-      let title = BidiIsolation.isolate(entry.note.title)
-      self.confirm(
-        "Delete for Good",
-        "Delete “\(title)” for good? Undo brings it back until you quit Notes.",
-        accept: "Delete for Good"
-      ) {
-        let outcome = session.deletedNoteDeletedForGood(entry.id)
-        refresh()
-        return outcome
-      }
-      return nil
-    }
-    let empty = ChoiceDialog.Button(
-      label: "Empty…", shortcut: "<Alt>e", needsChoice: false
-    ) { [unowned self] _ in
-      let count = session.recentlyDeletedCount
-      let notes = count == 1 ? "the note" : "all \(count) notes"
-      self.confirm(
-        "Empty Recently Deleted",
-        "Delete \(notes) in Recently Deleted for good? Undo brings them back until you quit "
-          + "Notes.",
-        accept: "Empty"
-      ) {
-        let outcome = session.recentlyDeletedEmptied()
-        refresh()
-        return outcome
-      }
-      return nil
-    }
-    let dialog = ChoiceDialog(
-      parent: owner.window, title: "Recently Deleted",
-      message: "Restore a deleted note where it was, or delete it for good. "
-        + RecentlyDeleted.keptSentence(days: session.recentlyDeletedDays), accept: "Restore",
-      choices: choices(), buttons: [empty, deleteForGood]
-    ) { id in
-      guard let raw = Int64(id) else { return nil }
-      return Self.refusal(session.deletedNoteRestored(NoteID(rawValue: raw)))
-    }
-    shown = dialog
-    keep(dialog)
+    let title = BidiIsolation.isolate(entry.note.title)
+    confirm(
+      "Delete for Good", "Delete “\(title)” for good? Undo brings it back until you quit Notes.",
+      accept: "Delete for Good"
+    ) { session.deletedNoteDeletedForGood(id) }
+  }
+
+  /// Asks whether to delete every note in Recently Deleted for good, and does if so.
+  func askToEmptyRecentlyDeleted() {
+    let session = session
+    let count = session.recentlyDeletedCount
+    guard count > 0 else { return }
+    let notes = count == 1 ? "the note" : "all \(count) notes"
+    confirm(
+      "Empty Recently Deleted",
+      "Delete \(notes) in Recently Deleted for good? Undo brings them back until you quit Notes.",
+      accept: "Empty"
+    ) { session.recentlyDeletedEmptied() }
   }
 
   /// Lists the selected note's kept versions, newest first; the one chosen becomes the

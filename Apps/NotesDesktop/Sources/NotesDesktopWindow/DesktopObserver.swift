@@ -74,11 +74,12 @@ extension DesktopWindow {
   /// The echoes the window's input slots dropped: renders that made GTK emit a user's
   /// signal.
   package var droppedEchoes: Int {
-    notebookChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
+    sidebarChoices.echoCount + noteChoices.echoCount + bodyEdits.echoCount
       + cursorMoves.echoCount + titleCommits.echoCount + titleFocuses.echoCount
       + paneFocuses.echoCount
       + searchEdits.echoCount
-      + commands.runs.echoCount
+      + commands.runs.echoCount + deletedPane.restores.echoCount
+      + deletedPane.deletions.echoCount + deletedPane.emptyings.echoCount
   }
 
   /// The previews that the note list's rows GTK still holds computed for a note they no

@@ -16,10 +16,7 @@ extension DesktopWindow {
       GPointer(sidebarSelection), "selection-changed",
       withPositions: { [unowned self] _, _ in
         let position = Int(gtk_single_selection_get_selected(self.sidebarSelection))
-        let notebook =
-          position >= 1 && position - 1 < self.notebookRows.count
-          ? self.notebookRows[position - 1].id : nil
-        _ = self.notebookChoices.send(notebook)
+        _ = self.sidebarChoices.send(self.sidebarEntry(at: position))
       })
     Signal.connect(
       GPointer(noteSelection), "selection-changed",
@@ -73,18 +70,38 @@ extension DesktopWindow {
       // selection again after every change of its rows.
       connect.render(session.notebooks) { [unowned self] rows in
         self.showNotebooks(rows)
-        self.selectNotebook(session.selectedNotebook.value)
+        self.selectSidebarEntry(session.sidebarSelection.value)
       }
-      connect.render(session.selectedNotebook) { [unowned self] in self.selectNotebook($0) }
+      connect.render(session.sidebarSelection) { [unowned self] selection in
+        self.selectSidebarEntry(selection)
+        if selection == .recentlyDeleted { self.deletedPane.highlightFirst() }
+        gtk_stack_set_visible_child_name(
+          OpaquePointer(self.content), selection == .recentlyDeleted ? "deleted" : "notes")
+        // The page shown may have changed while hidden (a note restored, the editor's
+        // text): GTK 4.8 then draws it before it allocates it, unless asked to lay it out.
+        gtk_widget_queue_resize(self.content)
+      }
+      // Recently Deleted's count, on the sidebar's last row.
+      connect.render(session.recentlyDeletedUpdates) { [unowned self] _ in
+        self.showRecentlyDeletedCount()
+        self.selectSidebarEntry(session.sidebarSelection.value)
+      }
+      deletedPane.bind(
+        &connect, deleteForGood: { [unowned self] in self.commands.askToDeleteForGood($0) },
+        empty: { [unowned self] in self.commands.askToEmptyRecentlyDeleted() })
       connect.render(session.list.updates) { [unowned self] update in
         self.showNotes(update)
         self.selectNote(session.selectedNote.value)
       }
       connect.render(session.selectedNote) { [unowned self] in self.selectNote($0) }
       connect.render(session.editorState) { [unowned self] editor in self.showEditor(editor) }
-      connect.forward(notebookChoices) { [unowned self] notebook in
+      connect.forward(sidebarChoices) { [unowned self] selection in
         self.observer?.inputForwarded(.notebookChoice, by: self)
-        session.notebookSelected(notebook)
+        if selection == .recentlyDeleted {
+          session.recentlyDeletedSelected()
+        } else {
+          session.notebookSelected(selection.notebook)
+        }
       }
       connect.forward(noteChoices) { [unowned self] note in
         self.observer?.inputForwarded(.noteChoice, by: self)

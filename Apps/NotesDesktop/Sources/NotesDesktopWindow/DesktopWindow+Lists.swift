@@ -47,12 +47,24 @@ extension DesktopWindow {
     return view
   }
 
-  /// The sidebar's text at `position`: "All notes" first, then each notebook and its count.
+  /// The sidebar's text at `position`: "All notes" first, then each notebook and its count,
+  /// then Recently Deleted and its count.
   func sidebarText(at position: Int) -> String {
-    if position == 0 { return "All notes  \(session.noteCount)" }
-    guard position - 1 < notebookRows.count else { return "" }
-    let row = notebookRows[position - 1]
-    return Self.sidebarText(title: row.title, count: row.noteCount)
+    switch sidebarEntry(at: position) {
+    case .allNotes: return "All notes  \(session.noteCount)"
+    case .recentlyDeleted: return "Recently Deleted  \(session.recentlyDeletedCount)"
+    case .notebook:
+      let row = notebookRows[position - 1]
+      return Self.sidebarText(title: row.title, count: row.noteCount)
+    }
+  }
+
+  /// What the sidebar's row at `position` selects; "All notes" for a position past them.
+  func sidebarEntry(at position: Int) -> SidebarSelection {
+    if position >= 1, position - 1 < notebookRows.count {
+      return .notebook(notebookRows[position - 1].id)
+    }
+    return position == notebookRows.count + 1 ? .recentlyDeleted : .allNotes
   }
 
   /// A notebook's row in the sidebar: its title, then its count.
@@ -69,9 +81,20 @@ extension DesktopWindow {
     leftToRight("\(BidiIsolation.isolate(title))  \(count)")
   }
 
-  func selectNotebook(_ notebook: NotebookID?) {
-    let index = notebook.flatMap { id in notebookRows.firstIndex { $0.id == id } }
-    gtk_single_selection_set_selected(sidebarSelection, UInt32(index.map { $0 + 1 } ?? 0))
+  func selectSidebarEntry(_ selection: SidebarSelection) {
+    let position =
+      switch selection {
+      case .allNotes: 0
+      case .notebook(let id): notebookRows.firstIndex { $0.id == id }.map { $0 + 1 } ?? 0
+      case .recentlyDeleted: notebookRows.count + 1
+      }
+    gtk_single_selection_set_selected(sidebarSelection, UInt32(position))
+  }
+
+  /// Rebinds the sidebar's last row, Recently Deleted, so it shows its count.
+  func showRecentlyDeletedCount() {
+    guard sidebar.count == notebookRows.count + 2 else { return }
+    sidebar.splice(at: notebookRows.count + 1, removing: 1, inserting: ["deleted"])
   }
 
   func selectNote(_ note: NoteID?) {
@@ -81,13 +104,13 @@ extension DesktopWindow {
   }
 
   func showNotebooks(_ rows: [SidebarRow]) {
-    // The store holds "All notes" and the notebooks once the first rows are shown; until
-    // then it is empty, even when the library has no notebook to show.
-    let sameRows = sidebar.count == rows.count + 1 && rows.map(\.id) == notebookRows.map(\.id)
+    // The store holds "All notes", the notebooks and Recently Deleted once the first rows
+    // are shown; until then it is empty, even when the library has no notebook to show.
+    let sameRows = sidebar.count == rows.count + 2 && rows.map(\.id) == notebookRows.map(\.id)
     let previous = notebookRows
     notebookRows = rows
     guard sameRows else {
-      sidebar.reload(["all"] + rows.map { String($0.id.rawValue) })
+      sidebar.reload(["all"] + rows.map { String($0.id.rawValue) } + ["deleted"])
       return
     }
     // The same notebooks: rebind only the rows whose text changed, and "All notes".

@@ -8,8 +8,9 @@ package import NotesPresentation
 /// One desktop window: one session's presentation.
 ///
 /// A Notes window on GTK 4: a header bar with the window title, a menu bar, the sidebar and
-/// the note list as `GtkListView`s, the note's title and text, and a status bar, every
-/// widget connected to the window's own `NotesSession` through a `Binder`.
+/// the note list as `GtkListView`s, the note's title and text (or, while the sidebar has it
+/// selected, Recently Deleted: `RecentlyDeletedPane`), and a status bar, every widget
+/// connected to the window's own `NotesSession` through a `Binder`.
 ///
 /// ## Guarantees
 /// - Thin: the window holds no state of its own beyond widgets. Every value it shows comes
@@ -38,7 +39,7 @@ package final class DesktopWindow {
   let binder = Binder(label: "desktop window")
 
   // User input, one slot per gesture; renders make GTK emit the same signals, dropped here.
-  let notebookChoices = InputSlot<NotebookID?>()
+  let sidebarChoices = InputSlot<SidebarSelection>()
   let noteChoices = InputSlot<NoteID>()
   let bodyEdits = InputSlot<(body: String, cursor: Int)>()
   let cursorMoves = InputSlot<Int>()
@@ -61,6 +62,10 @@ package final class DesktopWindow {
   let buffer: UnsafeMutablePointer<GtkTextBuffer>
   let statusLabel: UnsafeMutablePointer<GtkWidget>
   let searchEntry: UnsafeMutablePointer<GtkWidget>
+  /// Recently Deleted, shown in place of the note list and the editor while selected.
+  let deletedPane: RecentlyDeletedPane
+  /// The note list and editor, or Recently Deleted.
+  let content: UnsafeMutablePointer<GtkWidget>
   /// The row widgets GTK made for the note list, by list item.
   var noteRows: [GPointer: NoteRowView] = [:]
   /// The notebooks the sidebar shows, after "All notes".
@@ -133,6 +138,8 @@ package final class DesktopWindow {
     gtk_label_set_ellipsize(cast(raw(statusLabel)), PANGO_ELLIPSIZE_MIDDLE)
     searchEntry = required(gtk_search_entry_new(), "search entry")
     airframe_accessible_label(searchEntry, "Search")
+    deletedPane = RecentlyDeletedPane(session: session)
+    content = required(gtk_stack_new(), "stack")
     commands = CommandActions(owner: self, session: session)
 
     layOut()
@@ -142,6 +149,11 @@ package final class DesktopWindow {
   /// Gives the note's text the keyboard, with the cursor where the session has it.
   func focusEditor() {
     gtk_widget_grab_focus(textView)
+  }
+
+  /// Gives Recently Deleted's list the keyboard.
+  func focusRecentlyDeleted() {
+    gtk_widget_grab_focus(deletedPane.listView)
   }
 
   /// Gives the search entry the keyboard.
@@ -196,13 +208,16 @@ package final class DesktopWindow {
     reportsFocus(of: sidebarView, as: .sidebar)
     reportsFocus(of: listColumn, as: .list)
     reportsFocus(of: editor, as: .editor)
+    reportsFocus(of: deletedPane.widget, as: .list)
     let right = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
     gtk_paned_set_start_child(cast(raw(right)), listColumn)
     gtk_paned_set_end_child(cast(raw(right)), editor)
     gtk_paned_set_position(cast(raw(right)), 300)
+    gtk_stack_add_named(OpaquePointer(content), right, "notes")
+    gtk_stack_add_named(OpaquePointer(content), deletedPane.widget, "deleted")
     let panes = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
     gtk_paned_set_start_child(cast(raw(panes)), scrolled(sidebarView))
-    gtk_paned_set_end_child(cast(raw(panes)), right)
+    gtk_paned_set_end_child(cast(raw(panes)), content)
     gtk_paned_set_position(cast(raw(panes)), 200)
     gtk_widget_set_vexpand(panes, 1)
     let column = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "box")

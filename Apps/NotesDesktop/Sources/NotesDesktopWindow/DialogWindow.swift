@@ -78,29 +78,6 @@ struct DialogWindow {
     gtk_box_append(cast(raw(column)), widget)
   }
 
-  /// Adds a button before Cancel (a dialog's other answers, such as Delete for Good).
-  ///
-  /// - Parameters:
-  ///   - label: The button's label.
-  ///   - shortcut: The keys that press it anywhere in the dialog, in GTK's syntax
-  ///     ("<Alt>d"), also its tooltip.
-  /// - Returns: The button.
-  func addButton(_ label: String, shortcut: String) -> UnsafeMutablePointer<GtkWidget> {
-    // Not a mnemonic label: GTK 4.8 names a mnemonic button twice over ("Empty… Empty…").
-    let button = required(gtk_button_new_with_label(label), "button")
-    let keys = required(gtk_shortcut_controller_new(), "shortcut controller")
-    gtk_shortcut_controller_set_scope(cast(GPointer(keys)), GTK_SHORTCUT_SCOPE_GLOBAL)
-    // The activate action is a shared instance, and the shortcut takes a reference.
-    g_object_ref(GPointer(gtk_activate_action_get()))
-    gtk_shortcut_controller_add_shortcut(
-      cast(GPointer(keys)),
-      gtk_shortcut_new(gtk_shortcut_trigger_parse_string(shortcut), gtk_activate_action_get()))
-    gtk_widget_add_controller(button, cast(GPointer(keys)))
-    gtk_widget_set_tooltip_text(button, shortcut)
-    gtk_box_prepend(cast(raw(buttons)), button)
-    return button
-  }
-
   /// Adds the reason line and the buttons after the content, shows the window and gives
   /// `focus` the keyboard.
   ///

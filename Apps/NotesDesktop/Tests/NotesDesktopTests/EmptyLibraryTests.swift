@@ -35,7 +35,9 @@ struct EmptyLibraryTests {
     let opened = try #require(
       await desktop.waitForTree("the empty library") {
         $0.first("label", named: "0 notebooks · 0 notes · Not synced") != nil
-          && $0.first("list", named: "Notebooks")?.rowLabels == ["All notes  0"]
+          && $0.first("list", named: "Notebooks")?.rowLabels == [
+            "All notes  0", "Recently Deleted  0",
+          ]
       })
     #expect(opened.first("list", named: "Notebooks")?.selectedRow == "All notes  0")
     #expect(opened.first("list", named: "Notes")?.rowLabels == [])
@@ -49,7 +51,7 @@ struct EmptyLibraryTests {
     _ = try #require(
       await desktop.waitForAgreement(after: "the first notebook") {
         $0.first("list", named: "Notebooks")?.rowLabels == [
-          "All notes  0", sidebarRow("Travel", 0),
+          "All notes  0", sidebarRow("Travel", 0), "Recently Deleted  0",
         ]
       })
     #expect(

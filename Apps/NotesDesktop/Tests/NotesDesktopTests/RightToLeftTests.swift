@@ -43,7 +43,7 @@ struct RightToLeftTests {
     // The sidebar: the count stays apart from the notebook's title.
     #expect(
       tree.first("list", named: "Notebooks")?.rowLabels == [
-        "All notes  1", "\u{200E}\u{2068}\(Self.notebook)\u{2069}  1",
+        "All notes  1", "\u{200E}\u{2068}\(Self.notebook)\u{2069}  1", "Recently Deleted  0",
       ])
     // The note's row: its title after the pin's star, its first line before the counts.
     #expect(

@@ -23,7 +23,7 @@ struct WindowTests {
       opened.first("list", named: "Notebooks")?.rowLabels
         == [
           "All notes  6", sidebarRow("Home", 2), sidebarRow("Ideas", 2),
-          sidebarRow("Work", 2),
+          sidebarRow("Work", 2), "Recently Deleted  0",
         ])
     #expect(
       opened.first("list", named: "Notes")?.selectedRow == noteRow("Welcome to Notes", pinned: true)

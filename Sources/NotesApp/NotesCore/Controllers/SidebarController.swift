@@ -52,13 +52,13 @@ public enum SidebarSelection: Hashable, Sendable, Codable {
 /// - The selection goes back to "All notes" when its notebook is deleted, and so does
 ///   ``listedNotebook``, the notebook the note list shows (kept while Recently Deleted is
 ///   selected).
-/// - ``selectedNotebook`` is derived from the selection, so the two never disagree, even
-///   while an observer of one runs.
+/// - ``selectedNotebook`` and ``listedNotebook`` follow from the selection and are set
+///   before it: an observer of ``selection`` reads all three as of the same change.
 @MainActor
 @_spi(Instrumentation) public final class SidebarController: ViewStateController {
   private let rowsSource: StateSource<[SidebarRow]>
   private let selectionSource = StateSource(SidebarSelection.allNotes)
-  private let selectedNotebookState: DerivedState<NotebookID?>
+  private let selectedNotebookSource = StateSource<NotebookID?>(nil)
   private let listedNotebookSource = StateSource<NotebookID?>(nil)
   private var counts: [NotebookID: Int] = [:]
   private var notebookOfNote: [NoteID: NotebookID] = [:]
@@ -83,7 +83,6 @@ public enum SidebarSelection: Hashable, Sendable, Codable {
       notebookOfNote[note.id] = note.notebookID
     }
     rowsSource = StateSource([])
-    selectedNotebookState = selectionSource.map(\.notebook)
     renderedRevision = model.revision
     setRows(Self.rows(state.notebooks, counts: counts))
     lifetime = model.observeCommits { [weak self] commit in self?.apply(commit) }
@@ -96,7 +95,7 @@ public enum SidebarSelection: Hashable, Sendable, Codable {
   public var selection: some StateProjection<SidebarSelection> { selectionSource }
 
   /// The selected notebook; `nil` while "All notes" or Recently Deleted is selected.
-  public var selectedNotebook: some StateProjection<NotebookID?> { selectedNotebookState }
+  public var selectedNotebook: some StateProjection<NotebookID?> { selectedNotebookSource }
 
   /// Selects a notebook, or "All notes" with `nil`.
   ///
@@ -120,8 +119,7 @@ public enum SidebarSelection: Hashable, Sendable, Codable {
   @discardableResult
   public func select(_ selection: SidebarSelection) -> Bool {
     if let id = selection.notebook, rowIndex[id] == nil { return false }
-    if selection != .recentlyDeleted { listedNotebookSource.set(selection.notebook) }
-    selectionSource.set(selection)
+    setSelection(selection)
     return true
   }
 
@@ -186,8 +184,16 @@ public enum SidebarSelection: Hashable, Sendable, Codable {
       listedNotebookSource.set(nil)
     }
     if let selected = selectionSource.value.notebook, notebooks.removed.contains(selected) {
-      selectionSource.set(.allNotes)
+      setSelection(.allNotes)
     }
+  }
+
+  /// Sets the selection and what follows from it; the selection last, so its observers read
+  /// the others as of the same change.
+  private func setSelection(_ selection: SidebarSelection) {
+    if selection != .recentlyDeleted { listedNotebookSource.set(selection.notebook) }
+    selectedNotebookSource.set(selection.notebook)
+    selectionSource.set(selection)
   }
 
   private func setRows(_ rows: [SidebarRow]) {

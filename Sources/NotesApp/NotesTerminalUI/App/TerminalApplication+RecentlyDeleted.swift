@@ -17,7 +17,6 @@ extension TerminalApplication {
   func showRecentlyDeleted() {
     if case .prompt = interaction { interaction = .browsing }
     session.recentlyDeletedSelected()
-    deletedSelected = 0
     focus = .list
   }
 

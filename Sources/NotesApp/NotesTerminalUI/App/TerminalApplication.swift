@@ -116,7 +116,11 @@ public final class TerminalApplication {
 
   /// Follows the session where the terminal's own view state depends on it.
   private func bindPresentations() {
-    session.sidebarSelection.observe { [unowned self] _ in listScroll = 0 }.store(in: bag)
+    // Recently Deleted opens on its most recently deleted note, however it is selected.
+    session.sidebarSelection.observe { [unowned self] selection in
+      listScroll = 0
+      if selection == .recentlyDeleted { deletedSelected = 0 }
+    }.store(in: bag)
     session.editorState.observe { [unowned self] state in
       if state.noteID != editorNote { editorScroll = 0 }
       editorNote = state.noteID

@@ -45,11 +45,13 @@ func disagreements(_ tree: AccessibleNode, _ state: NotesState, search: String =
   func count(_ notebook: NotebookID) -> Int {
     state.notes.elements.filter { $0.notebookID == notebook }.count
   }
-  // The sidebar: "All notes" and every notebook (isolated) with its count, in title order.
+  // The sidebar: "All notes" and every notebook (isolated) with its count, in title order,
+  // then Recently Deleted with its count.
   let sidebar = tree.first("list", named: "Notebooks")
   let expectedSidebar =
     ["All notes  \(state.notes.count)"]
     + notebooks.map { sidebarRow($0.title, count($0.id)) }
+    + ["Recently Deleted  \(state.recentlyDeleted.count)"]
   if sidebar?.rowLabels != expectedSidebar {
     problems.append("sidebar \(sidebar?.rowLabels ?? []) ≠ \(expectedSidebar)")
   }
