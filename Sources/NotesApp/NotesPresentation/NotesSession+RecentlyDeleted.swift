@@ -34,6 +34,15 @@ extension NotesSession {
     library.recentlyDeleted.row(at: index)
   }
 
+  /// Where note `id` is in ``recentlyDeleted``, if it is there.
+  ///
+  /// - Parameter id: A note.
+  /// - Returns: Its index.
+  /// - Complexity: O(log *n*).
+  public func recentlyDeletedIndex(of id: NoteID) -> Int? {
+    library.recentlyDeleted.index(of: id)
+  }
+
   /// Note `id` as Recently Deleted holds it, if it is there.
   ///
   /// - Parameter id: A note.

@@ -243,6 +243,24 @@ struct GestureTests {
     app.shutdown()
   }
 
+  @Test func recentlyDeletedKeepsItsHighlightOnItsNoteWhileOthersComeAndGo() {
+    let app = makeApp()
+    app.press(.character("d"), .character("d"), .character("T"), .down)
+    let highlighted = app.session.recentlyDeletedEntry(at: 1).id
+    // Another window of the library deletes a note, which heads Recently Deleted.
+    let other = NotesSession(library: app.session.library)
+    #expect(other.noteDeleted().isCommitted)
+    #expect(app.highlightedDeletedIndex == 2)
+    #expect(app.session.recentlyDeletedEntry(at: 2).id == highlighted)
+    // Restored, the note leaves; the one now in its place is highlighted.
+    app.press(.enter)
+    #expect(app.session.recentlyDeletedIndex(of: highlighted) == nil)
+    #expect(app.highlightedDeletedIndex == 1)
+    app.expectPanesAgree()
+    other.close()
+    app.shutdown()
+  }
+
   @Test func recentlyDeletedShowsTheEntriesAroundTheHighlightedOneInASmallWindow() {
     let app = makeApp()
     app.session.notebookSelected(NotebookID(rawValue: 1))

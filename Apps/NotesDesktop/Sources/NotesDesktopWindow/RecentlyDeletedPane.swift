@@ -19,7 +19,7 @@ import NotesPresentation
 ///   takes its place.
 @MainActor
 final class RecentlyDeletedPane {
-  /// The pane's widget: the list on the left, the text on the right.
+  /// The pane's widget: a bar with the buttons, above the list and the text.
   let widget: UnsafeMutablePointer<GtkWidget>
   /// The list view, which takes the keyboard when the pane is shown.
   let listView: UnsafeMutablePointer<GtkWidget>
@@ -69,18 +69,22 @@ final class RecentlyDeletedPane {
     deleteButton = required(gtk_button_new_with_label("Delete for Good…"), "button")
     emptyButton = required(gtk_button_new_with_label("Empty…"), "button")
 
-    let buttons = required(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
+    // A bar across the pane (how long notes are kept, then the buttons), above the list
+    // and the text side by side as the note list and the editor are.
+    let bar = required(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
+    gtk_widget_set_hexpand(keptLabel, 1)
+    gtk_box_append(cast(raw(bar)), keptLabel)
     for button in [restoreButton, deleteButton, emptyButton] {
-      gtk_box_append(cast(raw(buttons)), button)
+      gtk_box_append(cast(raw(bar)), button)
     }
-    let left = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
-    gtk_box_append(cast(raw(left)), keptLabel)
-    gtk_box_append(cast(raw(left)), Self.scrolled(listView))
-    gtk_box_append(cast(raw(left)), buttons)
-    widget = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
-    gtk_paned_set_start_child(cast(raw(widget)), left)
-    gtk_paned_set_end_child(cast(raw(widget)), Self.scrolled(preview))
-    gtk_paned_set_position(cast(raw(widget)), 300)
+    for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(bar, 6) }
+    let panes = required(gtk_paned_new(GTK_ORIENTATION_HORIZONTAL), "paned")
+    gtk_paned_set_start_child(cast(raw(panes)), Self.scrolled(listView))
+    gtk_paned_set_end_child(cast(raw(panes)), Self.scrolled(preview))
+    gtk_paned_set_position(cast(raw(panes)), 300)
+    widget = required(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), "box")
+    gtk_box_append(cast(raw(widget)), bar)
+    gtk_box_append(cast(raw(widget)), panes)
     connectSignals()
   }
 

@@ -6,10 +6,17 @@ import NotesCore
 import NotesPresentation
 
 extension TerminalApplication {
-  /// The highlighted note's index in Recently Deleted, kept within its notes as they come
-  /// and go (0 when there are none).
+  /// The highlighted note's index in Recently Deleted (0 when there are none).
+  ///
+  /// The highlight stays on its note while notes come and go around it (another process
+  /// deletes one, which then heads the list); when its note leaves, the note now in its
+  /// place, or the last one, is highlighted.
   public var highlightedDeletedIndex: Int {
-    max(0, min(deletedSelected, session.recentlyDeletedCount - 1))
+    let count = session.recentlyDeletedCount
+    if let note = deletedHighlight.note, let index = session.recentlyDeletedIndex(of: note) {
+      return index
+    }
+    return max(0, min(deletedHighlight.index, count - 1))
   }
 
   /// Selects Recently Deleted in the sidebar (T) and gives its list the keyboard, with its
@@ -34,7 +41,10 @@ extension TerminalApplication {
       .pageDown: page, .home: Int.min / 2, .end: Int.max / 2,
     ]
     if let delta = moves[key] {
-      if count > 0 { deletedSelected = clamp(highlightedDeletedIndex, delta, count: count) }
+      if count > 0 {
+        let index = clamp(highlightedDeletedIndex, delta, count: count)
+        deletedHighlight = (session.recentlyDeletedEntry(at: index).id, index)
+      }
       return true
     }
     switch key {
@@ -46,7 +56,10 @@ extension TerminalApplication {
       session.inform("Recently Deleted is empty.")
       return true
     }
-    let id = session.recentlyDeletedEntry(at: highlightedDeletedIndex).id
+    let index = highlightedDeletedIndex
+    let id = session.recentlyDeletedEntry(at: index).id
+    // Where the note was, for its neighbour to take its place once it leaves.
+    deletedHighlight = (id, index)
     switch key {
     case .enter, .character("r"): session.deletedNoteRestored(id)
     case .character("E"): interaction = .deletedNotesQuestion(.empty)

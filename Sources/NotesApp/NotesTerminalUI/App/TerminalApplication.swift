@@ -49,8 +49,9 @@ public final class TerminalApplication {
   var sidebarScroll = 0
   var listScroll = 0
   var editorScroll = 0
-  /// The highlighted note of Recently Deleted, by index (see `highlightedDeletedIndex`).
-  var deletedSelected = 0
+  /// The highlighted note of Recently Deleted, and its index when it was highlighted (see
+  /// `highlightedDeletedIndex`); no note for the first.
+  var deletedHighlight: (note: NoteID?, index: Int) = (nil, 0)
   /// The first line shown in the palette or the move picker.
   var overlayScroll = 0
   /// The size of the last render, for cursor movement by screen lines.
@@ -119,7 +120,7 @@ public final class TerminalApplication {
     // Recently Deleted opens on its most recently deleted note, however it is selected.
     session.sidebarSelection.observe { [unowned self] selection in
       listScroll = 0
-      if selection == .recentlyDeleted { deletedSelected = 0 }
+      if selection == .recentlyDeleted { deletedHighlight = (nil, 0) }
     }.store(in: bag)
     session.editorState.observe { [unowned self] state in
       if state.noteID != editorNote { editorScroll = 0 }
