@@ -15,18 +15,9 @@ import Testing
 @MainActor
 struct HistoryBoxTests {
   @Test func theBoxListsVersionsShowsWhatChangedAndRestoresTheHighlightedOne() throws {
-    let folder = try TemporaryFolder()
-    defer { folder.remove() }
-    let database = try NotesDatabase(path: folder.file("notes.sqlite"))
-    defer { database.close() }
-    let model = Model(try database.loadState(), storage: database)
-    try SampleLibrary.add(to: model, now: fixedDate)
-    let sync = SyncDriver(model: model, service: SimulatedSyncService(steps: 2, stepDelay: .zero))
-    let library = LibrarySession(model: model, sync: sync, now: { fixedDate }, history: database)
-    defer { library.close() }
-    let app = TerminalApplication(
-      session: NotesSession(library: library, shortcut: TerminalApplication.shortcut))
-    defer { app.shutdown() }
+    let fixture = try SampleFile()
+    defer { fixture.close() }
+    let (app, database) = (fixture.app, fixture.database)
 
     // A note never changed has no version yet: H says so.
     app.press(.character("H"))
@@ -57,5 +48,70 @@ struct HistoryBoxTests {
     #expect(app.screen().last?.contains("Restored the version of") == true)
     #expect(try database.history(of: box.note).first?.origin == .restoredVersion)
     app.expectPanesAgree()
+  }
+
+  @Test func aReplacedLineUnderlinesTheWordsThatChanged() throws {
+    let fixture = try SampleFile()
+    defer { fixture.close() }
+    let app = fixture.app
+    // Groceries, as the samples have it, is the version kept before history; one word of
+    // one of its lines changes.
+    let groceries = try #require(app.session.list.rows.first { $0.title == "Groceries" })
+    #expect(app.session.noteSelected(groceries.id))
+    let body = app.session.editorState.value.body
+    #expect(body.contains("Coffee beans"))
+    #expect(
+      app.session.bodyTyped(
+        body.replacingOccurrences(of: "Coffee beans", with: "Coffee grounds")
+      ).isCommitted)
+    app.press(.character("H"), .down)
+    let screen = app.render(width: 100, height: 30)
+    // Each word's cells: underlined where it changed, not where it stayed.
+    func style(of word: String, after marker: String) -> [CellStyle]? {
+      guard let row = screen.lines.firstIndex(where: { $0.contains(marker + word) }) else {
+        return nil
+      }
+      let line = screen.lines[row]
+      let start =
+        line.distance(
+          from: line.startIndex, to: line.range(of: marker + word)!.lowerBound) + marker.count
+      return (start..<(start + word.count)).map { screen[row, $0].style }
+    }
+    let removed = try #require(
+      style(of: "beans", after: "- Coffee "), "\(screen.lines.joined(separator: "\n"))")
+    let added = try #require(style(of: "grounds", after: "+ Coffee "))
+    #expect(removed.allSatisfy { $0.contains(.underline) })
+    #expect(added.allSatisfy { $0.contains(.underline) })
+    let kept = try #require(style(of: "Coffee", after: "+ "))
+    #expect(kept.allSatisfy { !$0.contains(.underline) })
+  }
+
+  /// A terminal app over the sample library in a file of its own, whose history it keeps.
+  @MainActor
+  struct SampleFile {
+    let folder: TemporaryFolder
+    let database: NotesDatabase
+    let library: LibrarySession
+    let app: TerminalApplication
+
+    init() throws {
+      folder = try TemporaryFolder()
+      database = try NotesDatabase(path: folder.file("notes.sqlite"))
+      let model = Model(try database.loadState(), storage: database)
+      try SampleLibrary.add(to: model, now: fixedDate)
+      let sync = SyncDriver(
+        model: model, service: SimulatedSyncService(steps: 2, stepDelay: .zero))
+      library = LibrarySession(model: model, sync: sync, now: { fixedDate }, history: database)
+      app = TerminalApplication(
+        session: NotesSession(library: library, shortcut: TerminalApplication.shortcut))
+    }
+
+    /// Ends the app, the library and the file, in that order.
+    func close() {
+      app.shutdown()
+      library.close()
+      database.close()
+      folder.remove()
+    }
   }
 }

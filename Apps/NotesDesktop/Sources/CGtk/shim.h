@@ -89,6 +89,22 @@ static inline gulong airframe_connect_key(gpointer instance, const char *signal,
   return g_signal_connect_data(instance, signal, G_CALLBACK(handler), context, release, 0);
 }
 
+// MARK: - Text
+
+/// Adds a tag named `name` to `buffer`: its text drawn in `foreground` on `background`
+/// (none: unchanged), bold when `bold`, struck through when `strikethrough`.
+/// (`gtk_text_buffer_create_tag` takes its properties as C variadic arguments, which Swift
+/// cannot pass.)
+static inline void airframe_text_tag(GtkTextBuffer *buffer, const char *name,
+                                     const char *foreground, const char *background,
+                                     gboolean bold, gboolean strikethrough) {
+  GtkTextTag *tag = gtk_text_buffer_create_tag(buffer, name, NULL);
+  if (foreground) g_object_set(tag, "foreground", foreground, NULL);
+  if (background) g_object_set(tag, "background", background, NULL);
+  if (bold) g_object_set(tag, "weight", PANGO_WEIGHT_BOLD, NULL);
+  if (strikethrough) g_object_set(tag, "strikethrough", TRUE, NULL);
+}
+
 // MARK: - Accessibility
 
 static inline void airframe_accessible_label(GtkWidget *widget, const char *label) {

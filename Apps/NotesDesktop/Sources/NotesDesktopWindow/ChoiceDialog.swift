@@ -14,6 +14,8 @@ import CGtk
 /// - A pick reaches the owner through an input slot; a pick the owner refuses (a disabled
 ///   command) keeps the dialog open with the reason. Rows rendered while it is open never
 ///   emit a pick.
+/// - A detail, when given, shows a read-only text about the highlighted row under the list
+///   (Note History's differences), shown again whenever another row is highlighted.
 /// - `close()` ends it without a pick (the owning window closing).
 @MainActor
 final class ChoiceDialog: WindowDialog {
@@ -25,6 +27,36 @@ final class ChoiceDialog: WindowDialog {
     var label: String
   }
 
+  /// A text about the highlighted row, shown under the list.
+  struct Detail {
+    /// The text's accessible name.
+    var label: String
+    /// Given the highlighted row's id, the text's lines.
+    var lines: (String) -> [DetailLine]
+  }
+
+  /// A line of the detail: its text, how it is drawn, and the parts of it to emphasize.
+  struct DetailLine {
+    var text: String
+    var style: DetailStyle
+    /// Ranges of `text` drawn on a highlight as well (the words of a line that changed).
+    var emphasized: [Range<String.Index>] = []
+  }
+
+  /// How a line of the detail is drawn.
+  enum DetailStyle: String {
+    /// As text.
+    case plain
+    /// Bold: a heading.
+    case heading
+    /// Dimmed: a remark.
+    case dim
+    /// Struck through, in red: what the version has and the text now lacks.
+    case removed
+    /// Bold, in green: what the text now has and the version lacks.
+    case added
+  }
+
   /// The ids the user picked; renders never emit them.
   let picks = InputSlot<String>()
   private let frame: DialogWindow
@@ -33,6 +65,8 @@ final class ChoiceDialog: WindowDialog {
   private let filter: OpaquePointer
   private let selection: OpaquePointer
   private var choices: [Choice] = []
+  /// The detail, and its text view's buffer, when the dialog has one.
+  private var detail: (Detail, buffer: UnsafeMutablePointer<GtkTextBuffer>)?
   private let binder = Binder(label: "choice dialog")
   private var isClosed = false
   /// Called once when the dialog closes, however it closes.
@@ -46,11 +80,12 @@ final class ChoiceDialog: WindowDialog {
   ///   - message: What to pick.
   ///   - accept: The main button's label.
   ///   - choices: The rows.
+  ///   - detail: A text about the highlighted row, shown under the list; none by default.
   ///   - pick: Given each picked id; returns why it was refused (the dialog stays open), or
   ///     `nil` to close.
   init(
     parent: UnsafeMutablePointer<GtkWidget>, title: String, message: String, accept: String,
-    choices: [Choice], pick: @escaping (String) -> String?
+    choices: [Choice], detail: Detail? = nil, pick: @escaping (String) -> String?
   ) {
     frame = DialogWindow(
       parent: parent, title: title, message: message, accept: accept, width: 480)
@@ -76,6 +111,7 @@ final class ChoiceDialog: WindowDialog {
     gtk_widget_set_vexpand(scroller, 1)
     frame.append(filterEntry)
     frame.append(scroller)
+    if let detail { showsDetail(detail) }
     show(choices)
 
     binder.bind { connect in
@@ -99,7 +135,65 @@ final class ChoiceDialog: WindowDialog {
     defer { for label in labels { free(UnsafeMutableRawPointer(mutating: label)) } }
     let count = g_list_model_get_n_items(rows)
     gtk_string_list_splice(rows, 0, count, &labels)
+    showDetail()
   }
+
+  /// Adds the detail's text under the list, and shows it again for each highlighted row.
+  private func showsDetail(_ detail: Detail) {
+    let view = required(gtk_text_view_new(), "text view")
+    gtk_text_view_set_editable(cast(raw(view)), 0)
+    gtk_text_view_set_wrap_mode(cast(raw(view)), GTK_WRAP_WORD_CHAR)
+    airframe_accessible_label(view, detail.label)
+    let buffer = required(gtk_text_view_get_buffer(cast(raw(view))), "text buffer")
+    airframe_text_tag(buffer, DetailStyle.heading.rawValue, nil, nil, 1, 0)
+    airframe_text_tag(buffer, DetailStyle.dim.rawValue, "#77767b", nil, 0, 0)
+    airframe_text_tag(buffer, DetailStyle.removed.rawValue, "#c01c28", nil, 0, 1)
+    airframe_text_tag(buffer, DetailStyle.added.rawValue, "#26a269", nil, 1, 0)
+    airframe_text_tag(buffer, Self.emphasis, nil, "#f9f06b", 0, 0)
+    self.detail = (detail, buffer)
+    let scroller = required(gtk_scrolled_window_new(), "scrolled window")
+    gtk_scrolled_window_set_child(cast(raw(scroller)), view)
+    gtk_scrolled_window_set_min_content_height(cast(raw(scroller)), 160)
+    gtk_widget_set_vexpand(scroller, 1)
+    frame.append(scroller)
+    Signal.connect(
+      GPointer(selection), "selection-changed",
+      withPositions: { [unowned self] _, _ in showDetail() })
+  }
+
+  /// Shows the detail of the highlighted row, or nothing when none is (or no detail).
+  private func showDetail() {
+    guard let (detail, buffer) = detail else { return }
+    let selected = gtk_single_selection_get_selected(selection)
+    let lines = id(at: selected).map(detail.lines) ?? []
+    gtk_text_buffer_set_text(buffer, "", 0)
+    var end = GtkTextIter()
+    for (index, line) in lines.enumerated() {
+      let start = gtk_text_buffer_get_char_count(buffer)
+      gtk_text_buffer_get_end_iter(buffer, &end)
+      gtk_text_buffer_insert(buffer, &end, line.text + (index < lines.count - 1 ? "\n" : ""), -1)
+      var from = GtkTextIter()
+      var to = GtkTextIter()
+      if line.style != .plain {
+        gtk_text_buffer_get_iter_at_offset(buffer, &from, start)
+        gtk_text_buffer_get_iter_at_offset(
+          buffer, &to, start + Int32(line.text.unicodeScalars.count))
+        gtk_text_buffer_apply_tag_by_name(buffer, line.style.rawValue, &from, &to)
+      }
+      // GTK's offsets count characters as Unicode scalars.
+      for range in line.emphasized {
+        let lower = line.text.unicodeScalars.distance(
+          from: line.text.startIndex, to: range.lowerBound)
+        let upper = lower + line.text.unicodeScalars[range].count
+        gtk_text_buffer_get_iter_at_offset(buffer, &from, start + Int32(lower))
+        gtk_text_buffer_get_iter_at_offset(buffer, &to, start + Int32(upper))
+        gtk_text_buffer_apply_tag_by_name(buffer, Self.emphasis, &from, &to)
+      }
+    }
+  }
+
+  /// The name of the tag of a detail's emphasized ranges.
+  private static let emphasis = "emphasis"
 
   /// Closes the dialog and ends its binding, without a pick.
   func close() {

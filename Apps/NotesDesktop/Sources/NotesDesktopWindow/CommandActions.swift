@@ -299,11 +299,37 @@ final class CommandActions {
     ) { session.recentlyDeletedEmptied() }
   }
 
-  /// Lists the selected note's kept versions, newest first; the one chosen becomes the
-  /// note's text again (a new edit, undoable).
+  /// Lists the selected note's kept versions, newest first, with what changed from the
+  /// highlighted one to the text now; the one chosen becomes the note's text again (a new
+  /// edit, undoable).
   private func pickVersion() {
     let session = session
     guard let (_, versions) = session.selectedNoteHistory() else { return }
+    // What changed from the highlighted version to the text the editor shows now.
+    let differences = ChoiceDialog.Detail(label: "Differences") { id in
+      guard let version = versions.first(where: { String($0.id) == id }) else { return [] }
+      let comparison = VersionComparison(
+        from: version.body, to: session.editorState.value.body)
+      guard !comparison.isUnchanged else {
+        return [.init(text: VersionComparison.unchangedSentence, style: .dim)]
+      }
+      return [.init(text: VersionComparison.heading, style: .heading)]
+        + comparison.lines.map { line in
+          // The changed words, in the marked line: after its marker, two bytes of UTF-8.
+          let marked = line.marked
+          let words = line.changedWords.map { word in
+            let offset = word.base.utf8.distance(from: word.base.startIndex, to: word.startIndex)
+            let start = marked.utf8.index(marked.startIndex, offsetBy: 2 + offset)
+            return start..<marked.utf8.index(start, offsetBy: word.utf8.count)
+          }
+          switch line {
+          case .kept: return .init(text: marked, style: .plain)
+          case .removed: return .init(text: marked, style: .removed, emphasized: words)
+          case .added: return .init(text: marked, style: .added, emphasized: words)
+          case .gap: return .init(text: marked, style: .dim)
+          }
+        }
+    }
     keep(
       ChoiceDialog(
         parent: owner.window, title: "Note History",
@@ -313,7 +339,8 @@ final class CommandActions {
           .init(
             id: String(version.id),
             label: NotesSession.label(of: version))
-        }
+        },
+        detail: differences
       ) { id in
         guard let version = versions.first(where: { String($0.id) == id }) else { return nil }
         return Self.refusal(session.noteVersionRestored(version))

@@ -42,9 +42,21 @@ struct NoteHistoryTests {
     #expect(dialog.all.contains { $0.name.hasSuffix(" — this device — Groceries") })
     #expect(dialog.all.contains { $0.name.hasSuffix(" — before history was kept — Groceries") })
 
-    // The older version, then Restore.
+    // The newest version is the text now; the older one shows what changed since.
+    #expect(
+      dialog.first("text", named: "Differences")?.text == VersionComparison.unchangedSentence)
     try desktop.focus(windowTitled: "Note History")
     try desktop.press("Down")
+    let compared = try #require(
+      await desktop.waitForTree("the differences from the older version") {
+        $0.first("text", named: "Differences")?.text?.hasPrefix(VersionComparison.heading) == true
+      })
+    let expected = VersionComparison(from: original, to: "Only bread now")
+    #expect(
+      compared.first("text", named: "Differences")?.text
+        == ([VersionComparison.heading] + expected.lines.map(\.marked)).joined(separator: "\n"))
+    #expect(expected.lines.contains(.added("Only bread now")))
+    // Restore brings it back.
     try desktop.press("Return")
     _ = try #require(
       await desktop.waitForTree("the version back") { tree in

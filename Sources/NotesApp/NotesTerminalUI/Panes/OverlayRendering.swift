@@ -189,8 +189,8 @@ func drawMovePicker(
 
 /// Draws a note's history: the versions (when, where, title), a window of at most
 /// ``historyRows`` around the highlighted one, then what changed from it to `now`, the
-/// note's text: removed lines marked "-" and dim, added ones "+" and bold, with one line
-/// of context around each change.
+/// note's text (`VersionComparison`): removed lines marked "-" and dim, added ones "+" and
+/// bold, with the lines beside each change.
 func drawHistory(_ box: NoteHistoryBox, now: String, into screen: inout ScreenBuffer) {
   let first = max(0, min(box.selected - historyRows / 2, box.versions.count - historyRows))
   let shown = box.versions.indices.dropFirst(first).prefix(historyRows)
@@ -204,36 +204,52 @@ func drawHistory(_ box: NoteHistoryBox, now: String, into screen: inout ScreenBu
     lines.append(("\(box.versions.count) versions (↑↓ for more)", .dim))
   }
   lines.append(("", []))
+  // The comparison's lines whose words changed, by their index in `lines`.
+  var worded: [Int: VersionComparison.Line] = [:]
   if let version = box.versions.indices.contains(box.selected) ? box.versions[box.selected] : nil {
-    let differences = LineMerge.differences(from: version.body, to: now)
-    // A line is shown when it, or a line beside it, changed.
-    var shownLines = [Bool](repeating: false, count: differences.count)
-    for (index, difference) in differences.enumerated() {
-      if case .kept = difference { continue }
-      for near in max(0, index - 1)...min(differences.count - 1, index + 1) {
-        shownLines[near] = true
-      }
-    }
-    if !shownLines.contains(true) {
-      lines.append(("Its text is the note's text now.", .dim))
+    let comparison = VersionComparison(from: version.body, to: now)
+    if comparison.isUnchanged {
+      lines.append((VersionComparison.unchangedSentence, .dim))
     } else {
-      lines.append(("From this version to the text now:", .bold))
-      var last = -2
-      for index in differences.indices where shownLines[index] {
-        if index > last + 1, last >= 0 { lines.append(("…", .dim)) }
-        last = index
-        switch differences[index] {
-        case .kept(let line): lines.append(("  " + line, []))
-        case .removed(let line): lines.append(("- " + line, .dim))
-        case .added(let line): lines.append(("+ " + line, .bold))
+      lines.append((VersionComparison.heading, .bold))
+      for line in comparison.lines {
+        if !line.changedWords.isEmpty { worded[lines.count] = line }
+        switch line {
+        case .kept: lines.append((line.marked, []))
+        case .removed, .gap: lines.append((line.marked, .dim))
+        case .added: lines.append((line.marked, .bold))
         }
       }
     }
   }
   var scroll = 0
-  drawBox(
+  let frame = drawBox(
     title: "History (Enter restores, Esc closes)", lines: lines, width: 72,
     selected: box.selected - first, scroll: &scroll, into: &screen)
+  // The words that changed in a replaced line, underlined when the box shows it whole.
+  for (index, line) in worded where index >= scroll && index - scroll < frame.height {
+    let row = frame.row + index - scroll
+    switch line {
+    case .removed(let text, let changed):
+      underline(text, changed, row: row, frame: frame, style: .dim, into: &screen)
+    case .added(let text, let changed):
+      underline(text, changed, row: row, frame: frame, style: .bold, into: &screen)
+    case .kept, .gap: break
+    }
+  }
+}
+
+/// Underlines the `changed` ranges of a comparison's line drawn at `row` of a box, after its
+/// two-column marker, when the box shows the line whole.
+private func underline(
+  _ text: String, _ changed: [Range<String.Index>], row: Int, frame: Frame, style: CellStyle,
+  into screen: inout ScreenBuffer
+) {
+  guard text.displayWidth + 2 <= frame.width - 2 else { return }
+  for range in changed {
+    let column = frame.column + 3 + text[..<range.lowerBound].displayWidth
+    screen.write(text[range], row: row, column: column, style: style.union(.underline))
+  }
 }
 
 /// How many versions the history box lists at once.
