@@ -22,8 +22,8 @@ import Airframe
 /// - It is a value (`Codable`): a presentation stores it where it keeps its own settings;
 ///   the library file never holds view state.
 public struct SavedViewState: Codable, Equatable, Sendable {
-  /// The selected notebook; `nil` is "All notes" (or Recently Deleted, when
-  /// ``showsRecentlyDeleted`` says so).
+  /// The notebook the list shows (beneath Recently Deleted, when ``showsRecentlyDeleted``
+  /// says the sidebar had it selected); `nil` is "All notes".
   public var notebook: NotebookID?
   /// Whether the sidebar had Recently Deleted selected; `nil` (what files saved before it
   /// existed hold) is `false`.
